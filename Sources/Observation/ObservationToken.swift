@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+
+/// Keeps an observer registered for as long as it lives.
+///
+/// Every `observe` call returns a token. Store it where the observing object keeps its state;
+/// when the token is cancelled or deinitialised, the observer is removed from its notification
+/// center and its handler — with everything the handler captured — is released:
+///
+/// ```swift
+/// final class BoostPopup {
+///     private var tokens: [ObservationToken] = []
+///
+///     init() {
+///         tokens.append(NotificationChannel.boostTime.observe { [weak self] seconds in
+///             self?.show(seconds)
+///         })
+///     }
+///     // No deinit needed: dropping `tokens` removes the observers.
+/// }
+/// ```
+///
+/// A token is `Sendable`; cancelling it from any thread, any number of times, is safe.
+public final class ObservationToken: Sendable, Hashable {
+    private let registration: Mutex<Registration?>
+
+    /// Wraps the opaque observer object that `NotificationCenter.addObserver` returns.
+    init(center: NotificationCenter, observer: any NSObjectProtocol) {
+        registration = Mutex(Registration(center: center, observer: observer))
+    }
+
+    /// Creates a token that runs `onCancel` once, when it is cancelled or deinitialised.
+    ///
+    /// Use it to tie other clean-up (finishing a stream, removing a second observer) to a
+    /// token's lifetime.
+    ///
+    /// - Parameter onCancel: The clean-up to run. It runs outside any lock.
+    public init(onCancel: @escaping @Sendable () -> Void) {
+        registration = Mutex(Registration(cleanUp: onCancel))
+    }
+
+    /// Whether the observer is still registered.
+    public var isActive: Bool {
+        registration.withLock { $0 != nil }
+    }
+
+    /// Removes the observer. Calling it again does nothing.
+    public func cancel() {
+        let taken = registration.withLock { current -> Registration? in
+            let value = current
+            current = nil
+            return value
+        }
+        taken?.end()
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Tokens are equal when they are the same token.
+    public static func == (lhs: ObservationToken, rhs: ObservationToken) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the token's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+
+    /// Stores a token in a collection, as Combine's `AnyCancellable.store(in:)` does.
+    ///
+    /// - Parameter tokens: The collection that keeps the token alive.
+    public func store(in tokens: inout [ObservationToken]) {
+        tokens.append(self)
+    }
+
+    /// Stores a token in a set.
+    ///
+    /// - Parameter tokens: The set that keeps the token alive.
+    public func store(in tokens: inout Set<ObservationToken>) {
+        tokens.insert(self)
+    }
+}
+
+/// What a live token owns: either a NotificationCenter registration or a clean-up closure.
+private struct Registration: @unchecked Sendable {
+    // `any NSObjectProtocol` is not Sendable; the center's observer object is only handed back
+    // to `removeObserver`, which NotificationCenter allows from any thread.
+    private let center: NotificationCenter?
+    private let observer: (any NSObjectProtocol)?
+    private let cleanUp: (@Sendable () -> Void)?
+
+    init(center: NotificationCenter, observer: any NSObjectProtocol) {
+        self.center = center
+        self.observer = observer
+        self.cleanUp = nil
+        RegistrationLedger.added(to: center)
+    }
+
+    init(cleanUp: @escaping @Sendable () -> Void) {
+        self.center = nil
+        self.observer = nil
+        self.cleanUp = cleanUp
+    }
+
+    func end() {
+        if let center, let observer {
+            center.removeObserver(observer)
+            RegistrationLedger.removed(from: center)
+        }
+        cleanUp?()
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import StoreObservation
+import Testing
+
+@Suite struct NotificationChannelTests {
+    let center = NotificationCenter()
+
+    @Test func observerReceivesEveryPostedValueInOrder() {
+        let received = Received<Int>()
+        let token = NotificationChannel.score.observe(center: center) { received.append($0) }
+        for value in [3, 1, 4, 1, 5] { NotificationChannel.score.post(value, center: center) }
+        #expect(received.values == [3, 1, 4, 1, 5])
+        token.cancel()
+    }
+
+    @Test func postingOnAnotherCenterIsNotSeen() {
+        let received = Received<Int>()
+        let token = NotificationChannel.score.observe(center: center) { received.append($0) }
+        NotificationChannel.score.post(1, center: NotificationCenter())
+        #expect(received.values.isEmpty)
+        token.cancel()
+    }
+
+    @Test func classicObserverReadsPayloadObjectAndExtraUserInfo() {
+        let received = Received<String>()
+        let observer = center.addObserver(forName: NotificationChannel<Int>.score.name, object: nil, queue: nil) { note in
+            let payload = note.userInfo?[NotificationChannel<Int>.payloadKey] as? Int
+            let object = note.object as? Int
+            let extra = note.userInfo?["unit"] as? String
+            received.append("\(payload ?? -1) \(object ?? -1) \(extra ?? "?")")
+        }
+        NotificationChannel.score.post(42, object: 7, userInfo: ["unit": "s"], center: center)
+        center.removeObserver(observer)
+        #expect(received.values == ["42 7 s"])
+    }
+
+    @Test func typedObserverUnderstandsAClassicPostWithTheValueAsObject() {
+        let received = Received<Int>()
+        let token = NotificationChannel.score.observe(center: center) { received.append($0) }
+        // Seed 004 posts the remaining seconds as the notification's object.
+        center.post(name: NotificationChannel<Int>.score.name, object: 12, userInfo: nil)
+        center.post(name: NotificationChannel<Int>.score.name, object: "not an Int", userInfo: nil)
+        #expect(received.values == [12])
+        token.cancel()
+    }
+
+    @Test func objectFilterDeliversOnlyThatSendersPosts() {
+        final class Sender: Sendable {}
+        let mine = Sender(), theirs = Sender()
+        let received = Received<Int>()
+        let token = NotificationChannel.score.observe(center: center, object: mine) { received.append($0) }
+        NotificationChannel.score.post(1, object: mine, center: center)
+        NotificationChannel.score.post(2, object: theirs, center: center)
+        #expect(received.values == [1])
+        token.cancel()
+    }
+
+    @Test func channelsWithDifferentNamesDoNotMix() {
+        let scores = Received<Int>(), words = Received<String>()
+        let a = NotificationChannel.score.observe(center: center) { scores.append($0) }
+        let b = NotificationChannel.word.observe(center: center) { words.append($0) }
+        NotificationChannel.score.post(1, center: center)
+        NotificationChannel.word.post("one", center: center)
+        #expect(scores.values == [1])
+        #expect(words.values == ["one"])
+        a.cancel(); b.cancel()
+    }
+}
