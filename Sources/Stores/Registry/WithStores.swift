@@ -1,0 +1,48 @@
+/// Runs `operation` with some stores replaced, then restores them.
+///
+/// The overrides apply to everything `operation` calls, including child tasks and `Task { }`
+/// it starts, and to nothing else: code running concurrently outside the scope still sees its
+/// own stores.
+///
+/// ```swift
+/// withStores {
+///     $0.gender = GenderStoreStub(isFemale: true, isNilGenderCode: false)
+///     $0.apiTarget = APITargetStoreStub(target: .dev01)
+/// } operation: {
+///     #expect(WebViewLink.help.toURLString(params: [.gender(StoreValues.current.gender)])
+///         == "https://dev01.hoge.com/api/web/help?gender_code=2")
+/// }
+/// ```
+///
+/// - Parameters:
+///   - updateValues: Changes the current store values for the scope.
+///   - operation: The code to run with the changed values.
+/// - Returns: What `operation` returns.
+public func withStores<Result>(
+    _ updateValues: (inout StoreValues) throws -> Void,
+    operation: () throws -> Result
+) rethrows -> Result {
+    var values = StoreValues.current
+    try updateValues(&values)
+    return try StoreValues.$current.withValue(values, operation: operation)
+}
+
+/// Runs an asynchronous `operation` with some stores replaced, then restores them.
+///
+/// See ``withStores(_:operation:)-(_,()->Result)`` for the rules; child tasks created inside
+/// `operation` inherit the overrides.
+///
+/// - Parameters:
+///   - updateValues: Changes the current store values for the scope.
+///   - isolation: The actor the operation runs on; the caller's by default.
+///   - operation: The code to run with the changed values.
+/// - Returns: What `operation` returns.
+public func withStores<Result>(
+    _ updateValues: (inout StoreValues) throws -> Void,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> Result
+) async rethrows -> Result {
+    var values = StoreValues.current
+    try updateValues(&values)
+    return try await StoreValues.$current.withValue(values, operation: operation)
+}
