@@ -13,19 +13,23 @@ let package = Package(
         .executable(name: "demo-cli", targets: ["demo-cli"]),
     ],
     targets: [
+        // Internal (no product): the Mutex wrapper every module keeps its state in, so that the
+        // thread sanitizer can see the lock hand-overs. Not importable by clients.
+        .target(name: "SingletonStoresLocking", path: "Sources/Locking"),
         // Named StoreObservation so it never shadows the toolchain's Observation module.
-        .target(name: "StoreObservation", path: "Sources/Observation"),
-        .target(name: "Timers"),
-        .target(name: "Stores", dependencies: ["StoreObservation", "Timers"]),
-        .target(name: "Automaton"),
+        .target(name: "StoreObservation", dependencies: ["SingletonStoresLocking"], path: "Sources/Observation"),
+        .target(name: "Timers", dependencies: ["SingletonStoresLocking"]),
+        .target(name: "Stores", dependencies: ["SingletonStoresLocking", "StoreObservation", "Timers"]),
+        .target(name: "Automaton", dependencies: ["SingletonStoresLocking"]),
         .executableTarget(
             name: "demo-cli",
             dependencies: ["Stores", "Timers", "StoreObservation", "Automaton"]
         ),
-        .testTarget(name: "StoreObservationTests", dependencies: ["StoreObservation"]),
-        .testTarget(name: "TimersTests", dependencies: ["Timers"]),
-        .testTarget(name: "StoresTests", dependencies: ["Stores", "StoreObservation", "Timers"]),
-        .testTarget(name: "AutomatonTests", dependencies: ["Automaton", "Timers"]),
+        .testTarget(name: "StoreObservationTests", dependencies: ["StoreObservation", "SingletonStoresLocking"]),
+        .testTarget(name: "TimersTests", dependencies: ["Timers", "SingletonStoresLocking"]),
+        .testTarget(
+            name: "StoresTests", dependencies: ["Stores", "StoreObservation", "Timers", "SingletonStoresLocking"]),
+        .testTarget(name: "AutomatonTests", dependencies: ["Automaton", "Timers", "SingletonStoresLocking"]),
         .testTarget(name: "DemoCLITests", dependencies: ["demo-cli"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SingletonStoresLocking
 
 /// Keeps an observer registered for as long as it lives.
 ///
@@ -22,11 +22,11 @@ import Synchronization
 ///
 /// A token is `Sendable`; cancelling it from any thread, any number of times, is safe.
 public final class ObservationToken: Sendable, Hashable {
-    private let registration: Mutex<Registration?>
+    private let registration: Locked<Registration?>
 
     /// Wraps the opaque observer object that `NotificationCenter.addObserver` returns.
     init(center: NotificationCenter, observer: any NSObjectProtocol) {
-        registration = Mutex(Registration(center: center, observer: observer))
+        registration = Locked(Registration(center: center, observer: observer))
     }
 
     /// Creates a token that runs `onCancel` once, when it is cancelled or deinitialised.
@@ -36,7 +36,7 @@ public final class ObservationToken: Sendable, Hashable {
     ///
     /// - Parameter onCancel: The clean-up to run. It runs outside any lock.
     public init(onCancel: @escaping @Sendable () -> Void) {
-        registration = Mutex(Registration(cleanUp: onCancel))
+        registration = Locked(Registration(cleanUp: onCancel))
     }
 
     /// Whether the observer is still registered.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SingletonStoresLocking
 
 /// Counts the observers this module has registered and not yet removed, per notification center.
 ///
@@ -7,7 +7,7 @@ import Synchronization
 /// clean up after themselves read this count instead. Entries for centers with no live observer
 /// are dropped, so the ledger never outgrows the set of centers in use.
 enum RegistrationLedger {
-    private static let counts = Mutex<[ObjectIdentifier: Int]>([:])
+    private static let counts = Locked<[ObjectIdentifier: Int]>([:])
 
     static func added(to center: NotificationCenter) {
         counts.withLock { $0[ObjectIdentifier(center), default: 0] += 1 }

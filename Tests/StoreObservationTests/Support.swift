@@ -1,6 +1,6 @@
 import Foundation
 import StoreObservation
-import Synchronization
+import SingletonStoresLocking
 
 /// A fresh center whose live observer count tests can read (`storeObservationObserverCount`).
 typealias CountingCenter = NotificationCenter
@@ -11,7 +11,7 @@ extension NotificationCenter {
 
 /// A thread-safe list for values that handlers receive.
 final class Received<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
+    private let storage = Locked<[Value]>([])
     var values: [Value] { storage.withLock { $0 } }
     var count: Int { storage.withLock { $0.count } }
     func append(_ value: Value) { storage.withLock { $0.append(value) } }

@@ -1,11 +1,11 @@
 import Foundation
 import StoreObservation
 import Stores
-import Synchronization
+import SingletonStoresLocking
 
 /// A thread-safe list for values that handlers receive.
 final class Received<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
+    private let storage = Locked<[Value]>([])
     var values: [Value] { storage.withLock { $0 } }
     var count: Int { storage.withLock { $0.count } }
     func append(_ value: Value) { storage.withLock { $0.append(value) } }
@@ -40,8 +40,8 @@ final class CounterStore: CounterContract {
 
 /// The stub tests and previews use.
 final class CounterStub: CounterContract {
-    private let value: Mutex<Int>
-    init(count: Int) { value = Mutex(count) }
+    private let value: Locked<Int>
+    init(count: Int) { value = Locked(count) }
     var count: Int { value.withLock { $0 } }
     func increment() { value.withLock { $0 += 1 } }
 }

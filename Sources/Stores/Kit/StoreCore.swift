@@ -1,6 +1,6 @@
 import Foundation
 import StoreObservation
-import Synchronization
+import SingletonStoresLocking
 
 /// The building block of a store: locked state, intent-based writes and change notifications.
 ///
@@ -34,7 +34,7 @@ import Synchronization
 /// returns without waiting. So an observer may write to the store it observes — its change is
 /// delivered after its handler returns, never nested inside it — and never deadlocks.
 public final class StoreCore<State: Sendable & Equatable>: Sendable {
-    private let storage: Mutex<Storage>
+    private let storage: Locked<Storage>
     /// The channel every committed change is posted on.
     public let channel: NotificationChannel<StoreChange<State>>
     /// The notification center changes are posted to.
@@ -62,7 +62,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
         center: NotificationCenter = .default,
         object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil }
     ) {
-        storage = Mutex(Storage(state: initial))
+        storage = Locked(Storage(state: initial))
         self.channel = channel
         self.center = center
         self.classicObject = object

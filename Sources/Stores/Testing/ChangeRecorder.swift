@@ -1,6 +1,6 @@
 import Foundation
 import StoreObservation
-import Synchronization
+import SingletonStoresLocking
 
 /// Records every channel value posted on a notification center, in posting order, for tests.
 ///
@@ -76,7 +76,7 @@ public final class ChangeRecorder: Sendable {
 
 /// The recorded entries, in a class so the observer closure can share them with the recorder.
 private final class RecordingLog: Sendable {
-    let entries = Mutex<[RecordedChange]>([])
+    let entries = Locked<[RecordedChange]>([])
 }
 
 /// The observer object NotificationCenter returns; only ever handed back to `removeObserver`.

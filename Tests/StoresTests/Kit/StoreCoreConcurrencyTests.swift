@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import StoreObservation
 import Stores
-import Synchronization
+import SingletonStoresLocking
 import Testing
 
 @Suite struct StoreCoreConcurrencyTests {
@@ -11,7 +11,7 @@ import Testing
     @Test func eightThreadsTimesTenThousandIncrementsLoseNothingAndPostEveryChange() {
         let center = NotificationCenter()
         let store = CounterStore(center: center)
-        let observed = Mutex((count: 0, inOrder: true, last: 0))
+        let observed = Locked((count: 0, inOrder: true, last: 0))
         let token = store.core.observe { change in
             observed.withLock { state in
                 state.count += 1
