@@ -43,9 +43,7 @@ public struct StoreValues: Sendable {
     /// ```swift
     /// withStores { $0.reportIssue = { messages.append($0) } } operation: { … }
     /// ```
-    public var reportIssue: @Sendable (StoreIssue) -> Void = { issue in
-        printToStandardError("SingletonStores: \(issue)")
-    }
+    public var reportIssue: @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
 
     /// Creates registry values with no overrides: every key reads its production value.
     public init() {}

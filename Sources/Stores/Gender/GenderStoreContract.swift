@@ -1,0 +1,21 @@
+/// What screens and links need to know about the user's gender (seed 004's contract).
+///
+/// App code takes the contract, never a concrete store, so a test or a debug screen can pass a
+/// ``GenderStoreStub``:
+///
+/// ```swift
+/// func welcome(gender: any GenderStoreContract = StoreValues.current.gender) -> String {
+///     gender.isFemale ? "Welcome, ma'am" : "Welcome"
+/// }
+/// ```
+///
+/// Codes follow ISO/IEC 5218: 1 is male, 2 is female. A user who has not set a gender has a
+/// `nil` code and is neither male nor female.
+public protocol GenderStoreContract: Sendable {
+    /// Whether the user is male (code 1).
+    var isMale: Bool { get }
+    /// Whether the user is female (code 2).
+    var isFemale: Bool { get }
+    /// The user's ISO/IEC 5218 gender code, or `nil` when there is none to send.
+    var genderCode: Int? { get }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import StoreObservation
+
+/// A ``StoreCore`` whose state is also a document in a ``StoreStorage``: loaded at init,
+/// written on every committed change, safe across processes.
+///
+/// ```swift
+/// final class SettingsStore: Sendable {
+///     static let shared = SettingsStore()
+///     private let persisted: PersistentStoreCore<Settings>
+///
+///     init(storage: any StoreStorage = FileStorage(), center: NotificationCenter = .default) {
+///         persisted = PersistentStoreCore(
+///             key: "settings", default: Settings(), storage: storage,
+///             channel: .settings, center: center)
+///     }
+///     var settings: Settings { persisted.state }
+///     func setTheme(_ theme: Theme) throws(StorageError) {
+///         try persisted.update { $0.theme = theme }
+///     }
+/// }
+/// ```
+///
+/// Each ``update(_:)`` runs the storage's locked read-modify-write inside the store's own
+/// transaction: it starts from the document as it is on disk (another process may have changed
+/// it), applies the change, writes it atomically, and only then commits the same value in
+/// memory and posts it. If the write fails, neither memory nor disk changes and nothing is
+/// posted.
+///
+/// A document that cannot be read is kept aside by the storage; the store starts from the
+/// default, keeps the problem in ``loadProblem`` and reports it once as
+/// ``StoreIssue/storageRecovered(_:)``.
+public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: Sendable {
+    /// The in-memory core: observe it for changes.
+    public let core: StoreCore<State>
+    /// The document's name in the storage.
+    public let key: String
+    /// The problem found when the document was loaded, if it had to be kept aside or could not
+    /// be read; `nil` when it loaded cleanly or did not exist.
+    public let loadProblem: StorageError?
+    private let storage: any StoreStorage
+    private let defaultValue: State
+    private let reportIssue: @Sendable (StoreIssue) -> Void
+
+    /// Loads the document named `key`, or starts from `defaultValue`.
+    ///
+    /// - Parameters:
+    ///   - key: The document's name, such as `"profile"`.
+    ///   - defaultValue: The state when there is no usable document.
+    ///   - storage: Where the document lives.
+    ///   - channel: The channel changes are posted on.
+    ///   - center: The notification center to post to.
+    ///   - object: The notification `object` for classic observers, derived from each change.
+    ///   - reportIssue: Receives storage problems; prints to standard error by default.
+    public init(
+        key: String,
+        default defaultValue: State,
+        storage: any StoreStorage,
+        channel: NotificationChannel<StoreChange<State>>,
+        center: NotificationCenter = .default,
+        object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil },
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
+        let loaded: StorageLoad<State>
+        do {
+            loaded = try storage.load(State.self, forKey: key, default: defaultValue)
+        } catch {
+            loaded = StorageLoad(value: defaultValue, isStored: false, recovery: error)
+        }
+        self.key = key
+        self.storage = storage
+        self.defaultValue = defaultValue
+        self.reportIssue = reportIssue
+        self.loadProblem = loaded.recovery
+        self.core = StoreCore(loaded.value, channel: channel, center: center, object: object)
+        if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
+    }
+
+    /// The current state.
+    public var state: State { core.state }
+
+    /// Changes the state on disk and in memory as one transaction, then posts the change.
+    ///
+    /// - Parameter body: A pure change of the state. It runs under the store's lock and the
+    ///   document's file lock: it must not post, call observers or touch other stores. To refuse
+    ///   a change, leave the state as it is and return the reason.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
+    @discardableResult
+    public func update<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result {
+        var recovered: StorageError?
+        let result = try core.update { (state: inout State) throws(StorageError) -> Result in
+            let committed = try storage.update(
+                State.self, forKey: key, default: defaultValue, body)
+            recovered = committed.recovery
+            state = committed.value
+            return committed.outcome
+        }
+        if let recovered { reportIssue(.storageRecovered(recovered)) }
+        return result
+    }
+
+    /// Re-reads the document, adopting what another process wrote since; posts if it differs.
+    ///
+    /// - Throws: ``StorageError`` when the document could not be read.
+    public func reload() throws(StorageError) {
+        try update { _ in }
+    }
+}

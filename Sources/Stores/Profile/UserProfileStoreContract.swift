@@ -1,0 +1,19 @@
+/// The user's profile, read by screens and changed through intent methods.
+///
+/// ```swift
+/// let profile = StoreValues.current.profile
+/// try profile.setNickname("Aki")
+/// profile.profile.nickname   // "Aki"
+/// ```
+public protocol UserProfileStoreContract: Sendable {
+    /// The current profile.
+    var profile: UserProfile { get }
+    /// Sets the name shown to other users.
+    func setNickname(_ nickname: String) throws(StorageError)
+    /// Sets the gender, or clears it with `nil`.
+    func setGender(_ gender: Gender?) throws(StorageError)
+    /// Sets the membership rank.
+    func setRank(_ rank: UserRank) throws(StorageError)
+    /// Turns beta features on or off for the user.
+    func setBetaUser(_ isBetaUser: Bool) throws(StorageError)
+}
