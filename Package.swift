@@ -22,6 +22,8 @@ let package = Package(
             name: "demo-cli",
             dependencies: ["Stores", "Timers", "StoreObservation", "Automaton"]
         ),
+        // Helper for the two-process persistence test: increments a counter document N times.
+        .executableTarget(name: "storage-stress", dependencies: ["Stores"], path: "Tests/StorageStress"),
         .testTarget(name: "StoreObservationTests", dependencies: ["StoreObservation"]),
         .testTarget(name: "TimersTests", dependencies: ["Timers"]),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "StoreObservation", "Timers"]),
