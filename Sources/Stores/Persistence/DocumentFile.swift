@@ -32,7 +32,8 @@ enum DocumentFile {
     /// Reads the whole file at `url`.
     static func contents(of url: URL) -> FileContents {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let descriptor = open(url.filePath, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO in place of the document must not block the open; it fails the regular-file check.
+        let descriptor = open(url.filePath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if descriptor < 0 {
             let code = errno
             return code == ENOENT ? .missing : .unreadable(reason: describe(code))

@@ -39,7 +39,7 @@ enum FileStorageFolder {
         if let home = environment["HOME"], home.hasPrefix("/") {
             return URL(filePath: home, directoryHint: .isDirectory).standardizedFileURL
         }
-        return FileManager.default.homeDirectoryForCurrentUser
+        return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory)
     }
 
     /// The app name used when none is given: the bundle identifier, else the process name.

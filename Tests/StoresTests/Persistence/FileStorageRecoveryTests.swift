@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import Testing
 @testable import Stores
@@ -122,6 +129,23 @@ struct FileStorageRecoveryTests {
             #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 4)
         }
     }
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    @Test func pipeInPlaceOfTheDocumentDoesNotHangAndIsKeptAside() throws {
+        try withTemporaryFolder { folder in
+            let storage = Self.storage(in: folder)
+            let file = try storage.fileURL(forKey: "counter")
+            try #require(mkfifo(file.path(percentEncoded: false), 0o600) == 0)
+            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            guard case .unreadable(_, let kept, _) = loaded.recovery else {
+                Issue.record("expected .unreadable, got \(String(describing: loaded.recovery))")
+                return
+            }
+            #expect(kept.lastPathComponent == "counter~unreadable-20261118T110640Z.json")
+            #expect(!FileManager.default.fileExists(atPath: file.path(percentEncoded: false)))
+        }
+    }
+    #endif
 
     @Test func twoRecoveriesInTheSameSecondKeepBothFiles() throws {
         try withTemporaryFolder { folder in
