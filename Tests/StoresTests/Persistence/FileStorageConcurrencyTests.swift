@@ -5,24 +5,21 @@ import Testing
 @Suite("FileStorage under concurrent writers")
 struct FileStorageConcurrencyTests {
     /// FileStorage has no in-process lock: only `flock` on the lock file stands between these
-    /// eight instances, so an exact total proves the file lock excludes them.
+    /// eight instances (eight tasks, each waiting on a writer thread), so an exact total
+    /// proves the file lock excludes them.
     @Test func eightInstancesLoseNoIncrement() async throws {
         try await withTemporaryFolder { folder in
             let writers = 8
             let increments = 250
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<writers {
-                    let storage = FileStorage(folder: folder)  // a different instance per task
-                    group.addTask {
-                        for _ in 0..<increments {
-                            do {
-                                try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
-                                    $0.count += 1
-                                }
-                            } catch {
-                                Issue.record("update failed: \(error)")
-                            }
+            await onSeparateThreads(writers) { _ in
+                let storage = FileStorage(folder: folder)  // a different instance per writer
+                for _ in 0..<increments {
+                    do {
+                        try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                            $0.count += 1
                         }
+                    } catch {
+                        Issue.record("update failed: \(error)")
                     }
                 }
             }
@@ -39,20 +36,17 @@ struct FileStorageConcurrencyTests {
             let writer = FileStorage(folder: folder)
             let reader = FileStorage(folder: folder)
             try writer.save(PersistedCounter(count: 0, label: String(repeating: "x", count: 100_000)), forKey: "big")
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for _ in 0..<100 {
-                        _ = try? writer.update(PersistedCounter.self, forKey: "big", default: PersistedCounter()) { $0.count += 1 }
-                    }
-                }
-                group.addTask {
-                    for _ in 0..<100 {
-                        do {
+            await onSeparateThreads(2) { role in
+                for _ in 0..<100 {
+                    do {
+                        if role == 0 {
+                            try writer.update(PersistedCounter.self, forKey: "big", default: PersistedCounter()) { $0.count += 1 }
+                        } else {
                             let loaded = try reader.load(PersistedCounter.self, forKey: "big", default: PersistedCounter())
                             #expect(loaded.recovery == nil && loaded.isStored)
-                        } catch {
-                            Issue.record("load failed: \(error)")
                         }
+                    } catch {
+                        Issue.record("storage call failed: \(error)")
                     }
                 }
             }
