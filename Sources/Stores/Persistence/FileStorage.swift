@@ -26,7 +26,11 @@ import Foundation
 /// **Documents.** `{"formatVersion": 1, "value": …}`, pretty-printed with sorted keys, file
 /// permissions `0600`. A write goes to a temporary file in the same folder, is flushed
 /// (`fsync`), then renamed over the document, so a crash leaves the old document or the new
-/// one, never a mix. A document is rewritten only when its value changed.
+/// one, never a mix. A document is rewritten only when its value changed. Values use
+/// `JSONEncoder`'s default strategies (a `Date` is stored exactly, as seconds since 2001).
+///
+/// **Blocking.** Calls do file I/O on the calling thread and, for writes, wait while another
+/// writer of the same store holds the lock; keep them off the main actor when that matters.
 ///
 /// **Bad documents** (unreadable, empty, truncated, not JSON, of another shape, or of a
 /// newer ``formatVersion``) are never overwritten or deleted: they are renamed to

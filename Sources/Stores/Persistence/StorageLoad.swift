@@ -16,7 +16,8 @@ public struct StorageLoad<Value> {
     ///
     /// One of ``StorageError/corrupted(file:keptAt:reason:)``,
     /// ``StorageError/unreadable(file:keptAt:reason:)`` or
-    /// ``StorageError/newerFormat(file:found:supported:keptAt:)``.
+    /// ``StorageError/newerFormat(file:found:supported:keptAt:)``. A store that falls back to
+    /// defaults after `load` threw may record the thrown error here too, to report one problem.
     public var recovery: StorageError?
 
     /// Creates a load result.

@@ -9,13 +9,19 @@
 /// final class ProfileStore: Sendable {
 ///     private let storage: any StoreStorage
 ///     private let state: Mutex<Profile>
+///     let startProblem: StorageError?      // show it to the user once the app is up
 ///
 ///     init(storage: any StoreStorage = FileStorage()) {
 ///         self.storage = storage
-///         let loaded = (try? storage.load(Profile.self, forKey: "profile", default: Profile()))
-///             ?? StorageLoad(value: Profile(), isStored: false)
-///         state = Mutex(loaded.value)
-///         if let problem = loaded.recovery { print(problem) }  // defaults, and it says so
+///         let start: StorageLoad<Profile>
+///         do {
+///             start = try storage.load(Profile.self, forKey: "profile", default: Profile())
+///         } catch {
+///             // Nothing could be read or kept aside: start from defaults all the same.
+///             start = StorageLoad(value: Profile(), isStored: false, recovery: error)
+///         }
+///         state = Mutex(start.value)
+///         startProblem = start.recovery
 ///     }
 ///
 ///     func rename(to name: String) throws(StorageError) {
