@@ -25,6 +25,8 @@ let package = Package(
             name: "demo-cli",
             dependencies: ["Stores", "Timers", "StoreObservation", "Automaton"]
         ),
+        // Test helper: a second process for the cross-process storage tests. Not a product.
+        .executableTarget(name: "storage-stress", dependencies: ["Stores"], path: "Tests/StorageStress"),
         .testTarget(name: "StoreObservationTests", dependencies: ["StoreObservation", "SingletonStoresLocking"]),
         .testTarget(name: "TimersTests", dependencies: ["Timers", "SingletonStoresLocking"]),
         .testTarget(

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The on-disk shape of a store's document: `{"formatVersion": 1, "value": {…}}`.
+struct DocumentEnvelope<Value: Codable>: Codable {
+    /// The version of this envelope format the document was written with.
+    var formatVersion: Int
+    /// The store's value.
+    var value: Value
+}
+
+/// Just the version of a document, read before the value so that a newer document is never
+/// decoded with an older schema.
+struct DocumentHeader: Decodable {
+    /// The version of the envelope format the document was written with.
+    var formatVersion: Int
+}
+
+/// What a document's bytes turned out to hold.
+enum DocumentContents<Value> {
+    /// No document.
+    case missing
+    /// A valid document.
+    case value(Value)
+    /// A document that must be moved aside, and why.
+    case bad(DocumentProblem)
+}
+
+/// Why a document can't be used.
+enum DocumentProblem {
+    /// It could not be read.
+    case unreadable(reason: String)
+    /// It is not a valid document for the expected type.
+    case corrupted(reason: String)
+    /// It was written in a newer format than this build reads.
+    case newerFormat(found: Int)
+
+    /// The tag in the name of the file the document is kept as.
+    var tag: String {
+        switch self {
+        case .unreadable: "unreadable"
+        case .corrupted: "corrupt"
+        case .newerFormat: "newer-format"
+        }
+    }
+}
+
+/// Encoding and decoding of document envelopes.
+enum DocumentCoding {
+    /// Encodes `value` in an envelope with stable, readable formatting (sorted keys, so that
+    /// equal values give equal bytes).
+    static func encode<Value: Codable>(_ value: Value, version: Int, key: String) throws(StorageError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(DocumentEnvelope(formatVersion: version, value: value))
+        } catch {
+            throw .encodingFailed(key: key, reason: String(describing: error))
+        }
+    }
+
+    /// Decodes the contents of a document file as a `Value`.
+    static func decode<Value: Codable>(
+        _ type: Value.Type, from contents: FileContents, supportedVersion: Int
+    ) -> DocumentContents<Value> {
+        let data: Data
+        switch contents {
+        case .missing: return .missing
+        case .unreadable(let reason): return .bad(.unreadable(reason: reason))
+        case .bytes(let bytes): data = bytes
+        }
+        if data.isEmpty { return .bad(.corrupted(reason: "the file is empty")) }
+        let decoder = JSONDecoder()
+        let header: DocumentHeader
+        do { header = try decoder.decode(DocumentHeader.self, from: data) } catch {
+            return .bad(.corrupted(reason: "it is not a document with a format version: \(summary(of: error))"))
+        }
+        if header.formatVersion > supportedVersion { return .bad(.newerFormat(found: header.formatVersion)) }
+        if header.formatVersion < 1 {
+            return .bad(.corrupted(reason: "it has an unknown format version \(header.formatVersion)"))
+        }
+        do {
+            return .value(try decoder.decode(DocumentEnvelope<Value>.self, from: data).value)
+        } catch {
+            return .bad(.corrupted(reason: "its value is not a valid \(Value.self): \(summary(of: error))"))
+        }
+    }
+
+    /// A one-line description of a decoding error.
+    private static func summary(of error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            "invalid JSON (\(context.debugDescription))"
+        case DecodingError.keyNotFound(let key, _):
+            "missing “\(key.stringValue)”"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "wrong type at “\(context.codingPath.map(\.stringValue).joined(separator: "."))”"
+        default:
+            String(describing: error)
+        }
+    }
+}

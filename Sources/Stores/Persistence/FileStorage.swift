@@ -1,0 +1,157 @@
+import Foundation
+
+/// The production ``StoreStorage``: one JSON document per store in a per-user data folder.
+///
+/// Give each store a key; its value lives in `<folder>/<key>.json`:
+///
+/// ```swift
+/// struct Counter: Codable, Sendable { var count = 0 }
+///
+/// let storage = FileStorage()                 // ~/.local/share/<app>, or Application Support/<app>
+/// let start = try storage.load(Counter.self, forKey: "counter", default: Counter())
+/// if let problem = start.recovery { print(problem) }   // a bad file was kept aside
+///
+/// let update = try storage.update(Counter.self, forKey: "counter", default: Counter()) {
+///     $0.count += 1
+/// }
+/// print(update.value.count)                   // what is on disk now, across processes
+/// ```
+///
+/// **Folder.** The `folder` argument wins; else the ``environmentVariable``
+/// (`SINGLETON_STORES_DATA_DIR`, the folder itself; a relative path is resolved against the
+/// current folder); else, on Apple platforms, `Application Support/<appName>`; elsewhere
+/// `$XDG_DATA_HOME/<appName>` (when absolute) or `~/.local/share/<appName>`. The folder is
+/// created with permissions `0700` when first written to; an existing folder is used as it is.
+///
+/// **Documents.** `{"formatVersion": 1, "value": …}`, pretty-printed with sorted keys, file
+/// permissions `0600`. A write goes to a temporary file in the same folder, is flushed
+/// (`fsync`), then renamed over the document, so a crash leaves the old document or the new
+/// one, never a mix. A document is rewritten only when its value changed. Values use
+/// `JSONEncoder`'s default strategies (a `Date` is stored exactly, as seconds since 2001).
+///
+/// **Blocking.** Calls do file I/O on the calling thread and, for writes, wait while another
+/// writer of the same store holds the lock; keep them off the main actor when that matters.
+///
+/// **Bad documents** (unreadable, empty, truncated, not JSON, of another shape, or of a
+/// newer ``formatVersion``) are never overwritten or deleted: they are renamed to
+/// `<key>~<reason>-<UTC time>.json` (with `-2`, `-3`… when that name is taken), the call
+/// continues from the default, and the ``StorageError`` naming both files comes back as its
+/// `recovery`.
+///
+/// **Locking.** Moving bad documents aside, ``save(_:forKey:)`` and
+/// ``update(_:forKey:default:_:)`` run under `flock(LOCK_EX)` on `<key>.lock`. The lock belongs
+/// to each open file description, so it excludes other processes, other instances and other
+/// threads alike; no further in-process lock is needed. Temporary files left by a writer that
+/// was killed (`<key>~<id>.tmp`) are removed under that lock. Lock files are left in place
+/// (deleting them would race with waiting writers). On a platform without `flock` (neither
+/// Glibc, Musl nor Darwin) there is no locking: use one writer per folder there.
+///
+/// `update`'s body runs while the lock is held, so it must be a pure, quick transform of the
+/// value: no storage calls (that would deadlock), no other stores, no notifications.
+public struct FileStorage: StoreStorage {
+    /// The environment variable that chooses the data folder when no folder is passed.
+    public static let environmentVariable = "SINGLETON_STORES_DATA_DIR"
+
+    /// The document format this build writes, and the newest it reads.
+    public static let formatVersion = 1
+
+    /// The folder that holds the documents (created on first write).
+    public let folder: URL
+
+    /// The source of the time stamped on the names of kept bad documents.
+    let now: @Sendable () -> Date
+
+    /// Creates a storage in the given folder, or in the one the environment and platform choose.
+    ///
+    /// Nothing is created on disk until the first write.
+    ///
+    /// - Parameters:
+    ///   - folder: The data folder; `nil` to resolve it (see the type's documentation).
+    ///   - appName: The sub-folder of the per-user data folder; characters other than
+    ///     `A–Z a–z 0–9 . _ -` become `_`. Defaults to the bundle identifier or process name.
+    ///   - environment: Where to read `SINGLETON_STORES_DATA_DIR`, `XDG_DATA_HOME` and `HOME`.
+    ///   - now: The current time, used to name kept bad documents.
+    public init(
+        folder: URL? = nil,
+        appName: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        let app = appName.map { StorageKey.sanitized($0, fallback: "SingletonStores") }
+            ?? FileStorageFolder.defaultAppName
+        self.folder = FileStorageFolder.resolve(explicit: folder, appName: app, environment: environment)
+        self.now = now
+    }
+
+    /// The document file of the store named `key`.
+    public func fileURL(forKey key: String) throws(StorageError) -> URL {
+        folder.appending(path: "\(try StorageKey.validated(key)).json", directoryHint: .notDirectory)
+    }
+
+    /// Reads the value stored under `key`, or `defaultValue` when there is none.
+    ///
+    /// Reading takes no lock (documents are replaced atomically). Only when the document is
+    /// bad does it lock, look again, and move the document aside.
+    public func load<Value: Codable & Sendable>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value
+    ) throws(StorageError) -> StorageLoad<Value> {
+        let file = try fileURL(forKey: key)
+        switch DocumentCoding.decode(Value.self, from: DocumentFile.contents(of: file), supportedVersion: Self.formatVersion) {
+        case .missing:
+            return StorageLoad(value: defaultValue(), isStored: false)
+        case .value(let value):
+            return StorageLoad(value: value, isStored: true)
+        case .bad:
+            return try DocumentFile.withExclusiveLock(on: lockURL(forKey: key)) { () throws(StorageError) in
+                let current = try readRecovering(Value.self, key: key, file: file)
+                if let value = current.value { return StorageLoad(value: value, isStored: true) }
+                return StorageLoad(value: defaultValue(), isStored: false, recovery: current.recovery)
+            }
+        }
+    }
+
+    /// Replaces the value stored under `key` with `value`, moving a bad document aside first.
+    @discardableResult
+    public func save<Value: Codable & Sendable>(
+        _ value: Value,
+        forKey key: String
+    ) throws(StorageError) -> StorageError? {
+        let file = try fileURL(forKey: key)
+        let data = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
+        try FileStorageFolder.create(folder)
+        return try DocumentFile.withExclusiveLock(on: lockURL(forKey: key)) { () throws(StorageError) in
+            removeStaleTemporaries(forKey: key)
+            let previous = try readRecovering(Value.self, key: key, file: file)
+            try DocumentFile.replace(file, with: data, temporary: temporaryURL(forKey: key))
+            return previous.recovery
+        }
+    }
+
+    /// Locks the document under `key`, re-reads it, applies `body`, and writes the result if
+    /// it changed. See ``StoreStorage/update(_:forKey:default:_:)``.
+    @discardableResult
+    public func update<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        _ body: (inout Value) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
+        let file = try fileURL(forKey: key)
+        try FileStorageFolder.create(folder)
+        return try DocumentFile.withExclusiveLock(on: lockURL(forKey: key)) { () throws(StorageError) in
+            removeStaleTemporaries(forKey: key)
+            let current = try readRecovering(Value.self, key: key, file: file)
+            var value = current.value ?? defaultValue()
+            let before = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
+            let outcome = body(&value)
+            let after = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
+            let changed = after != before
+            if changed {
+                try DocumentFile.replace(file, with: after, temporary: temporaryURL(forKey: key))
+            }
+            return StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: current.recovery)
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import SingletonStoresLocking
+
+/// A ``StoreStorage`` that keeps values in memory, for tests and previews.
+///
+/// Seed it with the values a test needs, hand it to the store under test, and check what the
+/// store saved. It can also play the bad days of a real disk:
+///
+/// ```swift
+/// @Test func profileStartsFromDefaultsAfterADamagedFile() throws {
+///     let storage = InMemoryStorage(["profile": Profile(name: "Aki")])
+///     storage.simulateRecovery(
+///         .corrupted(file: InMemoryStorage.location(forKey: "profile"),
+///                    keptAt: InMemoryStorage.location(forKey: "profile~corrupt"),
+///                    reason: "truncated"),
+///         forKey: "profile"
+///     )
+///     let store = ProfileStore(storage: storage)
+///     #expect(store.profile == Profile())                 // started from defaults
+///     #expect(store.lastProblem != nil)                   // and said so
+///
+///     try store.rename(to: "Mei")
+///     #expect(storage.value(Profile.self, forKey: "profile")?.name == "Mei")
+/// }
+/// ```
+///
+/// It follows the same contract as ``FileStorage``: keys are validated the same way, values
+/// are kept as given (encoded only to tell whether an update changed them, so a value
+/// that can't be encoded fails here too), a stored value of another type counts as a corrupted
+/// document, and ``update(_:forKey:default:_:)`` runs its body exactly once while holding the
+/// storage's lock (the in-memory stand-in for the file lock), so the body must be a pure
+/// transform here too.
+public final class InMemoryStorage: StoreStorage {
+    /// The stored values and the problems waiting to be played.
+    private struct State {
+        var values: [String: any Sendable]
+        var pendingRecoveries: [String: StorageError] = [:]
+        var writeFailures: [String: StorageError] = [:]
+    }
+
+    private let state: Locked<State>
+
+    /// Creates a storage holding `values`, keyed by store name.
+    public init(_ values: [String: any Sendable] = [:]) {
+        state = Locked(State(values: values))
+    }
+
+    /// The pretend file of the store named `key`, for building ``StorageError`` values.
+    public static func location(forKey key: String) -> URL {
+        URL(filePath: "/in-memory/\(key).json", directoryHint: .notDirectory)
+    }
+
+    /// The value stored under `key`, if there is one of type `Value`.
+    public func value<Value: Sendable>(_ type: Value.Type, forKey key: String) -> Value? {
+        state.withLock { $0.values[key] as? Value }
+    }
+
+    /// Makes the next `load`, `save` or `update` of `key` behave as if its document was bad:
+    /// the stored value is dropped, the call starts from the default, and `problem` is
+    /// reported as its recovery. Pass `nil` to cancel.
+    public func simulateRecovery(_ problem: StorageError?, forKey key: String) {
+        state.withLock { $0.pendingRecoveries[key] = problem }
+    }
+
+    /// Makes every `save` and `update` of `key` throw `error` without changing anything,
+    /// until called again with `nil`.
+    public func simulateWriteFailure(_ error: StorageError?, forKey key: String) {
+        state.withLock { $0.writeFailures[key] = error }
+    }
+
+    /// Returns the value stored under `key`, or `defaultValue`; plays a simulated recovery.
+    public func load<Value: Codable & Sendable>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value
+    ) throws(StorageError) -> StorageLoad<Value> {
+        _ = try StorageKey.validated(key)
+        let (stored, recovery) = state.withLock { Self.takeCurrent(Value.self, key: key, from: &$0) }
+        if let stored { return StorageLoad(value: stored, isStored: true) }
+        return StorageLoad(value: defaultValue(), isStored: false, recovery: recovery)
+    }
+
+    /// Stores `value` under `key`; returns a simulated problem with the previous value, if any.
+    @discardableResult
+    public func save<Value: Codable & Sendable>(
+        _ value: Value,
+        forKey key: String
+    ) throws(StorageError) -> StorageError? {
+        _ = try StorageKey.validated(key)
+        _ = try DocumentCoding.encode(value, version: FileStorage.formatVersion, key: key)
+        let result: Result<StorageError?, StorageError> = state.withLock { state in
+            if let failure = state.writeFailures[key] { return .failure(failure) }
+            let (_, recovery) = Self.takeCurrent(Value.self, key: key, from: &state)
+            state.values[key] = value
+            return .success(recovery)
+        }
+        return try result.get()
+    }
+
+    /// Applies `body` to the value under `key` (or `defaultValue`) while holding the lock.
+    @discardableResult
+    public func update<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        _ body: (inout Value) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
+        _ = try StorageKey.validated(key)
+        // The body runs under the lock by contract, as it runs under the file lock in FileStorage.
+        let result: Result<StorageUpdate<Value, Outcome>, StorageError> = state.withLock { state in
+            if let failure = state.writeFailures[key] { return .failure(failure) }
+            let (stored, recovery) = Self.takeCurrent(Value.self, key: key, from: &state)
+            var value = stored ?? defaultValue()
+            do throws(StorageError) {
+                // Compare encodings, as FileStorage does, so `didWrite` means the same here.
+                let before = try DocumentCoding.encode(value, version: FileStorage.formatVersion, key: key)
+                let outcome = body(&value)
+                let after = try DocumentCoding.encode(value, version: FileStorage.formatVersion, key: key)
+                let changed = after != before
+                if changed { state.values[key] = value }
+                return .success(StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The usable value under `key` and the recovery to report, dropping a value that is
+    /// of the wrong type or has a simulated problem.
+    private static func takeCurrent<Value>(
+        _ type: Value.Type, key: String, from state: inout State
+    ) -> (Value?, StorageError?) {
+        if let problem = state.pendingRecoveries.removeValue(forKey: key) {
+            state.values[key] = nil
+            return (nil, problem)
+        }
+        guard let stored = state.values[key] else { return (nil, nil) }
+        if let value = stored as? Value { return (value, nil) }
+        state.values[key] = nil
+        let problem = StorageError.corrupted(
+            file: location(forKey: key),
+            keptAt: location(forKey: "\(key)~corrupt"),
+            reason: "its value is a \(Swift.type(of: stored)), not a \(Value.self)"
+        )
+        return (nil, problem)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// A problem a ``StoreStorage`` met while reading or writing a store's document.
+///
+/// Each case names the files involved and its ``description`` tells the user what to do.
+/// Storage uses the errors in two ways:
+///
+/// - **Thrown** when an operation could not be done at all: an invalid key, a folder that
+///   can't be created, a document that can't be written or a lock that can't be taken.
+/// - **Reported** as ``StorageLoad/recovery`` or ``StorageUpdate/recovery`` when a bad
+///   document was moved aside and the store carried on from its defaults:
+///   ``corrupted(file:keptAt:reason:)``, ``unreadable(file:keptAt:reason:)`` and
+///   ``newerFormat(file:found:supported:keptAt:)``.
+///
+/// ```swift
+/// do {
+///     let loaded = try storage.load(Profile.self, forKey: "profile", default: Profile())
+///     if let problem = loaded.recovery { print(problem) }  // kept aside, starting fresh
+/// } catch {
+///     print(error)                                          // nothing could be read or kept
+/// }
+/// ```
+public enum StorageError: Error, Sendable, Equatable {
+    /// The store name can't be used as a file name.
+    ///
+    /// Keys are 1–120 characters from `A–Z a–z 0–9 . _ -`, don't start with a dot and
+    /// don't contain `..`.
+    case invalidKey(String, reason: String)
+
+    /// The data folder could not be created or used.
+    case folderUnavailable(folder: URL, reason: String)
+
+    /// The document exists but could not be read; it was moved to `keptAt`.
+    case unreadable(file: URL, keptAt: URL, reason: String)
+
+    /// The document is not a valid document for this store (corrupted, truncated, empty,
+    /// not JSON, or of another shape); it was moved to `keptAt`.
+    case corrupted(file: URL, keptAt: URL, reason: String)
+
+    /// The document was written by a newer version of the app (format `found`, this build
+    /// reads up to `supported`); it was not read and was moved to `keptAt` unchanged.
+    case newerFormat(file: URL, found: Int, supported: Int, keptAt: URL)
+
+    /// The value could not be encoded as JSON (for example a `Double.nan`); nothing was
+    /// written.
+    case encodingFailed(key: String, reason: String)
+
+    /// The document could not be written, or a bad document could not be moved aside;
+    /// the file on disk is unchanged.
+    case writeFailed(file: URL, reason: String)
+
+    /// The lock file that serialises writers could not be opened or locked.
+    case lockFailed(file: URL, reason: String)
+
+    /// The document the problem is about, when there is one.
+    public var file: URL? {
+        switch self {
+        case .invalidKey, .encodingFailed: nil
+        case .folderUnavailable(let folder, _): folder
+        case .unreadable(let file, _, _), .corrupted(let file, _, _),
+            .newerFormat(let file, _, _, _), .writeFailed(let file, _), .lockFailed(let file, _):
+            file
+        }
+    }
+
+    /// Where a bad document was kept, for the cases that move one aside.
+    public var keptFile: URL? {
+        switch self {
+        case .unreadable(_, let kept, _), .corrupted(_, let kept, _), .newerFormat(_, _, _, let kept):
+            kept
+        default: nil
+        }
+    }
+}
+
+extension StorageError: CustomStringConvertible {
+    /// What happened and what to do about it, in one paragraph.
+    public var description: String {
+        "\(problem) \(advice)"
+    }
+
+    /// What happened, naming the files involved.
+    var problem: String {
+        switch self {
+        case .invalidKey(let key, let reason):
+            "The store name “\(key)” can't be used as a file name: \(reason)."
+        case .folderUnavailable(let folder, let reason):
+            "The data folder \(folder.filePath) can't be used: \(reason)."
+        case .unreadable(let file, let kept, let reason):
+            "The saved data at \(file.filePath) could not be read (\(reason)). It was moved to "
+                + "\(kept.filePath) and the app started from its defaults."
+        case .corrupted(let file, let kept, let reason):
+            "The saved data at \(file.filePath) is damaged (\(reason)). It was moved to "
+                + "\(kept.filePath) and the app started from its defaults."
+        case .newerFormat(let file, let found, let supported, let kept):
+            "The saved data at \(file.filePath) was written by a newer version of the app "
+                + "(format \(found); this version reads up to format \(supported)). It was not "
+                + "changed: it was moved to \(kept.filePath) and this version started from its defaults."
+        case .encodingFailed(let key, let reason):
+            "The value of the store “\(key)” could not be saved as JSON: \(reason)."
+        case .writeFailed(let file, let reason):
+            "The saved data at \(file.filePath) could not be written: \(reason). The file on disk is unchanged."
+        case .lockFailed(let file, let reason):
+            "The lock file \(file.filePath) could not be locked: \(reason)."
+        }
+    }
+
+    /// What the user or developer should do next.
+    var advice: String {
+        switch self {
+        case .invalidKey:
+            "Use 1–120 letters, digits, dots, underscores or hyphens, not starting with a dot and without “..”."
+        case .folderUnavailable:
+            "Check that the folder (or its parent) exists and is writable by you, or choose another one "
+                + "with the \(FileStorage.environmentVariable) environment variable."
+        case .unreadable:
+            "Check the kept file's permissions; to restore it, quit the app and move it back."
+        case .corrupted:
+            "If you need the old data, repair the kept file and move it back while the app is closed; "
+                + "otherwise you may delete it."
+        case .newerFormat:
+            "Update the app to the newest version, then quit it and move the kept file back."
+        case .encodingFailed:
+            "This is a bug in the app: report it. The previous saved data is still in place."
+        case .writeFailed, .lockFailed:
+            "Check that the disk is not full and that the folder is writable by you, then try again."
+        }
+    }
+}
+
+extension StorageError: LocalizedError {
+    /// The problem, naming the files involved.
+    public var errorDescription: String? { problem }
+
+    /// What to do next.
+    public var recoverySuggestion: String? { advice }
+}
+
+extension URL {
+    /// The file-system path, without percent encoding.
+    var filePath: String { path(percentEncoded: false) }
+}

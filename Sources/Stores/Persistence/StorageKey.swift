@@ -1,0 +1,54 @@
+import Foundation
+
+/// Validation of store names, shared by every ``StoreStorage``.
+///
+/// A key becomes part of file names (`<key>.json`, `<key>.lock`), so it is restricted to a
+/// portable alphabet. Files the storage makes beside a document (`<key>~<tag>-….json`,
+/// `<key>~….tmp`) contain `~`, which no key may contain, so they never collide with another
+/// store's document.
+enum StorageKey {
+    /// The longest key accepted, leaving room for suffixes within a 255-byte file name.
+    static let maximumLength = 120
+
+    /// Returns `key` unchanged if it is a valid store name; throws `.invalidKey` otherwise.
+    static func validated(_ key: String) throws(StorageError) -> String {
+        if let reason = problem(with: key) {
+            throw .invalidKey(key, reason: reason)
+        }
+        return key
+    }
+
+    /// Why `key` is not a valid store name, or `nil` when it is.
+    static func problem(with key: String) -> String? {
+        if key.isEmpty { return "it is empty" }
+        if key.utf8.count > maximumLength { return "it is longer than \(maximumLength) characters" }
+        if key.contains("/") || key.contains("\\") { return "it contains a path separator" }
+        if key.contains("..") { return "it contains “..”" }
+        if key.hasPrefix(".") { return "it starts with a dot" }
+        let allowed = key.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": true
+            default: false
+            }
+        }
+        if !allowed { return "only letters A–Z, digits, “.”, “_” and “-” are allowed" }
+        return nil
+    }
+
+    /// `name` made into a valid key: disallowed characters become `_`, leading dots are
+    /// dropped, and an empty result becomes `fallback`.
+    static func sanitized(_ name: String, fallback: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": scalars.append(scalar)
+            default: scalars.append("_")
+            }
+        }
+        var result = String(scalars)
+        while result.contains("..") { result = result.replacingOccurrences(of: "..", with: "._") }
+        while result.hasPrefix(".") { result.removeFirst() }
+        if result.utf8.count > maximumLength { result = String(result.prefix(maximumLength)) }
+        return result.isEmpty ? fallback : result
+    }
+}
