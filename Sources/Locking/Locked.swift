@@ -12,13 +12,19 @@ import Synchronization
 ///
 /// Every module of the package keeps its locked state in a `Locked`; none calls out from inside
 /// `withLock`.
+///
+/// The type is inlinable so that generic clients (`StoreCore<State>`) are specialised at the
+/// call site: an unspecialised call looks up `Mutex<Value>`'s metadata at run time on every
+/// lock, which costs more than the lock itself.
+@usableFromInline
 package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
-    private let mutex: Mutex<Value>
+    @usableFromInline let mutex: Mutex<Value>
     #if DEBUG
-    private let handOver = Atomic<Int>(0)
+    @usableFromInline let handOver = Atomic<Int>(0)
     #endif
 
     /// Creates the lock holding `initialValue`.
+    @inlinable
     package init(_ initialValue: consuming sending Value) {
         mutex = Mutex(initialValue)
     }
@@ -27,6 +33,7 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
     ///
     /// - Parameter body: The critical section. It must not post notifications, call observers
     ///   or call into other objects that may take locks.
+    @inlinable
     package borrowing func withLock<Result: ~Copyable, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {

@@ -33,18 +33,25 @@ import SingletonStoresLocking
 /// store's changes, that thread posts the new change right after the earlier ones and `update`
 /// returns without waiting. So an observer may write to the store it observes — its change is
 /// delivered after its handler returns, never nested inside it — and never deadlocks.
+///
+/// ## Performance
+/// Reads and writes are `@inlinable`, so they are specialised for the store's `State` where
+/// they are called: a read is a lock and a copy, with no run-time generic metadata look-up and
+/// no allocation.
 public final class StoreCore<State: Sendable & Equatable>: Sendable {
-    private let storage: Locked<Storage>
+    @usableFromInline let storage: Locked<Storage>
     /// The channel every committed change is posted on.
     public let channel: NotificationChannel<StoreChange<State>>
     /// The notification center changes are posted to.
     public let center: NotificationCenter
     private let classicObject: @Sendable (StoreChange<State>) -> (any Sendable)?
 
-    private struct Storage: ~Copyable {
-        var state: State
-        var outbox: [StoreChange<State>] = []
-        var isDelivering = false
+    @usableFromInline struct Storage: ~Copyable {
+        @usableFromInline var state: State
+        @usableFromInline var outbox: [StoreChange<State>] = []
+        @usableFromInline var isDelivering = false
+
+        init(state: State) { self.state = state }
     }
 
     /// Creates a core holding `initial`.
@@ -69,6 +76,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     }
 
     /// The current state: a snapshot taken under the lock.
+    @inlinable
     public var state: State {
         storage.withLock { $0.state }
     }
@@ -77,6 +85,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     ///
     /// - Parameter body: Derives a value from the state. It runs under the lock: keep it short
     ///   and call nothing outside the state.
+    @inlinable
     public func read<Result>(_ body: (borrowing State) throws -> Result) rethrows -> Result {
         try storage.withLock { try body($0.state) }
     }
