@@ -32,8 +32,11 @@ public struct StoreValues: Sendable {
     /// Read stores from it (`StoreValues.current.gender`); change it only with ``withStores(_:operation:)``.
     @TaskLocal public static var current = StoreValues()
 
-    private var overrides: [ObjectIdentifier: any StoreBox] = [:]
-    private var usesStubs = false
+    // Everything that differs from the defaults — store overrides, the `useStubs()` mark, a
+    // custom issue reporter — as an immutable list, newest first. With nothing changed it is
+    // `nil`, so the values are one null reference: free to copy out of the task-local, and a
+    // read goes straight to the production store.
+    @usableFromInline var overrides: OverrideNode?
 
     /// Receives the problems the registry reports, such as reading a key that has no production
     /// value outside an override. Prints to standard error by default.
@@ -43,7 +46,13 @@ public struct StoreValues: Sendable {
     /// ```swift
     /// withStores { $0.reportIssue = { messages.append($0) } } operation: { … }
     /// ```
-    public var reportIssue: @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    public var reportIssue: @Sendable (StoreIssue) -> Void {
+        get {
+            overrides?.value(at: reportIssueSlot, as: (@Sendable (StoreIssue) -> Void).self)
+                ?? StoreIssue.printToStandardError
+        }
+        set { setValue(newValue, at: reportIssueSlot) }
+    }
 
     /// Creates registry values with no overrides: every key reads its production value.
     public init() {}
@@ -51,11 +60,16 @@ public struct StoreValues: Sendable {
     /// The current store for `key`: the override if one is set, else the stub when
     /// ``useStubs()`` is in effect, else the key's production value.
     public subscript<Key: ProductionStoreKey>(key: Key.Type) -> Key.Value {
-        get {
-            if let value = overriddenValue(for: key) { return value }
-            return usesStubs ? Key.stubValue : Key.productionValue
+        // Inlinable so that a read is specialised for the key where it is written: no run-time
+        // generic metadata, just the task-local read, an emptiness check and the store.
+        @inlinable get {
+            guard let overrides else { return Key.productionValue }
+            if let value = overrides.value(at: ObjectIdentifier(key), as: Key.Value.self) {
+                return value
+            }
+            return overrides.usesStubs ? Key.stubValue : Key.productionValue
         }
-        set { setOverride(newValue, for: key) }
+        @inlinable set { setValue(newValue, at: ObjectIdentifier(key)) }
     }
 
     /// The current store for a key that may have no production value.
@@ -65,13 +79,17 @@ public struct StoreValues: Sendable {
     @_disfavoredOverload
     public subscript<Key: StoreKey>(key: Key.Type) -> Key.Value {
         get {
-            if let value = overriddenValue(for: key) { return value }
-            if usesStubs { return Key.stubValue }
+            if let overrides {
+                if let value = overrides.value(at: ObjectIdentifier(key), as: Key.Value.self) {
+                    return value
+                }
+                if overrides.usesStubs { return Key.stubValue }
+            }
             if let production = productionValue(of: key) { return production }
             reportIssue(.noProductionValue(key: String(reflecting: key)))
             return Key.stubValue
         }
-        set { setOverride(newValue, for: key) }
+        @inlinable set { setValue(newValue, at: ObjectIdentifier(key)) }
     }
 
     /// Makes every key without an override read its stub instead of its production value.
@@ -82,25 +100,22 @@ public struct StoreValues: Sendable {
     /// withStores { $0.useStubs() } operation: { … }
     /// ```
     public mutating func useStubs() {
-        usesStubs = true
+        guard overrides?.usesStubs != true else { return }
+        overrides = StubsMark(next: overrides)
     }
 
     /// Removes the override for `key`, so it reads its default again.
     ///
     /// - Parameter key: The key to reset.
     public mutating func removeOverride<Key: StoreKey>(for key: Key.Type) {
-        overrides[ObjectIdentifier(key)] = nil
+        overrides = overrides?.removing(ObjectIdentifier(key))
     }
 
-    private func overriddenValue<Key: StoreKey>(for key: Key.Type) -> Key.Value? {
-        guard !overrides.isEmpty, let box = overrides[ObjectIdentifier(key)] else { return nil }
-        // Every entry under a key's identifier was stored by `setOverride` with that key's
-        // `Value`, so this cast always succeeds; it still fails soft rather than trapping.
-        return (box as? Box<Key.Value>)?.value
-    }
-
-    private mutating func setOverride<Key: StoreKey>(_ value: Key.Value, for key: Key.Type) {
-        overrides[ObjectIdentifier(key)] = Box(value)
+    @inlinable
+    mutating func setValue<Value: Sendable>(_ value: Value, at slot: ObjectIdentifier) {
+        // Replace rather than shadow, so that setting a key again and again does not grow the list.
+        let rest = overrides?.contains(slot) == true ? overrides?.removing(slot) : overrides
+        overrides = TypedOverride(key: slot, value: value, next: rest)
     }
 
     private func productionValue<Key: StoreKey>(of key: Key.Type) -> Key.Value? {
@@ -113,10 +128,89 @@ public struct StoreValues: Sendable {
     }
 }
 
-/// A type-erased override, stored in a class so the registry's dictionary stays cheap to copy.
-private protocol StoreBox: Sendable {}
+/// The slot of the custom issue reporter in the override list.
+private enum ReportIssueSlot {}
+private let reportIssueSlot = ObjectIdentifier(ReportIssueSlot.self)
 
-private final class Box<Value: Sendable>: StoreBox {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+/// One entry of the registry's override list: an immutable node, newest first.
+///
+/// A scope adds one node in front of the list it inherits, so an override costs one allocation
+/// and copying the registry copies one reference. Stores are few, so a linear search is as fast
+/// as hashing.
+@usableFromInline class OverrideNode: @unchecked Sendable {
+    // @unchecked: every stored property is an immutable `let` of a Sendable type (the value in
+    // `TypedOverride` is constrained to Sendable); the class is not final only so that
+    // `TypedOverride` can add the typed value.
+    @usableFromInline let key: ObjectIdentifier
+    @usableFromInline let next: OverrideNode?
+    /// Whether this node or one after it is a ``StubsMark``.
+    @usableFromInline let usesStubs: Bool
+
+    init(key: ObjectIdentifier, next: OverrideNode?, marksStubs: Bool) {
+        self.key = key
+        self.next = next
+        self.usesStubs = marksStubs || next?.usesStubs == true
+    }
+
+    /// The value stored under `key` in the list starting here, if any.
+    @inlinable
+    final func value<Value: Sendable>(at key: ObjectIdentifier, as type: Value.Type) -> Value? {
+        var node: OverrideNode? = self
+        while let current = node {
+            if current.key == key {
+                // Every node under a slot was made by `setValue` with that slot's value type, so
+                // this cast always succeeds; it still fails soft rather than trapping.
+                return (current as? TypedOverride<Value>)?.value
+            }
+            node = current.next
+        }
+        return nil
+    }
+
+    /// A copy of this node with a different tail. Every subclass overrides it.
+    func relinked(to next: OverrideNode?) -> OverrideNode {
+        OverrideNode(key: key, next: next, marksStubs: false)
+    }
+
+    /// Whether the list starting here has a node for `key`.
+    @usableFromInline final func contains(_ key: ObjectIdentifier) -> Bool {
+        var node: OverrideNode? = self
+        while let current = node {
+            if current.key == key { return true }
+            node = current.next
+        }
+        return false
+    }
+
+    /// The list starting here without the nodes for `key`; shares the tail after the last one.
+    @usableFromInline final func removing(_ key: ObjectIdentifier) -> OverrideNode? {
+        guard contains(key) else { return self }
+        let rest = next?.removing(key)
+        return self.key == key ? rest : relinked(to: rest)
+    }
+}
+
+/// An override node carrying the store for its key.
+@usableFromInline final class TypedOverride<Value: Sendable>: OverrideNode, @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    @usableFromInline init(key: ObjectIdentifier, value: Value, next: OverrideNode?) {
+        self.value = value
+        super.init(key: key, next: next, marksStubs: false)
+    }
+
+    override func relinked(to next: OverrideNode?) -> OverrideNode {
+        TypedOverride(key: key, value: value, next: next)
+    }
+}
+
+/// The mark `useStubs()` leaves: keys without an override read their stub from here on.
+final class StubsMark: OverrideNode, @unchecked Sendable {
+    init(next: OverrideNode?) {
+        super.init(key: ObjectIdentifier(StubsMark.self), next: next, marksStubs: true)
+    }
+
+    override func relinked(to next: OverrideNode?) -> OverrideNode {
+        StubsMark(next: next)
+    }
 }
