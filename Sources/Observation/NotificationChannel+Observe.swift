@@ -17,6 +17,7 @@ extension NotificationChannel {
     ///   - handler: Called with each payload.
     /// - Returns: A token that keeps the observer registered. Discarding it removes the observer
     ///   at once.
+    @inlinable
     public func observe(
         center: NotificationCenter = .default,
         object: AnyObject? = nil,

@@ -25,6 +25,7 @@ public final class ObservationToken: Sendable, Hashable {
     private let registration: Locked<Registration?>
 
     /// Wraps the opaque observer object that `NotificationCenter.addObserver` returns.
+    @usableFromInline
     init(center: NotificationCenter, observer: any NSObjectProtocol) {
         registration = Locked(Registration(center: center, observer: observer))
     }

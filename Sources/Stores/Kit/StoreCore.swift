@@ -44,7 +44,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     public let channel: NotificationChannel<StoreChange<State>>
     /// The notification center changes are posted to.
     public let center: NotificationCenter
-    private let classicObject: @Sendable (StoreChange<State>) -> (any Sendable)?
+    @usableFromInline let classicObject: @Sendable (StoreChange<State>) -> (any Sendable)?
 
     @usableFromInline struct Storage: ~Copyable {
         @usableFromInline var state: State
@@ -108,21 +108,28 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     ///   call observers, or call any other store.
     /// - Returns: What `body` returns.
     @discardableResult
+    @inlinable
     public func update<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let (result, shouldDeliver) = try storage.withLock {
-            storage throws(Failure) -> (Result, Bool) in
+        // The committing thread that finds no delivery in progress takes its own change
+        // straight out of the transaction and posts it; changes committed meanwhile (by other
+        // threads, or by observers writing back) queue in the outbox behind it.
+        let (result, change) = try storage.withLock {
+            storage throws(Failure) -> (Result, StoreChange<State>?) in
             var working = storage.state
             let result = try body(&working)
-            guard working != storage.state else { return (result, false) }
-            storage.outbox.append(StoreChange(old: storage.state, new: working))
+            guard working != storage.state else { return (result, nil) }
+            let change = StoreChange(old: storage.state, new: working)
             storage.state = working
-            guard !storage.isDelivering else { return (result, false) }
+            guard !storage.isDelivering else {
+                storage.outbox.append(change)
+                return (result, nil)
+            }
             storage.isDelivering = true
-            return (result, true)
+            return (result, change)
         }
-        if shouldDeliver { deliverPendingChanges() }
+        if let change { deliver(first: change) }
         return result
     }
 
@@ -133,24 +140,32 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
         update { $0 = newValue }
     }
 
-    /// Posts queued changes, oldest first, until none are left. Runs with the lock released.
-    private func deliverPendingChanges() {
+    /// Posts `first`, then the changes queued meanwhile, oldest first, until none are left.
+    /// Runs with the lock released.
+    @inlinable
+    func deliver(first: StoreChange<State>) {
+        post(first)
         while true {
             let batch = storage.withLock { storage -> [StoreChange<State>] in
+                guard !storage.outbox.isEmpty else {
+                    storage.isDelivering = false
+                    return []
+                }
                 let batch = storage.outbox
-                storage.outbox.removeAll(keepingCapacity: true)
-                if batch.isEmpty { storage.isDelivering = false }
+                storage.outbox = []
                 return batch
             }
             if batch.isEmpty { return }
-            for change in batch {
-                channel.post(
-                    change,
-                    object: classicObject(change),
-                    userInfo: ["old": change.old, "new": change.new],
-                    center: center)
-            }
+            for change in batch { post(change) }
         }
+    }
+
+    @inlinable
+    func post(_ change: StoreChange<State>) {
+        var info = channel.userInfo(carrying: change, classicEntries: 2)
+        info["old"] = change.old
+        info["new"] = change.new
+        center.post(name: channel.name, object: classicObject(change), userInfo: info)
     }
 }
 
@@ -161,6 +176,7 @@ extension StoreCore {
     ///   - delivery: Where the handler runs; the posting thread by default.
     ///   - handler: Called with each committed change.
     /// - Returns: A token that keeps the observer registered.
+    @inlinable
     public func observe(
         on delivery: ObservationDelivery = .postingThread,
         _ handler: @escaping @Sendable (StoreChange<State>) -> Void
