@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A clock that moves only when you tell it to, so tests of time-based code run instantly and
 /// always the same way.
 ///
@@ -80,13 +78,13 @@ public final class ManualClock: Clock, Sendable {
     /// The most real time `advance` waits for a woken task to start running.
     static let startBound = Duration.seconds(5)
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a clock that starts at the given instant.
     ///
     /// - Parameter now: The clock's initial time; zero by default.
     public init(now: Instant = Instant()) {
-        state = Mutex(State(now: now))
+        state = Locked(State(now: now))
     }
 
     /// Suspends the current task until the clock reaches `deadline`.
