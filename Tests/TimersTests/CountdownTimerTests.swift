@@ -265,4 +265,30 @@ import Testing
         #expect(events.values == [.tick(90), .tick(89), .tick(88), .tick(87), .ended(.stopped)])
         holder.withLock { $0 = nil }
     }
+
+    @Test func waitUntilEndedReturnsWhenTheWaitingTaskIsCancelled() async {
+        let clock = ManualClock()
+        let timer = CountdownTimer(clock: clock)
+        timer.start(duration: .seconds(60))
+        let waiter = Task { await timer.waitUntilEnded() }
+
+        waiter.cancel()
+        await waiter.value
+
+        #expect(timer.isRunning)
+        timer.stop()
+    }
+
+    @Test func runsOnTheContinuousClockToo() {
+        let events = Recorder<CountdownTimer.Event>()
+        let timer = CountdownTimer(clock: ContinuousClock()) { events.append($0) }
+
+        timer.start(duration: .seconds(60))
+        let shown = timer.shownSeconds
+        timer.stop()
+
+        #expect((59...60).contains(shown))
+        #expect(events.values == [.tick(60), .ended(.stopped)])
+        #expect(timer.tasksStarted == 1)
+    }
 }
