@@ -24,4 +24,13 @@ final class Locked<Value: Sendable>: Sendable {
             return body(&value)
         }
     }
+
+    /// Runs `body` like ``withLock(_:)`` if the lock is free right now; returns `nil` otherwise.
+    func withLockIfAvailable<Result: Sendable>(_ body: (inout Value) -> Result) -> Result? {
+        mutex.withLockIfAvailable { value in
+            handOver.add(1, ordering: .acquiringAndReleasing)
+            defer { handOver.add(1, ordering: .acquiringAndReleasing) }
+            return body(&value)
+        }
+    }
 }
