@@ -27,6 +27,7 @@ let package = Package(
         ),
         // Test helper: a second process for the cross-process storage tests. Not a product.
         .executableTarget(name: "storage-stress", dependencies: ["Stores"], path: "Tests/StorageStress"),
+        .testTarget(name: "SingletonStoresLockingTests", dependencies: ["SingletonStoresLocking"], path: "Tests/LockingTests"),
         .testTarget(name: "StoreObservationTests", dependencies: ["StoreObservation", "SingletonStoresLocking"]),
         .testTarget(name: "TimersTests", dependencies: ["Timers", "SingletonStoresLocking"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import SingletonStoresLocking
 /// One countdown that any number of screens read, ticking exactly when the shown second changes.
 ///
 /// A screen that runs its own repeating timer and decrements its own counter drifts: two screens
@@ -134,16 +135,39 @@ public final class CountdownTimer: Sendable {
     public func start(duration: Duration) {
         let duration = Self.clamped(duration)
         transaction { state, now, effects in
-            state.replaceCountdown(effects: &effects)
-            let countdown = Countdown(deadline: now.advanced(by: duration))
-            let shown = countdown.shownSeconds(at: now)
-            state.report(shown)
-            if shown == 0 {
-                state.finish(.finished, effects: &effects)
-            } else {
-                state.phase = .running(countdown)
-                effects.launch = state.epoch
-            }
+            Self.begin(duration, in: &state, at: now, effects: &effects)
+        }
+    }
+
+    /// Starts a countdown of `duration` only if none is running or paused, as one atomic step.
+    ///
+    /// Of two concurrent calls on an idle timer, exactly one starts. Reports as
+    /// ``start(duration:)`` does when it starts, and nothing when it does not.
+    ///
+    /// - Parameter duration: How long to count down; clamped as in ``start(duration:)``.
+    /// - Returns: Whether the countdown started.
+    @discardableResult
+    public func startIfIdle(duration: Duration) -> Bool {
+        let duration = Self.clamped(duration)
+        return transaction { state, now, effects -> Bool in
+            if let countdown = state.phase.countdown, !countdown.hasEnded(at: now) { return false }
+            if state.phase.isPaused { return false }
+            Self.begin(duration, in: &state, at: now, effects: &effects)
+            return true
+        }
+    }
+
+    /// Replaces the current countdown with one of `duration` from `now`.
+    private static func begin(_ duration: Duration, in state: inout State, at now: Instant, effects: inout Effects) {
+        state.replaceCountdown(effects: &effects)
+        let countdown = Countdown(deadline: now.advanced(by: duration))
+        let shown = countdown.shownSeconds(at: now)
+        state.report(shown)
+        if shown == 0 {
+            state.finish(.finished, effects: &effects)
+        } else {
+            state.phase = .running(countdown)
+            effects.launch = state.epoch
         }
     }
 
@@ -284,15 +308,19 @@ extension CountdownTimer {
     }
 
     /// Applies `body` to the state under the lock, then does what it asked outside the lock.
-    private func transaction(_ body: (inout State, Instant, inout Effects) -> Void) {
+    @discardableResult
+    private func transaction<Result: Sendable>(
+        _ body: (inout State, Instant, inout Effects) -> Result
+    ) -> Result {
         let now = self.now
-        let effects = state.withLock { state in
+        let (result, effects) = state.withLock { state in
             var effects = Effects()
-            body(&state, now, &effects)
+            let result = body(&state, now, &effects)
             effects.deliver = state.claimDelivery()
-            return effects
+            return (result, effects)
         }
         perform(effects)
+        return result
     }
 
     private func perform(_ effects: Effects) {

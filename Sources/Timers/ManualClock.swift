@@ -1,3 +1,4 @@
+import SingletonStoresLocking
 /// A clock that moves only when you tell it to, so tests of time-based code run instantly and
 /// always the same way.
 ///

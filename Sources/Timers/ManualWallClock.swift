@@ -1,3 +1,4 @@
+import SingletonStoresLocking
 import Foundation
 
 /// A wall clock for tests, whose date you set and jump.

@@ -1,3 +1,4 @@
+import SingletonStoresLocking
 import Testing
 @testable import Timers
 

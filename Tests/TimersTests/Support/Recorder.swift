@@ -1,8 +1,8 @@
-import Synchronization
+import SingletonStoresLocking
 
 /// A thread-safe list that tasks and handlers append to and tests read.
 final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = Locked<[Element]>([])
 
     init() {}
 
