@@ -166,7 +166,6 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
         for stream in streams { stream.finish() }
     }
 
-
     /// How many effects are running (including those waiting for their queue's delay).
     public var runningEffectCount: Int { running.count }
 
