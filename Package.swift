@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "StoreObservation", dependencies: ["SingletonStoresLocking"], path: "Sources/Observation"),
         .target(name: "Timers", dependencies: ["SingletonStoresLocking"]),
         .target(name: "Stores", dependencies: ["SingletonStoresLocking", "StoreObservation", "Timers"]),
-        .target(name: "Automaton", dependencies: ["SingletonStoresLocking"]),
+        .target(name: "Automaton"),
         .executableTarget(
             name: "demo-cli",
             dependencies: ["Stores", "Timers", "StoreObservation", "Automaton"]

@@ -1,8 +1,8 @@
-import Synchronization
+import SingletonStoresLocking
 
 /// A thread-safe log that tests read after the code under test has written to it.
 final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = Locked<[Element]>([])
 
     func append(_ element: Element) {
         storage.withLock { $0.append(element) }
@@ -15,7 +15,7 @@ final class Recorder<Element: Sendable>: Sendable {
 
 /// A thread-safe counter.
 final class Counter: Sendable {
-    private let storage = Mutex(0)
+    private let storage = Locked(0)
 
     func increment() {
         storage.withLock { $0 += 1 }
