@@ -42,12 +42,9 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// The longest boost: 100 years. Longer durations are clamped to it.
     public static let maximumDuration = CountdownTimer.maximumDuration
 
-    private static let storageKey = "boost"
-
     private let timer: CountdownTimer
-    private let storage: any StoreStorage
+    private let records: BoostRecordKeeper
     private let wallClock: WallClock
-    private let reportIssue: @Sendable (StoreIssue) -> Void
 
     /// Creates a boost countdown and resumes a boost persisted by an earlier launch.
     ///
@@ -64,21 +61,20 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         center: NotificationCenter = .default,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
-        self.storage = storage
+        let records = BoostRecordKeeper(storage: storage, wallClock: wallClock, reportIssue: reportIssue)
+        self.records = records
         self.wallClock = wallClock
-        self.reportIssue = reportIssue
         timer = CountdownTimer(clock: clock) { event in
             switch event {
             case .tick(let seconds):
                 NotificationChannel.boostTime.post(seconds, object: seconds, center: center)
             case .ended(let reason):
-                if reason == .finished {
-                    Self.clearRecordIfEnded(storage: storage, wallClock: wallClock, report: reportIssue)
-                }
+                records.clearIfIdle()
                 NotificationChannel.boostEnded.post(reason == .finished ? .finished : .stopped, center: center)
             }
         }
-        resumePersistedBoost()
+        records.attach(timer)
+        resume(records.load())
     }
 
     // MARK: Reading
@@ -103,9 +99,8 @@ public final class BoostTimeManager: BoostTimeManagerContract {
             stopCountDown()
             return
         }
-        let length = Self.clamped(duration)
-        persist(BoostRecord(endDate: wallClock.date(after: length)))
-        timer.start(duration: length)
+        timer.start(duration: Self.clamped(duration))
+        records.recordCurrentState()
     }
 
     /// Starts a boost only if none is running, as one atomic step: of two concurrent calls,
@@ -116,18 +111,16 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     ///   ``BoostError/invalidDuration(_:)``; then nothing changed.
     public func startCountDownIfIdle(duration: Int) throws(BoostError) {
         guard duration > 0 else { throw .invalidDuration(duration) }
-        let length = Self.clamped(duration)
-        let endDate = wallClock.date(after: length)
-        guard timer.startIfIdle(duration: length) else {
+        guard timer.startIfIdle(duration: Self.clamped(duration)) else {
             throw .alreadyRunning(remainingSeconds: remainingSeconds)
         }
-        persist(BoostRecord(endDate: endDate))
+        records.recordCurrentState()
     }
 
     /// Ends the running boost now; posts ``NotificationChannel/boostEnded`` if one was running.
     public func stopCountDown() {
-        persist(.none)
         timer.stop()
+        records.clearIfIdle()
     }
 
     /// Adds `seconds` to the running boost (or to a paused one's time left).
@@ -136,80 +129,37 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     public func extend(by seconds: Int) {
         guard seconds > 0 else { return }
         timer.extend(by: Self.clamped(seconds))
-        persistCurrentState()
+        records.recordCurrentState()
     }
 
     /// Pauses the running boost: the time left freezes until ``resume()``.
     public func pause() {
         timer.pause()
-        persistCurrentState()
+        records.recordCurrentState()
     }
 
     /// Resumes a paused boost with the time it had left.
     public func resume() {
         timer.resume()
-        persistCurrentState()
+        records.recordCurrentState()
     }
 
-    // MARK: Persistence
+    // MARK: Relaunch
 
     private static func clamped(_ seconds: Int) -> Duration {
         min(.seconds(seconds), maximumDuration)
     }
 
-    private func resumePersistedBoost() {
-        let loaded: StorageLoad<BoostRecord>
-        do {
-            loaded = try storage.load(BoostRecord.self, forKey: Self.storageKey, default: .none)
-        } catch {
-            reportIssue(.storageRecovered(error))
-            return
-        }
-        if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
-        let record = loaded.value
+    /// Resumes what an earlier launch recorded: a paused boost stays paused, a running one
+    /// resumes with the time left until its wall-clock end, an ended one is cleared.
+    private func resume(_ record: BoostRecord) {
         if let paused = record.pausedRemainingSeconds, paused > 0 {
-            timer.start(duration: .seconds(paused))
+            timer.start(duration: min(.seconds(paused), Self.maximumDuration))
             timer.pause()
         } else if let endDate = record.endDate, wallClock.duration(until: endDate) > .zero {
-            timer.start(duration: wallClock.duration(until: endDate))
+            timer.start(duration: min(wallClock.duration(until: endDate), Self.maximumDuration))
         } else if record != .none {
-            persist(.none)  // the boost ended while the app was not running
-        }
-    }
-
-    private func persistCurrentState() {
-        if timer.isPaused {
-            let left = timer.remaining.components
-            persist(BoostRecord(pausedRemainingSeconds: Double(left.seconds) + Double(left.attoseconds) * 1e-18))
-        } else if timer.isRunning {
-            persist(BoostRecord(endDate: wallClock.date(after: timer.remaining)))
-        } else {
-            persist(.none)
-        }
-    }
-
-    private func persist(_ record: BoostRecord) {
-        do {
-            try storage.update(BoostRecord.self, forKey: Self.storageKey, default: .none) { $0 = record }
-        } catch {
-            reportIssue(.storageRecovered(error))
-        }
-    }
-
-    /// Clears the persisted boost when it is the one that just finished — not one started since.
-    private static func clearRecordIfEnded(
-        storage: any StoreStorage, wallClock: WallClock, report: @Sendable (StoreIssue) -> Void
-    ) {
-        let tolerance = Duration.seconds(1)
-        do {
-            try storage.update(BoostRecord.self, forKey: storageKey, default: .none) { record in
-                guard record.pausedRemainingSeconds == nil,
-                    let endDate = record.endDate, wallClock.duration(until: endDate) <= tolerance
-                else { return }
-                record = .none
-            }
-        } catch {
-            report(.storageRecovered(error))
+            records.clear()
         }
     }
 }
