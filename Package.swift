@@ -20,13 +20,14 @@ let package = Package(
         .target(name: "StoreObservation", dependencies: ["SingletonStoresLocking"], path: "Sources/Observation"),
         .target(name: "Timers", dependencies: ["SingletonStoresLocking"]),
         .target(name: "Stores", dependencies: ["SingletonStoresLocking", "StoreObservation", "Timers"]),
-        .target(name: "Automaton", dependencies: ["SingletonStoresLocking"]),
+        .target(name: "Automaton"),
         .executableTarget(
             name: "demo-cli",
             dependencies: ["Stores", "Timers", "StoreObservation", "Automaton"]
         ),
         // Test helper: a second process for the cross-process storage tests. Not a product.
         .executableTarget(name: "storage-stress", dependencies: ["Stores"], path: "Tests/StorageStress"),
+        .testTarget(name: "SingletonStoresLockingTests", dependencies: ["SingletonStoresLocking"], path: "Tests/LockingTests"),
         .testTarget(name: "StoreObservationTests", dependencies: ["StoreObservation", "SingletonStoresLocking"]),
         .testTarget(name: "TimersTests", dependencies: ["Timers", "SingletonStoresLocking"]),
         .testTarget(

@@ -45,4 +45,20 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
             return try body(&value)
         }
     }
+
+    /// Runs `body` with exclusive access to the value if the lock is free right now; returns
+    /// `nil` without waiting otherwise.
+    ///
+    /// - Parameter body: The critical section; the same rules as ``withLock(_:)``.
+    package borrowing func withLockIfAvailable<Result: ~Copyable, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result? {
+        try mutex.withLockIfAvailable { (value: inout sending Value) throws(Failure) -> sending Result in
+            #if DEBUG
+            handOver.add(1, ordering: .acquiringAndReleasing)
+            defer { handOver.add(1, ordering: .acquiringAndReleasing) }
+            #endif
+            return try body(&value)
+        }
+    }
 }

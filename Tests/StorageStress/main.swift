@@ -1,8 +1,12 @@
-// storage-stress <folder> <count>
+// storage-stress <folder> <count> [counter|purchases]
 //
-// Increments the "count" of the document "counter" in <folder> <count> times, each through a
-// locked FileStorage.update. Two of these running at once must end at exactly 2 × <count>.
-// Exit status: 0 on success, 1 on a storage error, 2 on bad arguments.
+// A second process for the cross-process tests.
+// - counter (default): increments the "count" of the document "counter" in <folder> <count>
+//   times, each through a locked FileStorage.update.
+// - purchases: buys one boost item <count> times through PurchaseManager with the local backend,
+//   on the ledger in <folder>.
+// Two of these running at once must end at exactly 2 × <count>.
+// Exit status: 0 on success, 1 on a storage or purchase error, 2 on bad arguments.
 import Foundation
 import Stores
 
@@ -12,14 +16,26 @@ struct Counter: Codable, Sendable {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let count = Int(arguments[2]), count >= 0 else {
-    FileHandle.standardError.write(Data("usage: storage-stress <folder> <count>\n".utf8))
+let mode = arguments.count == 4 ? arguments[3] : "counter"
+guard arguments.count == 3 || arguments.count == 4, let count = Int(arguments[2]), count >= 0,
+    mode == "counter" || mode == "purchases"
+else {
+    FileHandle.standardError.write(Data("usage: storage-stress <folder> <count> [counter|purchases]\n".utf8))
     exit(2)
 }
 let storage = FileStorage(folder: URL(filePath: arguments[1], directoryHint: .isDirectory))
 do {
-    for _ in 0..<count {
-        try storage.update(Counter.self, forKey: "counter", default: Counter()) { $0.count += 1 }
+    switch mode {
+    case "purchases":
+        let purchases = PurchaseManager(storage: storage, center: NotificationCenter())
+        for _ in 0..<count {
+            try await purchases.buy(.boostItems(1))
+            purchases.acknowledge()
+        }
+    default:
+        for _ in 0..<count {
+            try storage.update(Counter.self, forKey: "counter", default: Counter()) { $0.count += 1 }
+        }
     }
 } catch {
     FileHandle.standardError.write(Data("storage-stress: \(error)\n".utf8))

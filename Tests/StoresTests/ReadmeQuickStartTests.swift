@@ -1,5 +1,7 @@
-// The README's quick start, verbatim between the markers, so that it always compiles. The tests
-// below it exercise it without touching any process-wide state.
+// The README's Swift examples, verbatim between the markers, so that they always compile. The
+// tests below exercise the quick start without touching any process-wide state; the built-in
+// stores example uses the production singletons, so it is compiled but not run.
+import Timers
 
 // README quick start: begin
 import Foundation
@@ -44,6 +46,21 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
 }
 // README quick start: end
 
+func readmeBuiltInStoresExample() async throws -> ObservationToken {
+    // README built-in stores: begin
+BoostTimeManager.shared.startCountDown(duration: 15 * 60)     // every screen shows the same mm:ss
+let token = NotificationChannel.boostTime.observe { seconds in print(seconds.formatted(.countdown)) }
+
+print(WebViewLink.help.toURLString(
+    params: [.gender(GenderStoreStub(isFemale: true, isNilGenderCode: false))],
+    api: APITargetStoreStub(target: .dev01)))                 // https://dev01.hoge.com/api/web/help?gender_code=2
+
+try await PurchaseManager.shared.buy(.boostItems(3))
+try PurchaseManager.shared.useBoostItem(duration: 30 * 60)    // spends one item only if the boost starts
+    // README built-in stores: end
+    return token
+}
+
 @Suite struct ReadmeQuickStartTests {
     @Test func readmeBlockMatchesThisFile() throws {
         let testFile = URL(fileURLWithPath: #filePath)
@@ -51,9 +68,13 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: testFile, encoding: .utf8)
         let mirrored = try #require(source.between("// README quick start: begin\n", "// README quick start: end"))
-        let quickStart = try #require(readme.between("```swift\n", "```"))
+        let blocks = readme.swiftBlocks
+        #expect(blocks.count == 2, "each Swift block of the README is mirrored here")
+        let quickStart = try #require(blocks.first)
         #expect(quickStart == mirrored, "README.md's quick start and this file must stay identical")
         #expect(quickStart.split(separator: "\n").count <= 40)
+        let builtIns = try #require(source.between("    // README built-in stores: begin\n", "    // README built-in stores: end"))
+        #expect(blocks.dropFirst().first == builtIns, "README.md's built-in stores example and this file must stay identical")
     }
 
     @Test func cartStoreIsObservedAndCounted() {
@@ -69,6 +90,17 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
 }
 
 extension String {
+    /// The contents of every ```swift block, in order.
+    fileprivate var swiftBlocks: [String] {
+        var blocks: [String] = []
+        var rest = self[...]
+        while let open = rest.range(of: "```swift\n"), let close = rest[open.upperBound...].range(of: "```") {
+            blocks.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return blocks
+    }
+
     fileprivate func between(_ start: String, _ end: String) -> String? {
         guard let lower = range(of: start)?.upperBound,
               let upper = self[lower...].range(of: end)?.lowerBound else { return nil }

@@ -41,3 +41,35 @@ extension StoreValues {
         set { self[APITargetStoreKey.self] = newValue }
     }
 }
+
+/// The registry key of the boost countdown.
+public enum BoostTimeManagerKey: ProductionStoreKey {
+    /// ``BoostTimeManager/shared``.
+    public static var productionValue: any BoostTimeManagerContract { BoostTimeManager.shared }
+    /// No boost running.
+    public static var stubValue: any BoostTimeManagerContract { BoostTimeManagerStub(remainingSeconds: 0) }
+}
+
+extension StoreValues {
+    /// The current boost countdown.
+    public var boost: any BoostTimeManagerContract {
+        get { self[BoostTimeManagerKey.self] }
+        set { self[BoostTimeManagerKey.self] = newValue }
+    }
+}
+
+/// The registry key of the purchase state.
+public enum PurchaseStoreKey: ProductionStoreKey {
+    /// ``PurchaseManager/shared``.
+    public static var productionValue: any PurchaseStoreContract { PurchaseManager.shared }
+    /// Nothing owned.
+    public static var stubValue: any PurchaseStoreContract { PurchaseStoreStub() }
+}
+
+extension StoreValues {
+    /// The current purchase store.
+    public var purchases: any PurchaseStoreContract {
+        get { self[PurchaseStoreKey.self] }
+        set { self[PurchaseStoreKey.self] = newValue }
+    }
+}

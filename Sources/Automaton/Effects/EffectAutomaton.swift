@@ -1,0 +1,184 @@
+/// A state machine whose transitions start effects — async work that may feed inputs back —
+/// on Swift concurrency, with effect queues, cancellation and an injected clock.
+///
+/// Seed 002's reactive automaton: a mapping `(State, Input) -> (State, Effect)?` decides each
+/// transition; the effect runs in a child task the automaton owns and may send the next input
+/// itself. Written with the mapping DSL:
+///
+/// ```swift
+/// let canForceLogout: @Sendable (LoginState) -> Bool = { [.loggingIn, .loggedIn].contains($0) }
+/// let automaton = EffectAutomaton<LoginState, LoginInput>(state: .loggedOut, clock: clock, mappings: [
+///     .login       | .loggedOut     => .loggingIn  | loginOKEffect,
+///     .loginOK     | .loggingIn     => .loggedIn   | .none,
+///     .logout      | .loggedIn      => .loggingOut | logoutOKEffect,
+///     .logoutOK    | .loggingOut    => .loggedOut  | .none,
+///     .forceLogout | canForceLogout => .loggingOut | forceLogoutOKEffect,
+/// ])
+///
+/// let login = await automaton.send(.login)   // .loggingIn; the effect starts
+/// await clock.advance(by: .seconds(1))       // the effect sends .loginOK by itself
+/// await login.wait(includingFollowUps: true)
+/// await automaton.state                      // .loggedIn
+/// ```
+///
+/// - Inputs the mapping rejects produce a failure reply and change nothing — running effects
+///   keep running.
+/// - ``replies()`` streams every reply, in order.
+/// - ``send(_:)`` returns a ``SendHandle`` to await or cancel the effects the input started.
+/// - ``cancel(_:)`` cancels effects by ``EffectID``, running or suspended in a queue.
+/// - Effects take time only from the injected clock (``EffectContext/clock``), so tests can use a
+///   manual clock and never sleep.
+///
+/// **Lifetime rule.** ``shutdown()``, or the automaton's deinit, cancels every running and
+/// suspended effect, drops every input they send afterwards, ends every ``replies()`` stream and
+/// releases every waiter. After shutdown, ``send(_:)`` rejects all inputs. Effects hold the
+/// automaton only weakly; a ``SendHandle`` holds it strongly while you keep the handle.
+public actor EffectAutomaton<State: Sendable, Input: Sendable> {
+    /// The current state.
+    public internal(set) var state: State
+
+    /// Whether ``shutdown()`` has been called.
+    public internal(set) var isShutDown = false
+
+    /// The clock effects take time from.
+    public nonisolated let clock: any Clock<Duration>
+
+    let mapping: EffectMapping<State, Input>
+    let timeline: Timeline
+    var initialEffect: Effect<Input>?
+    var nextSerial = 0
+    var running: [Int: RunningEffect] = [:]
+    var suspended: [EffectQueue: [PendingEffect<Input>]] = [:]
+    var queueMembers: [EffectQueue: [Int]] = [:]
+    var lastStart: [EffectQueue: Duration] = [:]
+    var groups: [Int: EffectGroup] = [:]
+    var subscribers: [Int: AsyncStream<TransitionReply<State, Input>>.Continuation] = [:]
+
+    /// Creates an automaton.
+    ///
+    /// - Parameters:
+    ///   - state: The initial state.
+    ///   - clock: The clock effects take time from; the continuous clock by default.
+    ///   - initialEffect: An effect started by ``start()`` or by the first ``send(_:)``.
+    ///   - mappings: The transitions; the first mapping that matches wins.
+    public init(
+        state: State,
+        clock: any Clock<Duration> = ContinuousClock(),
+        initialEffect: Effect<Input> = .none,
+        mappings: [EffectMapping<State, Input>]
+    ) {
+        self.init(state: state, clock: clock, initialEffect: initialEffect, mapping: EffectMapping(firstOf: mappings))
+    }
+
+    /// Creates an automaton from a single mapping.
+    ///
+    /// - Parameters:
+    ///   - state: The initial state.
+    ///   - clock: The clock effects take time from; the continuous clock by default.
+    ///   - initialEffect: An effect started by ``start()`` or by the first ``send(_:)``.
+    ///   - mapping: The transitions: the next state and effect, or `nil` to reject the input.
+    public init(
+        state: State,
+        clock: any Clock<Duration> = ContinuousClock(),
+        initialEffect: Effect<Input> = .none,
+        mapping: EffectMapping<State, Input>
+    ) {
+        self.state = state
+        self.clock = clock
+        self.timeline = Timeline(clock)
+        self.initialEffect = initialEffect.isNone ? nil : initialEffect
+        self.mapping = mapping
+    }
+
+    deinit {
+        for effect in running.values { effect.task?.cancel() }
+        for group in groups.values {
+            for waiter in group.waiters { waiter.resume() }
+        }
+        for subscriber in subscribers.values { subscriber.finish() }
+    }
+
+    /// Starts the initial effect, if it has not started yet; ``send(_:)`` does it too.
+    ///
+    /// - Returns: A handle to await or cancel the initial effect and its follow-ups.
+    @discardableResult
+    public func start() -> EffectHandle<State, Input> {
+        let own = makeGroupID()
+        let chain = makeGroupID()
+        if !isShutDown, let effect = initialEffect {
+            initialEffect = nil
+            apply(effect, own: own, chain: chain)
+        }
+        return EffectHandle(automaton: self, own: own, chain: chain)
+    }
+
+    /// Sends `input`: runs the mapping, moves to the next state and starts the effect, or
+    /// replies with a failure and changes nothing.
+    ///
+    /// The reply is also delivered to every ``replies()`` stream before the effect starts.
+    @discardableResult
+    public func send(_ input: Input) -> SendHandle<State, Input> {
+        if initialEffect != nil { start() }
+        return receive(input, chain: nil)
+    }
+
+    /// Cancels every running or suspended effect with id `id`.
+    ///
+    /// An id no effect has (yet, or any more) is a no-op: cancelling never affects effects
+    /// started later.
+    ///
+    /// - Returns: How many effects were cancelled.
+    @discardableResult
+    public func cancel(_ id: EffectID) -> Int {
+        cancelEffects { $0.id == id }
+    }
+
+    /// Every reply from now on, in order, until shutdown. Each call returns a new stream.
+    public func replies() -> AsyncStream<TransitionReply<State, Input>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TransitionReply<State, Input>.self)
+        guard !isShutDown else {
+            continuation.finish()
+            return stream
+        }
+        let id = makeGroupID()
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        return stream
+    }
+
+    /// Cancels every effect, drops their later inputs, ends the reply streams and releases
+    /// waiters. The state stays as it is; later inputs are rejected.
+    public func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        let tasks = running.values.compactMap(\.task)
+        running.removeAll()
+        suspended.removeAll()
+        queueMembers.removeAll()
+        let waiters = groups.values.flatMap(\.waiters)
+        groups.removeAll()
+        let streams = Array(subscribers.values)
+        subscribers.removeAll()
+        for task in tasks { task.cancel() }
+        for waiter in waiters { waiter.resume() }
+        for stream in streams { stream.finish() }
+    }
+
+    /// How many effects are running (including those waiting for their queue's delay).
+    public var runningEffectCount: Int { running.count }
+
+    /// How many effects wait in a full ``EffectPolicy/Overflow/suspendNew`` queue.
+    public var suspendedEffectCount: Int { suspended.values.reduce(0) { $0 + $1.count } }
+
+    /// Waits until no effect is running or suspended.
+    public func waitUntilIdle() async {
+        while !running.isEmpty || suspended.values.contains(where: { !$0.isEmpty }) {
+            let group = makeGroupID()
+            let members = Array(running.keys) + suspended.values.joined().map(\.serial)
+            for serial in members { join(serial, group: group) }
+            await wait(for: group)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// What ``EffectAutomaton/send(_:)`` returns: the reply, and the effects the input started.
+///
+/// ```swift
+/// let login = await automaton.send(.login)
+/// login.reply                                // .success(.login, from: .loggedOut, to: .loggingIn)
+/// await login.wait()                         // the login effect has ended
+/// await login.wait(includingFollowUps: true) // … and everything it led to
+/// await login.cancel()                       // or give up on it
+/// ```
+///
+/// A rejected input started nothing: waiting returns at once and cancelling does nothing.
+public struct SendHandle<State: Sendable, Input: Sendable>: Sendable {
+    /// What the input did.
+    public let reply: TransitionReply<State, Input>
+    /// The effects the input started.
+    public let effects: EffectHandle<State, Input>
+
+    /// Waits until the input's effects have ended; see ``EffectHandle/wait(includingFollowUps:)``.
+    public func wait(includingFollowUps: Bool = false) async {
+        await effects.wait(includingFollowUps: includingFollowUps)
+    }
+
+    /// Cancels the input's effects; see ``EffectHandle/cancel(includingFollowUps:)``.
+    public func cancel(includingFollowUps: Bool = false) async {
+        await effects.cancel(includingFollowUps: includingFollowUps)
+    }
+}

@@ -1,0 +1,11 @@
+/// The states of seed 002's login flow.
+public enum LoginState: String, Hashable, Sendable, CaseIterable {
+    /// Nobody is logged in.
+    case loggedOut
+    /// A login request is in flight.
+    case loggingIn
+    /// The user is logged in.
+    case loggedIn
+    /// A logout (or forced logout) is in flight.
+    case loggingOut
+}

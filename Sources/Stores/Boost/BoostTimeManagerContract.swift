@@ -1,0 +1,47 @@
+/// The one boost countdown every screen reads (seed 004's `BoostTimeManager` API).
+///
+/// Screens read ``remainingSeconds`` and redraw on `.boostTimeNotification`; the purchase flow
+/// starts a boost when an item is used. App code takes the contract, so tests and previews pass a
+/// ``BoostTimeManagerStub``:
+///
+/// ```swift
+/// func boostLabel(boost: any BoostTimeManagerContract = StoreValues.current.boost) -> String {
+///     boost.isInBoostTime ? boost.remainingSeconds.formatted(.countdown) : "Boost"
+/// }
+/// ```
+public protocol BoostTimeManagerContract: Sendable {
+    /// Whether a boost is running: ``remainingSeconds`` is above zero.
+    var isInBoostTime: Bool { get }
+    /// The seconds a screen shows: the time left rounded up, `0` when no boost runs.
+    var remainingSeconds: Int { get }
+    /// Starts a boost of `duration` seconds, replacing any running one (the seed's behaviour).
+    ///
+    /// Zero or a negative duration ends any running boost at once; durations beyond
+    /// ``BoostTimeManager/maximumDuration`` are clamped to it.
+    func startCountDown(duration: Int)
+    /// Starts a boost of `duration` seconds only if none is running, as one atomic step.
+    ///
+    /// - Throws: ``BoostError/alreadyRunning(remainingSeconds:)`` if a boost is running,
+    ///   ``BoostError/invalidDuration(_:)`` for a duration of zero or less.
+    func startCountDownIfIdle(duration: Int) throws(BoostError)
+    /// Ends the running boost now, if there is one.
+    func stopCountDown()
+}
+
+/// Why a boost could not start.
+public enum BoostError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A boost is already running; wait for it to end before starting another.
+    case alreadyRunning(remainingSeconds: Int)
+    /// A boost needs a duration above zero.
+    case invalidDuration(Int)
+
+    /// What went wrong and what to do.
+    public var description: String {
+        switch self {
+        case .alreadyRunning(let seconds):
+            "A boost is already running (\(seconds) s left). Use the next item after it ends."
+        case .invalidDuration(let seconds):
+            "A boost needs a duration above zero seconds; \(seconds) was given."
+        }
+    }
+}

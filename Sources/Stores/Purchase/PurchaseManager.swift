@@ -1,0 +1,219 @@
+import Foundation
+import StoreObservation
+import Timers
+
+extension NotificationChannel where Payload == StoreChange<PurchaseLedger> {
+    /// Every committed change of the purchase ledger (items bought or used, premium bought).
+    public static let purchaseLedger = NotificationChannel("SingletonStores.PurchaseManager.ledger")
+}
+
+extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
+    /// Every move of the purchase flow.
+    public static let purchaseFlow = NotificationChannel("SingletonStores.PurchaseManager.flow")
+}
+
+/// The app's purchase state: owned boost items, premium, and the purchase flow (seed 004's
+/// `PurchaseManager.shared`).
+///
+/// ```swift
+/// try await PurchaseManager.shared.buy(.boostItems(3))
+/// PurchaseManager.shared.ownedBoostItems          // 3
+/// try PurchaseManager.shared.useBoostItem(duration: 30 * 60)
+/// ```
+///
+/// Counts are derived from a persisted, append-only ``PurchaseLedger`` (the `purchases`
+/// document); every change goes through the storage's locked read-modify-write, so two processes
+/// buying at once lose nothing.
+///
+/// ## Using a boost item
+/// ``useBoostItem(duration:)`` spends one item, then starts the boost only if none is running
+/// (``BoostTimeManagerContract/startCountDownIfIdle(duration:)``). If the boost cannot start —
+/// one is already running, say — the item is given back (a refund entry in the ledger) and
+/// ``PurchaseError/boostNotStarted(_:)`` is thrown. So a boost that does not start never costs an
+/// item, and two concurrent taps with one item spend exactly one: the second finds none.
+///
+/// A boost that is already running is not extended: using an item then is refused with
+/// ``BoostError/alreadyRunning(remainingSeconds:)``.
+public final class PurchaseManager: PurchaseStoreContract {
+    /// The app's purchase state: the local backend, the default data folder and clocks.
+    public static let shared = PurchaseManager()
+
+    private let ledger: PersistentStoreCore<PurchaseLedger>
+    private let flow: StoreCore<PurchaseFlowState>
+    private let backend: any PurchaseBackend
+    private let wallClock: WallClock
+    private let boost: (any BoostTimeManagerContract)?
+
+    /// Creates a purchase store.
+    ///
+    /// - Parameters:
+    ///   - backend: Takes payments; the local backend on `storage` by default.
+    ///   - storage: Where the `purchases` ledger lives.
+    ///   - wallClock: Dates ledger entries and decides whether premium is active.
+    ///   - boost: The boost countdown items start; `nil` (the default) uses the current one of
+    ///     ``StoreValues`` at the time of use.
+    ///   - center: The notification center changes are posted to.
+    ///   - reportIssue: Receives storage problems; prints to standard error by default.
+    public init(
+        backend: (any PurchaseBackend)? = nil,
+        storage: any StoreStorage = FileStorage(),
+        wallClock: WallClock = .system,
+        boost: (any BoostTimeManagerContract)? = nil,
+        center: NotificationCenter = .default,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
+        self.backend = backend ?? LocalPurchaseBackend(storage: storage, wallClock: wallClock)
+        self.wallClock = wallClock
+        self.boost = boost
+        ledger = PersistentStoreCore(
+            key: "purchases", default: PurchaseLedger(), storage: storage,
+            channel: .purchaseLedger, center: center, reportIssue: reportIssue)
+        flow = StoreCore(.idle, channel: .purchaseFlow, center: center)
+    }
+
+    // MARK: Reading
+
+    /// The ledger every count is derived from.
+    public var purchaseLedger: PurchaseLedger { ledger.state }
+    /// The boost items owned.
+    public var ownedBoostItems: Int { ledger.state.boostItems }
+    /// When premium ends, or `nil` if it was never bought.
+    public var premiumExpiry: Date? { ledger.state.premiumExpiry }
+    /// Whether premium is active now, on the injected wall clock.
+    public var isPremium: Bool { premiumExpiry.map { $0 > wallClock.now() } ?? false }
+    /// Where the purchase flow is.
+    public var flowState: PurchaseFlowState { flow.state }
+    /// The problem found when the ledger was loaded, if its document was kept aside.
+    public var loadProblem: StorageError? { ledger.loadProblem }
+
+    // MARK: Buying
+
+    /// Buys `product`: the flow moves to purchasing, then to purchased, cancelled or failed.
+    ///
+    /// - Returns: What the purchase came to.
+    /// - Throws: ``PurchaseError/busy(_:)`` if a purchase or restore is running (nothing
+    ///   changes), ``PurchaseError/invalidProduct(_:)``, or the backend's failure (the flow ends
+    ///   in ``PurchaseFlowState/failed(reason:)``).
+    @discardableResult
+    public func buy(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
+        switch product {
+        case .boostItems(let count) where count <= 0: throw .invalidProduct(product)
+        case .premium(let days) where days <= 0: throw .invalidProduct(product)
+        default: break
+        }
+        try move(to: .purchasing(product))
+        do {
+            let outcome = try await backend.purchase(product)
+            switch outcome {
+            case .purchased(let receipt):
+                try record([receipt])
+                try? move(to: .purchased(product))
+            case .cancelled:
+                try? move(to: .cancelled)
+            }
+            return outcome
+        } catch {
+            try? move(to: .failed(reason: error.description))
+            throw error
+        }
+    }
+
+    /// Restores earlier purchases: receipts the ledger lacks are added.
+    ///
+    /// - Returns: How many receipts were new.
+    /// - Throws: ``PurchaseError/busy(_:)`` if a purchase or restore is running, or the backend's
+    ///   failure (the flow ends in ``PurchaseFlowState/failed(reason:)``).
+    @discardableResult
+    public func restore() async throws(PurchaseError) -> Int {
+        try move(to: .restoring)
+        do {
+            let added = try record(try await backend.restore())
+            try? move(to: added > 0 ? .purchased(nil) : .idle)
+            return added
+        } catch {
+            try? move(to: .failed(reason: error.description))
+            throw error
+        }
+    }
+
+    /// Returns the flow to idle after a finished purchase; does nothing while one is running.
+    public func acknowledge() {
+        try? move(to: .idle)
+    }
+
+    // MARK: Using items
+
+    /// Spends one boost item and starts a boost of `duration` seconds, as one operation.
+    ///
+    /// - Parameter duration: The boost's length in seconds, above zero.
+    /// - Throws: ``PurchaseError/noBoostItems`` (nothing changes), or
+    ///   ``PurchaseError/boostNotStarted(_:)`` — the boost could not start and the item was given
+    ///   back.
+    public func useBoostItem(duration: Int) throws(PurchaseError) {
+        let boost = self.boost ?? StoreValues.current.boost
+        guard duration > 0 else { throw .boostNotStarted(.invalidDuration(duration)) }
+        let now = wallClock.now()
+        let spent = try ledgerUpdate { ledger -> Bool in
+            guard ledger.boostItems > 0 else { return false }
+            ledger.append(.boostItemUsed, at: now)
+            return true
+        }
+        guard spent else { throw .noBoostItems }
+        do {
+            try boost.startCountDownIfIdle(duration: duration)
+        } catch {
+            try ledgerUpdate { $0.append(.boostItemRefunded, at: now) }
+            throw .boostNotStarted(error)
+        }
+    }
+
+    /// Calls `handler` with every change of the ledger.
+    ///
+    /// - Parameter handler: Called with each change.
+    /// - Returns: A token that keeps the observer registered.
+    public func observeLedger(
+        _ handler: @escaping @Sendable (StoreChange<PurchaseLedger>) -> Void
+    ) -> ObservationToken {
+        ledger.core.observe(handler)
+    }
+
+    /// Calls `handler` with every move of the purchase flow.
+    ///
+    /// - Parameter handler: Called with each change.
+    /// - Returns: A token that keeps the observer registered.
+    public func observeFlow(
+        _ handler: @escaping @Sendable (StoreChange<PurchaseFlowState>) -> Void
+    ) -> ObservationToken {
+        flow.observe(handler)
+    }
+
+    // MARK: Internals
+
+    private func move(to next: PurchaseFlowState) throws(PurchaseError) {
+        try flow.update { (state: inout PurchaseFlowState) throws(PurchaseError) in
+            guard state.canMove(to: next) else { throw .busy(state) }
+            state = next
+        }
+    }
+
+    /// Adds the receipts the ledger does not have yet; returns how many were added.
+    @discardableResult
+    private func record(_ receipts: [PurchaseReceipt]) throws(PurchaseError) -> Int {
+        try ledgerUpdate { ledger -> Int in
+            let known = ledger.receiptIDs
+            let fresh = receipts.filter { !known.contains($0.id) }
+            for receipt in fresh {
+                ledger.append(receipt.product.ledgerKind, at: receipt.date, receiptID: receipt.id)
+            }
+            return fresh.count
+        }
+    }
+
+    private func ledgerUpdate<Result>(_ body: (inout PurchaseLedger) -> Result) throws(PurchaseError) -> Result {
+        do {
+            return try ledger.update(body)
+        } catch {
+            throw .storage(error)
+        }
+    }
+}

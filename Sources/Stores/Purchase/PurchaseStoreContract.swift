@@ -1,0 +1,28 @@
+import Foundation
+
+/// Purchase state, read from one place by every screen (seed 004's `PurchaseManager`).
+///
+/// ```swift
+/// let purchases = StoreValues.current.purchases
+/// if purchases.ownedBoostItems > 0 {
+///     try purchases.useBoostItem(duration: 30 * 60)
+/// }
+/// ```
+public protocol PurchaseStoreContract: Sendable {
+    /// The boost items owned, derived from the purchase ledger.
+    var ownedBoostItems: Int { get }
+    /// When premium ends, or `nil` if it was never bought.
+    var premiumExpiry: Date? { get }
+    /// Whether premium is active now, on the injected wall clock.
+    var isPremium: Bool { get }
+    /// Where the purchase flow is.
+    var flowState: PurchaseFlowState { get }
+    /// Buys `product`, moving the flow through purchasing to purchased, failed or cancelled.
+    @discardableResult
+    func buy(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome
+    /// Restores earlier purchases from the backend; returns how many were new.
+    @discardableResult
+    func restore() async throws(PurchaseError) -> Int
+    /// Spends one boost item and starts a boost of `duration` seconds, as one operation.
+    func useBoostItem(duration: Int) throws(PurchaseError)
+}

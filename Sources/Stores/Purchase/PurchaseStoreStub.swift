@@ -1,0 +1,85 @@
+import Foundation
+import SingletonStoresLocking
+
+/// A purchase store held in memory, for tests and previews: buying always succeeds.
+///
+/// ```swift
+/// let purchases = PurchaseStoreStub(boostItems: 2, premiumExpiry: nil)
+/// ```
+///
+/// It follows the same rules as ``PurchaseManager`` — an item is spent only if its boost starts —
+/// using the boost store it is given.
+public final class PurchaseStoreStub: PurchaseStoreContract {
+    private struct State {
+        var boostItems: Int
+        var premiumExpiry: Date?
+        var flow: PurchaseFlowState = .idle
+    }
+    private let state: Locked<State>
+    private let boost: any BoostTimeManagerContract
+    private let now: @Sendable () -> Date
+
+    /// Creates a stub.
+    ///
+    /// - Parameters:
+    ///   - boostItems: The items owned.
+    ///   - premiumExpiry: When premium ends, or `nil`.
+    ///   - boost: The boost store items start; a stub with no boost running by default.
+    ///   - now: The current date, for ``isPremium``.
+    public init(
+        boostItems: Int = 0,
+        premiumExpiry: Date? = nil,
+        boost: any BoostTimeManagerContract = BoostTimeManagerStub(remainingSeconds: 0),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        state = Locked(State(boostItems: max(boostItems, 0), premiumExpiry: premiumExpiry))
+        self.boost = boost
+        self.now = now
+    }
+
+    /// The items owned.
+    public var ownedBoostItems: Int { state.withLock { $0.boostItems } }
+    /// When premium ends.
+    public var premiumExpiry: Date? { state.withLock { $0.premiumExpiry } }
+    /// Whether premium is active at `now()`.
+    public var isPremium: Bool { premiumExpiry.map { $0 > now() } ?? false }
+    /// The flow state: purchased after a buy.
+    public var flowState: PurchaseFlowState { state.withLock { $0.flow } }
+
+    /// Adds the product at once.
+    @discardableResult
+    public func buy(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
+        let date = now()
+        state.withLock { state in
+            switch product {
+            case .boostItems(let count): state.boostItems += max(count, 0)
+            case .premium(let days):
+                let start = max(date, state.premiumExpiry ?? date)
+                state.premiumExpiry = start.addingTimeInterval(TimeInterval(max(days, 0)) * 86_400)
+            }
+            state.flow = .purchased(product)
+        }
+        return .purchased(PurchaseReceipt(id: "stub", product: product, date: date))
+    }
+
+    /// Restores nothing.
+    @discardableResult
+    public func restore() async throws(PurchaseError) -> Int { 0 }
+
+    /// Spends one item if its boost starts.
+    public func useBoostItem(duration: Int) throws(PurchaseError) {
+        guard duration > 0 else { throw .boostNotStarted(.invalidDuration(duration)) }
+        let spent = state.withLock { state -> Bool in
+            guard state.boostItems > 0 else { return false }
+            state.boostItems -= 1
+            return true
+        }
+        guard spent else { throw .noBoostItems }
+        do {
+            try boost.startCountDownIfIdle(duration: duration)
+        } catch {
+            state.withLock { $0.boostItems += 1 }
+            throw .boostNotStarted(error)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+// The state behind a CountdownTimer, changed only under its lock.
+
+extension CountdownTimer {
+    /// Work decided under the lock and done after it is released.
+    struct Effects: Sendable {
+        var cancelled: Task<Void, Never>?
+        var launch: UInt64?
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var deliver = false
+    }
+
+    enum Phase: Sendable {
+        case idle
+        case running(Countdown<Instant>)
+        case paused(remaining: Duration)
+        case ended
+
+        var countdown: Countdown<Instant>? {
+            if case .running(let countdown) = self { return countdown }
+            return nil
+        }
+
+        var isPaused: Bool {
+            if case .paused = self { return true }
+            return false
+        }
+
+        var isActive: Bool {
+            switch self {
+            case .running, .paused: true
+            case .idle, .ended: false
+            }
+        }
+
+        func remaining(at now: Instant) -> Duration {
+            switch self {
+            case .running(let countdown): countdown.remaining(at: now)
+            case .paused(let remaining): remaining
+            case .idle, .ended: .zero
+            }
+        }
+    }
+
+    struct State: Sendable {
+        var phase = Phase.idle
+        /// The shown value last reported for the current countdown.
+        var lastShown: Int?
+        /// Identifies the current countdown task; a task whose epoch is not current does nothing.
+        var epoch: UInt64 = 0
+        var task: Task<Void, Never>?
+        var tasksStarted = 0
+        var pending: [Event] = []
+        var isDelivering = false
+        var endWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiterID: UInt64 = 0
+
+        /// Queues a tick if `shown` differs from the last reported value.
+        mutating func report(_ shown: Int) {
+            guard shown != lastShown else { return }
+            lastShown = shown
+            pending.append(.tick(shown))
+        }
+
+        /// Ends the current countdown: `tick(0)` first if it finished, then `ended(reason)`.
+        mutating func finish(_ reason: EndReason, effects: inout Effects) {
+            if reason == .finished { report(0) }
+            pending.append(.ended(reason))
+            phase = .ended
+            stopTask(effects: &effects)
+            effects.waiters = Array(endWaiters.values)
+            endWaiters.removeAll()
+        }
+
+        /// Drops the current countdown silently, as a new start does.
+        mutating func replaceCountdown(effects: inout Effects) {
+            stopTask(effects: &effects)
+            lastShown = nil
+        }
+
+        /// Retires the current task (if any) and asks for a new one.
+        mutating func reschedule(effects: inout Effects) {
+            stopTask(effects: &effects)
+            effects.launch = epoch
+        }
+
+        mutating func stopTask(effects: inout Effects) {
+            epoch &+= 1
+            effects.cancelled = task
+            task = nil
+        }
+
+        /// Makes the caller the deliverer if events are queued and nobody delivers them yet.
+        mutating func claimDelivery() -> Bool {
+            guard !isDelivering, !pending.isEmpty else { return false }
+            isDelivering = true
+            return true
+        }
+
+        mutating func nextEvent() -> Event? {
+            guard !pending.isEmpty else {
+                isDelivering = false
+                return nil
+            }
+            return pending.removeFirst()
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Automaton
+import Testing
+
+@Suite struct MappingOperatorsTests {
+    static let mapping = EffectMapping(firstOf: LoginFlow.mappings())
+
+    @Test func seedRulesReadAsInTheTalk() {
+        #expect(Self.mapping(.loggedOut, .login)?.state == .loggingIn)
+        #expect(Self.mapping(.loggingIn, .loginOK)?.state == .loggedIn)
+        #expect(Self.mapping(.loggedIn, .logout)?.state == .loggingOut)
+        #expect(Self.mapping(.loggingOut, .logoutOK)?.state == .loggedOut)
+        #expect(Self.mapping(.loggedOut, .loginOK) == nil)
+    }
+
+    @Test func effectIsAttachedOnlyWhereWritten() {
+        #expect(Self.mapping(.loggedOut, .login)?.effect.isNone == false)
+        #expect(Self.mapping(.loggingIn, .loginOK)?.effect.isNone == true)
+    }
+
+    @Test func predicateDecidesTheFromState() {
+        #expect(Self.mapping(.loggingIn, .forceLogout)?.state == .loggingOut)
+        #expect(Self.mapping(.loggedIn, .forceLogout)?.state == .loggingOut)
+        #expect(Self.mapping(.loggedOut, .forceLogout) == nil)
+        #expect(Self.mapping(.loggingOut, .forceLogout) == nil)
+    }
+
+    @Test func anyMatchesEveryStateAndEveryInput() {
+        let resetAnywhere: EffectMapping<LoginState, LoginInput> = .forceLogout | any => .loggedOut
+        let frozen: EffectMapping<LoginState, LoginInput> = any | .loggingOut => .loggingOut
+        for state in LoginState.allCases {
+            #expect(resetAnywhere(state, .forceLogout)?.state == .loggedOut)
+            #expect(resetAnywhere(state, .login) == nil)
+        }
+        for input in LoginInput.allCases {
+            #expect(frozen(.loggingOut, input)?.state == .loggingOut)
+            #expect(frozen(.loggedIn, input) == nil)
+        }
+    }
+
+    @Test func inputPredicateWithStatePredicate() {
+        let isServerAnswer: @Sendable (LoginInput) -> Bool = { $0 == .loginOK || $0 == .logoutOK }
+        let rule: EffectMapping<LoginState, LoginInput> = isServerAnswer | LoginFlow.canForceLogout => .loggedIn | .none
+        #expect(rule(.loggingIn, .logoutOK)?.state == .loggedIn)
+        #expect(rule(.loggingIn, .login) == nil)
+        #expect(rule(.loggedOut, .loginOK) == nil)
+    }
+
+    @Test func firstMatchWins() {
+        let combined = EffectMapping<LoginState, LoginInput>(firstOf: [
+            .login | .loggedOut => .loggingIn,
+            .login | any => .loggedIn,
+        ])
+        #expect(combined(.loggedOut, .login)?.state == .loggingIn)
+        #expect(combined(.loggingOut, .login)?.state == .loggedIn)
+        #expect(combined(.loggingOut, .logout) == nil)
+    }
+}

@@ -1,0 +1,60 @@
+import Automaton
+import Timers
+
+/// Inputs of the test automaton: `start` runs the effect under test, `finished` is what effects
+/// send back, `refuse` is never accepted.
+enum Job: Hashable, Sendable {
+    case start(String)
+    case finished(String)
+    case refuse
+}
+
+/// An automaton whose state counts accepted inputs and whose `start(name)` starts `effect(name)`.
+func makeJobAutomaton(
+    clock: ManualClock,
+    initialEffect: Effect<Job> = .none,
+    effect: @escaping @Sendable (String) -> Effect<Job>
+) -> EffectAutomaton<Int, Job> {
+    EffectAutomaton(state: 0, clock: clock, initialEffect: initialEffect, mapping: EffectMapping { count, input in
+        switch input {
+        case let .start(name): (count + 1, effect(name))
+        case .finished: (count + 1, .none)
+        case .refuse: nil
+        }
+    })
+}
+
+/// An effect that logs its start (with the clock's time in seconds), sleeps until `seconds` on
+/// the manual clock, logs its end and sends `finished(name)`; a cancelled sleep is logged too.
+func timedJob(
+    _ name: String,
+    until seconds: Int,
+    clock: ManualClock,
+    log: Recorder<String>,
+    id: EffectID? = nil,
+    queue: EffectQueue? = nil
+) -> Effect<Job> {
+    Effect(id: id, queue: queue) { _ in
+        log.append("start \(name) @\(clock.now.offset.components.seconds)")
+        do {
+            try await clock.sleep(until: clock.at(seconds))
+        } catch {
+            log.append("cancel \(name)")
+            throw error
+        }
+        log.append("end \(name)")
+        return .finished(name)
+    }
+}
+
+extension AsyncStream {
+    /// The next `count` elements.
+    func prefix(count: Int) async -> [Element] {
+        var elements: [Element] = []
+        for await element in self {
+            elements.append(element)
+            if elements.count == count { break }
+        }
+        return elements
+    }
+}
