@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+import Timers
+
+/// How a countdown that should tick once a second on the real clock actually ticked.
+public struct TickErrors: Codable, Sendable {
+    /// Lateness of each tick (actual − ideal instant, the ideal being start + k s), in ms.
+    public var errorsMilliseconds: [Double]
+
+    public init(errorsMilliseconds: [Double]) { self.errorsMilliseconds = errorsMilliseconds }
+
+    /// Mean absolute tick error, ms.
+    public var mean: Double {
+        errorsMilliseconds.isEmpty ? 0 : errorsMilliseconds.map(abs).reduce(0, +) / Double(errorsMilliseconds.count)
+    }
+    /// Largest absolute tick error, ms.
+    public var max: Double { errorsMilliseconds.map(abs).max() ?? 0 }
+    /// The error at the last tick: what has accumulated over the whole countdown, ms.
+    public var last: Double { errorsMilliseconds.last ?? 0 }
+}
+
+/// The three ways to count down once a second that the accuracy benchmark compares.
+public enum CountdownVariant: String, CaseIterable, Codable, Sendable {
+    /// `CountdownTimer` on `ContinuousClock`: sleeps until each deadline − n s.
+    case ours
+    /// A loop of `Task.sleep(for: .seconds(1))`, decrementing a counter.
+    case sleepLoop = "sleep"
+    /// A repeating Foundation `Timer` on its own run-loop thread (one per screen), decrementing
+    /// a counter.
+    case foundationTimer = "timer"
+
+    /// Counts down `ticks` seconds and returns the error of every tick.
+    public func run(ticks: Int) async -> TickErrors {
+        switch self {
+        case .ours: await runOurs(ticks: ticks)
+        case .sleepLoop: await runSleepLoop(ticks: ticks)
+        case .foundationTimer: await runFoundationTimer(ticks: ticks)
+        }
+    }
+}
+
+private func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+}
+
+private func errors(_ instants: [ContinuousClock.Instant], from start: ContinuousClock.Instant) -> TickErrors {
+    TickErrors(errorsMilliseconds: instants.enumerated().map { index, instant in
+        milliseconds(instant - (start + .seconds(index + 1)))
+    })
+}
+
+/// Collects tick instants from whatever thread ticks.
+private final class TickLog: Sendable {
+    private let instants = Mutex<[ContinuousClock.Instant]>([])
+    func record(_ instant: ContinuousClock.Instant) { instants.withLock { $0.append(instant) } }
+    var all: [ContinuousClock.Instant] { instants.withLock { $0 } }
+}
+
+private func runOurs(ticks: Int) async -> TickErrors {
+    let log = TickLog()
+    let start = ContinuousClock.now
+    let timer = CountdownTimer(clock: ContinuousClock()) { event in
+        let now = ContinuousClock.now
+        if case .tick(let shown) = event, shown < ticks { log.record(now) }
+    }
+    timer.start(duration: .seconds(ticks))
+    await timer.waitUntilEnded()
+    return errors(log.all, from: start)
+}
+
+private func runSleepLoop(ticks: Int) async -> TickErrors {
+    var instants: [ContinuousClock.Instant] = []
+    var remaining = ticks
+    let start = ContinuousClock.now
+    while remaining > 0 {
+        try? await Task.sleep(for: .seconds(1))
+        remaining -= 1
+        instants.append(ContinuousClock.now)
+    }
+    return errors(instants, from: start)
+}
+
+private func runFoundationTimer(ticks: Int) async -> TickErrors {
+    let log = TickLog()
+    let start = ContinuousClock.now
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        let thread = Thread {
+            let remaining = Mutex(ticks)
+            // The first fire one interval from now, as `scheduledTimer(withTimeInterval:)`
+            // documents (corelibs' `Timer(timeInterval:)` fires its first tick at once).
+            let timer = Timer(fire: Date(timeIntervalSinceNow: 1), interval: 1, repeats: true) { timer in
+                let now = ContinuousClock.now
+                log.record(now)
+                let left = remaining.withLock { value -> Int in
+                    value -= 1
+                    return value
+                }
+                if left == 0 {
+                    timer.invalidate()
+                    done.resume()
+                }
+            }
+            RunLoop.current.add(timer, forMode: .default)
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: Double(ticks) + 2))
+        }
+        thread.start()
+    }
+    return errors(log.all, from: start)
+}
+
+/// Keeps one core busy with a shell loop for as long as it lives.
+public final class BusyCore {
+    private let process = Process()
+
+    /// Starts a shell loop that spins until it is terminated — or until this process is gone,
+    /// so that an interrupted benchmark leaves no spinning shell behind.
+    public init() throws {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "while kill -0 \(getpid()) 2>/dev/null; do :; done"]
+        try process.run()
+    }
+
+    /// Stops the loop and waits for it to exit.
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// The accuracy results of one run: condition ("idle", "busy") → variant → errors.
+public typealias CountdownAccuracyResults = [String: [String: TickErrors]]

@@ -1,0 +1,59 @@
+import BenchmarkSupport
+import Foundation
+import Stores
+
+// Runs one operation in a loop, with no harness around it: the program to give to
+// `valgrind --tool=callgrind` (instruction counts are repeatable where wall-clock time is not).
+//
+//   bench-probe <operation> [count]
+//
+// Operations: read, read-limit, read-override, scope, scope-limit, notify<N>, notify<N>-raw,
+// hour (a one-hour countdown on the manual clock).
+
+let arguments = CommandLine.arguments.dropFirst()
+let operation = arguments.first ?? "read"
+let count = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
+
+func loop(_ body: () -> Void) {
+    let start = ContinuousClock.now
+    for _ in 0..<count { body() }
+    let elapsed = ContinuousClock.now - start
+    let nanoseconds = Double(elapsed.components.seconds) * 1e9
+        + Double(elapsed.components.attoseconds) / 1e9
+    print("\(operation): \(count) operations, \(nanoseconds / Double(count)) ns each")
+}
+
+switch operation {
+case "read":
+    loop { consume(readThroughRegistry()) }
+case "read-limit":
+    loop { consume(Limit.read()) }
+case "read-override":
+    withStores { $0[BenchStoreKey.self] = BenchStoreStub() } operation: {
+        loop { consume(readThroughRegistry()) }
+    }
+case "scope":
+    let stub = BenchStoreStub()
+    loop { withStores { $0[BenchStoreKey.self] = stub } operation: { consume(0) } }
+case "scope-limit":
+    let stub = LimitStore(value: 42)
+    loop { Limit.$current.withValue(Limit.Values(override: stub)) { consume(0) } }
+case let name where name.hasPrefix("notify"):
+    let spec = name.dropFirst("notify".count)
+    let isRaw = spec.hasSuffix("-raw")
+    let observers = Int(isRaw ? spec.dropLast(4) : spec) ?? 1
+    if isRaw {
+        let fixture = RawNotify(observers: observers)
+        loop { fixture.mutate() }
+    } else {
+        let fixture = OursNotify(observers: observers)
+        loop { fixture.mutate() }
+    }
+case "hour":
+    let start = ContinuousClock.now
+    let result = await runManualClockHour()
+    print("one-hour manual-clock countdown: \(result), \(ContinuousClock.now - start)")
+default:
+    print("unknown operation \(operation)")
+    exit(2)
+}

@@ -1,0 +1,51 @@
+import BenchmarkSupport
+import Foundation
+
+// Countdown accuracy on the real clock: each variant counts down N seconds (30 by default),
+// idle and then while a shell loop started here keeps one core busy. Variants run one after
+// another in this one process, so ~30 s per variant per condition.
+//
+//   countdown-accuracy [--ticks N] [--variants ours,sleep,timer] [--conditions idle,busy]
+//                      [--json PATH]
+
+func option(_ name: String) -> String? {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+let ticks = option("--ticks").flatMap(Int.init).map { max(1, $0) } ?? 30
+let variants = (option("--variants")?.split(separator: ",").map(String.init) ?? CountdownVariant.allCases.map(\.rawValue))
+    .compactMap(CountdownVariant.init(rawValue:))
+let conditions = option("--conditions")?.split(separator: ",").map(String.init) ?? ["idle", "busy"]
+
+var results: CountdownAccuracyResults = [:]
+for condition in conditions {
+    var busy: BusyCore?
+    if condition == "busy" {
+        do { busy = try BusyCore() } catch {
+            FileHandle.standardError.write(Data("countdown-accuracy: cannot start the busy loop: \(error)\n".utf8))
+            continue
+        }
+    }
+    defer { busy?.stop() }
+    for variant in variants {
+        FileHandle.standardError.write(Data("countdown-accuracy: \(variant.rawValue), \(condition), \(ticks) ticks…\n".utf8))
+        let measured = await variant.run(ticks: ticks)
+        results[condition, default: [:]][variant.rawValue] = measured
+        print(String(format: "%-6@ %-6@ mean %7.3f ms  max %7.3f ms  last %7.3f ms",
+                     condition, variant.rawValue, measured.mean, measured.max, measured.last))
+    }
+    busy?.stop()
+}
+
+if let path = option("--json") {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    do {
+        try encoder.encode(results).write(to: URL(fileURLWithPath: path))
+    } catch {
+        FileHandle.standardError.write(Data("countdown-accuracy: cannot write \(path): \(error)\n".utf8))
+        exit(1)
+    }
+}

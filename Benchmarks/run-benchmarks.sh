@@ -1,0 +1,59 @@
+#!/bin/sh
+# Runs every SingletonStores benchmark in one go (release build) and prints one table.
+#
+#   Benchmarks/run-benchmarks.sh                  # everything (~6 min after the first build)
+#   Benchmarks/run-benchmarks.sh --quick          # countdowns of 3 ticks, idle only
+#   Benchmarks/run-benchmarks.sh --filter 'read.*' --no-countdown
+#
+# --filter REGEX     only the micro-benchmarks whose name matches (ordo-one/benchmark --filter)
+# --no-micro         skip the micro-benchmarks
+# --no-countdown     skip the real-clock countdown accuracy runs
+# --quick            countdown accuracy over 3 ticks, idle only
+# --keep DIR         keep the raw exports (JMH JSON, countdown JSON) in DIR
+set -eu
+cd "$(dirname "$0")"
+
+filter=""
+micro=1
+countdown=1
+countdown_args=""
+keep=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --filter) filter="$2"; shift 2 ;;
+        --no-micro) micro=0; shift ;;
+        --no-countdown) countdown=0; shift ;;
+        --quick) countdown_args="--ticks 3 --conditions idle"; shift ;;
+        --keep) keep="$2"; shift 2 ;;
+        *) echo "run-benchmarks.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+out="${keep:-$(mktemp -d)}"
+mkdir -p "$out"
+rm -f "$out/Current_run.jmh.json" "$out/countdown.json"
+
+echo "Building (release)…" >&2
+swift build -c release --scratch-path .build >&2
+
+if [ "$micro" = 1 ]; then
+    echo "Micro-benchmarks (ordo-one/benchmark)…" >&2
+    set -- --format jmh --path "$out" --no-progress
+    if [ -n "$filter" ]; then set -- "$@" --filter "$filter"; fi
+    swift package --scratch-path .build --allow-writing-to-directory "$out" benchmark "$@" >&2
+fi
+
+if [ "$countdown" = 1 ]; then
+    echo "Countdown accuracy on the real clock…" >&2
+    # shellcheck disable=SC2086
+    .build/release/countdown-accuracy $countdown_args --json "$out/countdown.json" >&2
+fi
+
+echo
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(swift --version 2>&1 | head -1)"
+echo "Run: $(date -u '+%Y-%m-%d %H:%M UTC'); release build; medians per operation"
+echo
+set --
+if [ -f "$out/Current_run.jmh.json" ]; then set -- "$@" --jmh "$out/Current_run.jmh.json"; fi
+if [ -f "$out/countdown.json" ]; then set -- "$@" --countdown "$out/countdown.json"; fi
+.build/release/benchmark-table "$@"
