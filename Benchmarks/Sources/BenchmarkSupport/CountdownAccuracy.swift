@@ -6,8 +6,13 @@ import Timers
 public struct TickErrors: Codable, Sendable {
     /// Lateness of each tick (actual − ideal instant, the ideal being start + k s), in ms.
     public var errorsMilliseconds: [Double]
+    /// Ticks that never came (a repeating `Timer` skips fires it missed).
+    public var missing: Int
 
-    public init(errorsMilliseconds: [Double]) { self.errorsMilliseconds = errorsMilliseconds }
+    public init(errorsMilliseconds: [Double], missing: Int = 0) {
+        self.errorsMilliseconds = errorsMilliseconds
+        self.missing = missing
+    }
 
     /// Mean absolute tick error, ms.
     public var mean: Double {
@@ -31,11 +36,13 @@ public enum CountdownVariant: String, CaseIterable, Codable, Sendable {
 
     /// Counts down `ticks` seconds and returns the error of every tick.
     public func run(ticks: Int) async -> TickErrors {
-        switch self {
+        var result = switch self {
         case .ours: await runOurs(ticks: ticks)
         case .sleepLoop: await runSleepLoop(ticks: ticks)
         case .foundationTimer: await runFoundationTimer(ticks: ticks)
         }
+        result.missing = max(0, ticks - result.errorsMilliseconds.count)
+        return result
     }
 }
 
@@ -84,6 +91,12 @@ private func runFoundationTimer(ticks: Int) async -> TickErrors {
     let log = TickLog()
     let start = ContinuousClock.now
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        // Resumed exactly once: by the last tick, or when the run loop gives up (a repeating
+        // `Timer` skips fires it missed, so under load it may never reach the last tick).
+        let finished = Mutex(false)
+        let finish: @Sendable () -> Void = {
+            if finished.withLock({ value in defer { value = true }; return !value }) { done.resume() }
+        }
         let thread = Thread {
             let remaining = Mutex(ticks)
             // The first fire one interval from now, as `scheduledTimer(withTimeInterval:)`
@@ -97,11 +110,13 @@ private func runFoundationTimer(ticks: Int) async -> TickErrors {
                 }
                 if left == 0 {
                     timer.invalidate()
-                    done.resume()
+                    finish()
                 }
             }
             RunLoop.current.add(timer, forMode: .default)
-            RunLoop.current.run(until: Date(timeIntervalSinceNow: Double(ticks) + 2))
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: Double(ticks) + 5))
+            timer.invalidate()
+            finish()
         }
         thread.start()
     }

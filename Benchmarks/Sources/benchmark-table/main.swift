@@ -153,6 +153,7 @@ row("Add and remove \(Catalog.churnObservers.formatted()) observers", figure("ch
 func countdownCell(_ errors: TickErrors?) -> String {
     guard let errors else { return "pending" }
     return String(format: "mean %.2f / max %.2f / last %.2f ms", errors.mean, errors.max, errors.last)
+        + (errors.missing > 0 ? " (\(errors.missing) ticks never came)" : "")
 }
 
 for (condition, label) in [("idle", "idle"), ("busy", "one core busy")] {

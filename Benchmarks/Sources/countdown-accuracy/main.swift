@@ -33,8 +33,9 @@ for condition in conditions {
         FileHandle.standardError.write(Data("countdown-accuracy: \(variant.rawValue), \(condition), \(ticks) ticks…\n".utf8))
         let measured = await variant.run(ticks: ticks)
         results[condition, default: [:]][variant.rawValue] = measured
-        print(String(format: "%-6@ %-6@ mean %7.3f ms  max %7.3f ms  last %7.3f ms",
-                     condition, variant.rawValue, measured.mean, measured.max, measured.last))
+        print("\(condition) \(variant.rawValue): " + String(format: "mean %.3f ms, max %.3f ms, last %.3f ms", measured.mean, measured.max, measured.last)
+            + (measured.missing > 0 ? ", \(measured.missing) ticks missing" : ""))
+        fflush(nil)
     }
     busy?.stop()
 }
