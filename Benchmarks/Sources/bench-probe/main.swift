@@ -7,7 +7,7 @@ import Stores
 //
 //   bench-probe <operation> [count]
 //
-// Operations: read, read-limit, read-override, scope, scope-limit, notify<N>, notify<N>-raw,
+// Operations: read, read-limit, read-override, read-limit-override, scope, scope-limit, notify<N>, notify<N>-raw,
 // hour (a one-hour countdown on the manual clock).
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -31,6 +31,10 @@ case "read-limit":
 case "read-override":
     withStores { $0[BenchStoreKey.self] = BenchStoreStub() } operation: {
         loop { consume(readThroughRegistry()) }
+    }
+case "read-limit-override":
+    Limit.$current.withValue(Limit.Values(override: LimitStore(value: 42))) {
+        loop { consume(Limit.read()) }
     }
 case "scope":
     let stub = BenchStoreStub()
