@@ -78,11 +78,12 @@ public struct NotificationChannel<Payload: Sendable>: Sendable, Hashable {
     /// Every observer looks the payload up, and each occupied slot a lookup passes on the way
     /// costs an `AnyHashable` comparison — a dynamic cast, far dearer than the hash. The payload
     /// goes in first, into an empty table, so it sits in its home slot and every observer finds
-    /// it with one comparison whatever else the dictionary holds. (`StoreCore` posts through
-    /// this directly, building one dictionary per change.)
+    /// it with one comparison whatever else the dictionary holds. The table is also kept sparse
+    /// (about four slots per entry), so the entries added after it rarely pass an occupied slot
+    /// either. (`StoreCore` posts through this directly, building one dictionary per change.)
     @inlinable
     package func userInfo(carrying payload: Payload, classicEntries: Int) -> [AnyHashable: Any] {
-        var info = [AnyHashable: Any](minimumCapacity: classicEntries + 1)
+        var info = [AnyHashable: Any](minimumCapacity: 3 * (classicEntries + 1))
         info[channelPayloadKey] = payload
         return info
     }
