@@ -95,7 +95,7 @@ func ratio(_ ours: String, _ other: String) -> Double? {
 
 func ratioText(_ value: Double?) -> String {
     guard let value else { return "pending" }
-    return value < 1 ? String(format: "%.3f× (%.0f× faster)", value, 1 / value) : String(format: "%.2f×", value)
+    return value < 0.5 ? String(format: "%.3f× (%.0f× faster)", value, 1 / value) : String(format: "%.2f×", value)
 }
 
 func peer(_ label: String, _ ours: String, _ other: String) -> String {
