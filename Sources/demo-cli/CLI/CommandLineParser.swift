@@ -44,7 +44,7 @@ enum CommandLineParser {
         remaining = remaining.dropFirst(spec.path.count)
 
         var parsed = globals
-        parsed.command = spec.name
+        parsed.command = spec.path.joined(separator: " ")
         while let token = remaining.popFirst() {
             guard token.hasPrefix("-"), token != "-" else {
                 parsed.arguments.append(token)

@@ -2,7 +2,7 @@ import Stores
 
 /// What the parser found on the command line for one command, before typing.
 struct ParsedArguments: Sendable, Equatable {
-    /// The command's name as help shows it (`boost start`), for messages.
+    /// The command's words (`boost start`; empty for the showcase), for the help hint of errors.
     var command: String
     /// Values of the options that take one, by option name.
     var values: [String: String] = [:]

@@ -7,7 +7,8 @@ enum FlowCommand {
                 for line in FlowCatalog.listing() { context.console.print(line) }
                 return .success
             case .mermaid(let flow):
-                context.console.print(try FlowCatalog.mermaid(flow))
+                let diagram = try FlowCatalog.mermaid(flow)
+                context.console.print(diagram.hasSuffix("\n") ? String(diagram.dropLast()) : diagram)
                 return .success
             case .replay(let route):
                 let (lines, complete) = try FlowCatalog.replay(route)
