@@ -53,13 +53,15 @@ enum ShowcaseRenderer {
 
     private static func title(_ mode: ShowcaseMode, seconds: Int) -> String {
         switch mode {
-        case .shared: "Showcase: a \(seconds) s boost on two screens that read one shared BoostTimeManager"
-        case .naive: "Naive: a \(seconds) s boost on two screens that each run their own timer (seed 004's bug)"
+        case .shared: "A \(seconds) s boost, two screens, one shared BoostTimeManager"
+        case .naive: "A \(seconds) s boost, two screens, each with its own timer (naive)"
         }
     }
 
     private static func profileLine(_ header: ShowcaseHeader) -> String {
-        let name = header.nickname.isEmpty ? "(no nickname)" : header.nickname
+        // Kept short so that the frame's lines never wrap on an 80-column terminal.
+        let name = header.nickname.isEmpty
+            ? "(no nickname)" : header.nickname.count > 24 ? header.nickname.prefix(23) + "…" : header.nickname
         let gender = header.gender.map { "\($0) (gender_code=\($0.isoCode))" } ?? "no gender"
         return "Profile: \(name), \(gender)"
     }

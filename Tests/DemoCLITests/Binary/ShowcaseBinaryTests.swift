@@ -25,9 +25,16 @@ struct ShowcaseBinaryTests {
             for panel in panels where panel.popup.contains(":") && panel.popup != "--:--" {
                 #expect(panel.main == panel.popup, "the screens disagree: \(panel)")
             }
-            // …and every second has such a line, from 00:03 down to 00:00.
+            // …every second is shown on the main screen…
+            let mainSeconds = panels.map(\.main).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+            #expect(mainSeconds == ["00:03", "00:02", "00:01", "00:00"])
+            // …and from the popup's first second on, every second has a line where both agree.
+            // (The popup opens 0.4 s in, so it first shows 00:03; only if this process was held
+            // up past the next second does it open at 00:02.)
+            let firstPopup = try #require(panels.first { $0.popup.contains(":") && $0.popup != "--:--" }?.popup)
             let agreed = panels.filter { $0.main == $0.popup }.map(\.main)
-            #expect(agreed == ["00:03", "00:02", "00:01", "00:00"])
+            #expect(agreed == Array(["00:03", "00:02", "00:01", "00:00"].drop { $0 != firstPopup }))
+            #expect(agreed.count >= 3)
             #expect(panels.first?.popup == "--:--")
             #expect(panels.last.map { "\($0.main)|\($0.popup)" } == "00:00|closed")
             #expect(result.lines.last == "Main screen 00:00 | Boost popup closed")

@@ -61,8 +61,8 @@ struct SubcommandBinaryTests {
     @Test func watchCountsThePersistedBoostDownToItsEnd() throws {
         try withDemoBinary { binary in
             #expect(try binary.run(["boost", "watch"]).lines == ["No boost is running."])
-            _ = try binary.run(["boost", "start", "--seconds", "2"])
-            let watch = try binary.run(["boost", "watch", "--speed", "20"])
+            _ = try binary.run(["boost", "start", "--seconds", "5"])
+            let watch = try binary.run(["boost", "watch", "--speed", "50"])
             #expect(watch.status == 0)
             #expect(watch.lines.last == "Boost: over.")
             #expect(watch.lines.contains("Boost: 00:00"))

@@ -37,6 +37,17 @@ struct ShowcaseRendererTests {
         #expect(naive[0].contains("own timer"))
     }
 
+    @Test func framesFitAnEightyColumnTerminal() {
+        var state = Self.state(main: .showing(86_400), popup: .showing(86_400), mode: .naive)
+        state.boostSeconds = 86_400
+        state.header.nickname = String(repeating: "N", count: 200)
+        state.header.boostItems = 1_000_000
+        for line in ShowcaseRenderer.frame(state, color: false) {
+            #expect(line.count <= 80, "too wide: \(line)")
+        }
+        #expect(ShowcaseRenderer.frame(state, color: false)[1].contains("NNN…"))
+    }
+
     @Test func plainOutputHasNoEscapeCodes() {
         let state = Self.state(main: .showing(9), popup: .showing(10))
         let text = (ShowcaseRenderer.header(state) + [ShowcaseRenderer.line(state)]).joined()
