@@ -69,7 +69,7 @@ enum BoostCommand {
             return .success
         }
         let trap = InterruptTrap.install {
-            if console.isTerminal { console.write(Terminal.showCursor + "\n") }
+            console.writeLast(console.isTerminal ? Terminal.showCursor + "\n" : "")
         }
         defer { trap.cancel() }
         if console.isTerminal { console.write(Terminal.hideCursor) }

@@ -12,7 +12,7 @@ enum ShowcaseCommand {
         let state = ShowcaseState(
             mode: options.naive ? .naive : .shared, boostSeconds: options.seconds, header: stores.showcaseHeader)
         let trap = InterruptTrap.install {
-            if console.isTerminal { console.write(Terminal.showCursor + "\n") }
+            console.writeLast(console.isTerminal ? Terminal.showCursor + "\n" : "")
         }
         defer { trap.cancel() }
         var sink = ConsoleShowcaseSink(console: console)

@@ -44,7 +44,7 @@ enum Terminal {
 /// Catches Ctrl-C for a live display: restores the terminal and exits with status 130.
 ///
 /// ```swift
-/// let trap = InterruptTrap.install { console.write(Terminal.showCursor) }
+/// let trap = InterruptTrap.install { console.writeLast(Terminal.showCursor) }
 /// defer { trap.cancel() }
 /// ```
 final class InterruptTrap {
