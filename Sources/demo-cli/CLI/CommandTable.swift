@@ -124,8 +124,7 @@ enum CommandTable {
             path: ["target", "set"], arguments: "production|dev01|dev02", argumentCount: 1...1,
             summary: "Store the API target links use.", options: []
         ) { arguments throws(UsageError) in
-            guard let target = try arguments.target(arguments.arguments[0]) else { return .targetShow }
-            return .targetSet(target)
+            .targetSet(try arguments.target(arguments.arguments[0]))
         },
         CommandSpec(
             path: ["flow"], arguments: "[ROUTE|registration|login]", argumentCount: 0...1,

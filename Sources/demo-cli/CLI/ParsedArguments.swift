@@ -52,9 +52,14 @@ struct ParsedArguments: Sendable, Equatable {
         }
     }
 
-    /// The API target given with `option` (or as a positional value), if any.
+    /// The API target named `text` (an option's value or a positional argument), if given.
     func target(_ text: String?) throws(UsageError) -> APITarget? {
         guard let text else { return nil }
+        return try target(text)
+    }
+
+    /// The API target named `text`.
+    func target(_ text: String) throws(UsageError) -> APITarget {
         guard let target = APITarget(rawValue: text.lowercased()) else {
             let names = APITarget.allCases.map(\.rawValue).joined(separator: ", ")
             throw UsageError("unknown API target '\(text)'; use one of \(names)", command: command)
