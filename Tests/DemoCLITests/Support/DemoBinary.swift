@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import Testing
 
@@ -20,41 +21,15 @@ struct DemoBinary {
 
     /// Finds the built binary next to the test bundle and makes a fresh data folder.
     init(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let folders = Self.candidateFolders()
-        let found = folders.lazy
-            .map { $0.appending(path: "demo-cli", directoryHint: .notDirectory) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path(percentEncoded: false)) }
+        let (found, searched) = BuiltProduct.locate("demo-cli")
         executable = try #require(
-            found,
-            """
-            demo-cli was not found next to the test bundle (searched: \
-            \(folders.map { $0.path(percentEncoded: false) }.joined(separator: ", "))). Build it first: \
-            swift build --build-tests.
-            """,
-            sourceLocation: sourceLocation)
-        dataFolder = FileManager.default.temporaryDirectory
-            .appending(path: "DemoCLITests-\(UUID().uuidString)", directoryHint: .isDirectory)
-        try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
+            found, "\(BuiltProduct.notFoundMessage("demo-cli", searched: searched))", sourceLocation: sourceLocation)
+        dataFolder = try makeTemporaryFolder(prefix: "DemoCLITests")
     }
 
     /// Deletes the data folder.
     func removeDataFolder() {
         try? FileManager.default.removeItem(at: dataFolder)
-    }
-
-    /// Folders where SwiftPM puts the products built beside this test bundle.
-    static func candidateFolders() -> [URL] {
-        var folders: [URL] = []
-        if let first = CommandLine.arguments.first {
-            folders.append(URL(filePath: first).deletingLastPathComponent())
-        }
-        if let executable = Bundle.main.executableURL {
-            folders.append(executable.deletingLastPathComponent())
-        }
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            folders.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        return folders
     }
 
     /// The child's environment: this process's, without the variables that would change where

@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Testing
 import Timers
 @testable import demo_cli
