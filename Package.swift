@@ -27,13 +27,20 @@ let package = Package(
         ),
         // Test helper: a second process for the cross-process storage tests. Not a product.
         .executableTarget(name: "storage-stress", dependencies: ["Stores"], path: "Tests/StorageStress"),
+        // Internal helpers shared by the test targets (recorder, temporary folders, built
+        // executables, manual-clock waits). Not a product.
+        .target(
+            name: "SingletonStoresTestSupport", dependencies: ["SingletonStoresLocking", "Timers"],
+            path: "Tests/Support"),
         .testTarget(name: "SingletonStoresLockingTests", dependencies: ["SingletonStoresLocking"], path: "Tests/LockingTests"),
-        .testTarget(name: "StoreObservationTests", dependencies: ["StoreObservation", "SingletonStoresLocking"]),
-        .testTarget(name: "TimersTests", dependencies: ["Timers", "SingletonStoresLocking"]),
+        .testTarget(name: "StoreObservationTests", dependencies: ["StoreObservation", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
+        .testTarget(name: "TimersTests", dependencies: ["Timers", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
         .testTarget(
-            name: "StoresTests", dependencies: ["Stores", "StoreObservation", "Timers", "SingletonStoresLocking"]),
-        .testTarget(name: "AutomatonTests", dependencies: ["Automaton", "Timers", "SingletonStoresLocking"]),
-        .testTarget(name: "DemoCLITests", dependencies: ["demo-cli"]),
+            name: "StoresTests", dependencies: [
+                "Stores", "StoreObservation", "Timers", "SingletonStoresLocking", "SingletonStoresTestSupport",
+            ]),
+        .testTarget(name: "AutomatonTests", dependencies: ["Automaton", "Timers", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
+        .testTarget(name: "DemoCLITests", dependencies: ["demo-cli", "SingletonStoresTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

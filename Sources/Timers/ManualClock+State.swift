@@ -19,6 +19,9 @@ extension ManualClock {
         var busyTasks: Set<Int> = []
         /// Tasks a timer is about to start and that have not begun running yet.
         var announcedTasks = 0
+        /// Running tasks started by a timer of this module: each promises to sleep on the clock
+        /// again or to report that it finished, so the clock waits for them without a time bound.
+        var cooperativeTasks: Set<Int> = []
 
         init(now: Instant) {
             self.now = now
@@ -26,6 +29,13 @@ extension ManualClock {
 
         var hasWakingTasks: Bool {
             !wakingTasks.isEmpty || announcedTasks > 0
+        }
+
+        /// Whether a cooperative task is starting, waking or running: then `advance` waits for it
+        /// however long the machine takes to schedule it.
+        var awaitsCooperativeTask: Bool {
+            announcedTasks > 0 || !busyTasks.isDisjoint(with: cooperativeTasks)
+                || !wakingTasks.isDisjoint(with: cooperativeTasks)
         }
 
         mutating func insert(_ sleeper: Sleeper) {

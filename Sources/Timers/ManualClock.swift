@@ -84,6 +84,10 @@ public final class ManualClock: Clock, Sendable {
     /// The most real time `advance` waits for a woken task to start running.
     static let startBound = Duration.seconds(5)
 
+    /// A guard against a hung test, not a timing rule: `advance` waits this long at most for a
+    /// timer's own task (which always sleeps again or reports its end) before giving up.
+    static let cooperativeBound = Duration.seconds(120)
+
     private let state: Locked<State>
 
     /// Creates a clock that starts at the given instant.
@@ -187,11 +191,15 @@ public final class ManualClock: Clock, Sendable {
 
     /// Yields until every task the clock woke (or a timer announced) has gone back to sleep.
     ///
-    /// A woken task is waited for until it runs: its continuation was resumed, so it will (a
-    /// safety bound of ``startBound`` of real time guards against a blocked executor). Once it
+    /// A task started by a timer of this module (a ``CountdownTimer``'s) announces itself and
+    /// promises to sleep again or report its end, so it is waited for until it does, however
+    /// busy the machine is: countdowns are deterministic (``cooperativeBound`` only guards
+    /// against a hung test).
+    ///
+    /// Any other woken task is waited for until it runs: its continuation was resumed, so it will
+    /// (a safety bound of ``startBound`` of real time guards against a blocked executor). Once it
     /// runs, it gets ``settleTurns`` scheduler turns and at least ``settleTime`` to sleep again,
-    /// after which it is assumed to have ended or to wait on something else. The real-time floor
-    /// keeps a briefly descheduled thread on a busy machine from being mistaken for an ended task.
+    /// after which it is assumed to have ended or to wait on something else.
     private func settle() async {
         let clock = ContinuousClock()
         let start = clock.now
@@ -200,9 +208,15 @@ public final class ManualClock: Clock, Sendable {
         while true {
             turns += 1
             // Polling must not hold up the woken task: skip a turn when the lock is busy.
-            if let (waking, running) = state.withLockIfAvailable({ ($0.hasWakingTasks, !$0.busyTasks.isEmpty) }) {
+            if let (waking, running, cooperative) = state.withLockIfAvailable({
+                ($0.hasWakingTasks, !$0.busyTasks.isEmpty, $0.awaitsCooperativeTask)
+            }) {
                 if !waking && !running { return }
-                if waking {
+                if cooperative {
+                    // A timer's task: it will sleep again or report its end; wait for that.
+                    runningSince = nil
+                    if turns % 256 == 0, start.duration(to: clock.now) > Self.cooperativeBound { break }
+                } else if waking {
                     runningSince = nil
                     if turns % 64 == 0, start.duration(to: clock.now) > Self.startBound { break }
                 } else if let since = runningSince {
@@ -229,12 +243,18 @@ extension ManualClock: SettlingClock {
         let task = currentTaskKey()
         state.withLock { state in
             state.announcedTasks = max(0, state.announcedTasks - 1)
-            if let task { state.busyTasks.insert(task) }
+            if let task {
+                state.busyTasks.insert(task)
+                state.cooperativeTasks.insert(task)
+            }
         }
     }
 
     func taskDidFinish() {
         guard let task = currentTaskKey() else { return }
-        state.withLock { _ = $0.busyTasks.remove(task) }
+        state.withLock { state in
+            state.busyTasks.remove(task)
+            state.cooperativeTasks.remove(task)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
 import Testing
@@ -6,7 +7,7 @@ import Testing
     let center = NotificationCenter()
 
     @Test func observerReceivesEveryPostedValueInOrder() {
-        let received = Received<Int>()
+        let received = Recorder<Int>()
         let token = NotificationChannel.score.observe(center: center) { received.append($0) }
         for value in [3, 1, 4, 1, 5] { NotificationChannel.score.post(value, center: center) }
         #expect(received.values == [3, 1, 4, 1, 5])
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func postingOnAnotherCenterIsNotSeen() {
-        let received = Received<Int>()
+        let received = Recorder<Int>()
         let token = NotificationChannel.score.observe(center: center) { received.append($0) }
         NotificationChannel.score.post(1, center: NotificationCenter())
         #expect(received.values.isEmpty)
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func classicObserverReadsPayloadObjectAndExtraUserInfo() {
-        let received = Received<String>()
+        let received = Recorder<String>()
         let observer = center.addObserver(forName: NotificationChannel<Int>.score.name, object: nil, queue: nil) { note in
             let payload = note.userInfo?[NotificationChannel<Int>.payloadKey] as? Int
             let object = note.object as? Int
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func typedObserverUnderstandsAClassicPostWithTheValueAsObject() {
-        let received = Received<Int>()
+        let received = Recorder<Int>()
         let token = NotificationChannel.score.observe(center: center) { received.append($0) }
         // Seed 004 posts the remaining seconds as the notification's object.
         center.post(name: NotificationChannel<Int>.score.name, object: 12, userInfo: nil)
@@ -47,7 +48,7 @@ import Testing
     @Test func objectFilterDeliversOnlyThatSendersPosts() {
         final class Sender: Sendable {}
         let mine = Sender(), theirs = Sender()
-        let received = Received<Int>()
+        let received = Recorder<Int>()
         let token = NotificationChannel.score.observe(center: center, object: mine) { received.append($0) }
         NotificationChannel.score.post(1, object: mine, center: center)
         NotificationChannel.score.post(2, object: theirs, center: center)
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func channelsWithDifferentNamesDoNotMix() {
-        let scores = Received<Int>(), words = Received<String>()
+        let scores = Recorder<Int>(), words = Recorder<String>()
         let a = NotificationChannel.score.observe(center: center) { scores.append($0) }
         let b = NotificationChannel.word.observe(center: center) { words.append($0) }
         NotificationChannel.score.post(1, center: center)

@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
 import Testing
@@ -6,7 +7,7 @@ import Testing
     let center = NotificationCenter()
 
     @Test func postingThreadDeliveryRunsBeforePostReturns() {
-        let received = Received<Int>()
+        let received = Recorder<Int>()
         let token = NotificationChannel.score.observe(center: center, on: .postingThread) {
             received.append($0)
         }
@@ -18,8 +19,8 @@ import Testing
     @Test func serialQueueDeliveryKeepsPostingOrderOffThePostingThread() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        let received = Received<Int>()
-        let posterThread = Received<Bool>()
+        let received = Recorder<Int>()
+        let posterThread = Recorder<Bool>()
         let token = NotificationChannel.score.observe(center: center, on: .queue(queue)) { value in
             received.append(value)
             posterThread.append(OperationQueue.current == queue)

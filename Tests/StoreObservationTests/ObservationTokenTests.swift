@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @Suite struct ObservationTokenTests {
     @Test func cancelledObserverReceivesNothing() {
         let center = CountingCenter()
-        let received = Received<Int>()
+        let received = Recorder<Int>()
         let token = NotificationChannel.score.observe(center: center) { received.append($0) }
         NotificationChannel.score.post(1, center: center)
         token.cancel()
@@ -18,7 +19,7 @@ import Testing
 
     @Test func deinitialisedTokenRemovesItsObserver() {
         let center = CountingCenter()
-        let received = Received<Int>()
+        let received = Recorder<Int>()
         do {
             let token = NotificationChannel.score.observe(center: center) { received.append($0) }
             NotificationChannel.score.post(1, center: center)
@@ -32,7 +33,7 @@ import Testing
     @Test func tenThousandObserversAddedAndDroppedLeaveNoneRegistered() {
         final class Sentinel: Sendable {}
         let center = CountingCenter()
-        let received = Received<Int>()
+        let received = Recorder<Int>()
         var weakSentinels: [WeakBox] = []
         var tokens: [ObservationToken] = []
         for _ in 0..<10_000 {
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func onCancelRunsExactlyOnce() {
-        let runs = Received<Int>()
+        let runs = Recorder<Int>()
         let token = ObservationToken { runs.append(1) }
         token.cancel()
         token.cancel()

@@ -3,14 +3,6 @@ import StoreObservation
 import Stores
 import SingletonStoresLocking
 
-/// A thread-safe list for values that handlers receive.
-final class Received<Value: Sendable>: Sendable {
-    private let storage = Locked<[Value]>([])
-    var values: [Value] { storage.withLock { $0 } }
-    var count: Int { storage.withLock { $0.count } }
-    func append(_ value: Value) { storage.withLock { $0.append(value) } }
-}
-
 // A store an app would define, declared here in the test target: the Stores module knows
 // nothing about it.
 

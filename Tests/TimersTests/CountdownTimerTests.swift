@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import SingletonStoresLocking
 import Testing
 @testable import Timers

@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Testing
 @testable import Timers
 

@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
 import Stores
@@ -11,7 +12,7 @@ final class BoostTestRig: Sendable {
     let storage: InMemoryStorage
     let center = NotificationCenter()
     let recorder: ChangeRecorder
-    let reports = Received<StoreIssue>()
+    let reports = Recorder<StoreIssue>()
     let boost: BoostTimeManager
 
     init(

@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
 import Stores
@@ -7,7 +8,7 @@ import Timers
 @Suite struct BoostTimeManagerTests {
     @Test func ninetySecondBoostPostsEveryShownValueAtItsExactInstant() async {
         let rig = BoostTestRig()
-        let stamped = Received<String>()
+        let stamped = Recorder<String>()
         let token = NotificationChannel.boostTime.observe(center: rig.center) { seconds in
             stamped.append("\(seconds)@\(rig.clock.now.offset.components.seconds)")
         }
@@ -25,7 +26,7 @@ import Timers
 
     @Test func classicObserverGetsTheSecondsAsTheNotificationObject() async {
         let rig = BoostTestRig()
-        let objects = Received<Int>()
+        let objects = Recorder<Int>()
         let observer = rig.center.addObserver(forName: .boostTimeNotification, object: nil, queue: nil) { note in
             if let seconds = note.object as? Int { objects.append(seconds) }
         }
@@ -39,7 +40,7 @@ import Timers
     /// countdown both always show the same value.
     @Test func mainScreenAndLatePopupAgreeAtEveryChange() async {
         let rig = BoostTestRig()
-        let shown = Received<String>()
+        let shown = Recorder<String>()
         let main = NotificationChannel.boostTime.observe(center: rig.center) { seconds in
             shown.append("main \(seconds) popup? \(seconds)")
         }
@@ -47,7 +48,7 @@ import Timers
         await rig.clock.advance(by: .milliseconds(400))
         // The popup opens late and reads the store, then redraws on each notification.
         let popupInitial = rig.boost.remainingSeconds
-        let pairs = Received<[Int]>()
+        let pairs = Recorder<[Int]>()
         let popup = NotificationChannel.boostTime.observe(center: rig.center) { seconds in
             pairs.append([seconds, rig.boost.remainingSeconds])
         }
@@ -61,7 +62,7 @@ import Timers
 
     @Test func thousandObserversShareOneTimerTask() async {
         let rig = BoostTestRig()
-        let received = Received<Int>()
+        let received = Recorder<Int>()
         let tokens = (0..<1_000).map { _ in
             NotificationChannel.boostTime.observe(center: rig.center) { received.append($0) }
         }

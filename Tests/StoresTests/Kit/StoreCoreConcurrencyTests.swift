@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Dispatch
 import Foundation
 import StoreObservation
@@ -41,7 +42,7 @@ import Testing
     @Test func observerThatReadsAndWritesTheSameStoreDoesNotDeadlock() {
         let center = NotificationCenter()
         let store = CounterStore(center: center)
-        let seen = Received<Int>()
+        let seen = Recorder<Int>()
         let token = store.core.observe { change in
             seen.append(store.count)  // read from inside the handler
             if change.new < 10 { store.increment() }  // write from inside the handler
@@ -56,7 +57,7 @@ import Testing
     @Test func reentrantChangeIsDeliveredAfterTheCurrentHandlerReturns() {
         let center = NotificationCenter()
         let store = CounterStore(center: center)
-        let log = Received<String>()
+        let log = Recorder<String>()
         let token = store.core.observe { change in
             log.append("begin \(change.new)")
             if change.new == 1 { store.increment() }
@@ -71,7 +72,7 @@ import Testing
     @Test func everyObserverSeesEveryChangeOnce() {
         let center = NotificationCenter()
         let store = CounterStore(center: center)
-        let first = Received<Int>(), second = Received<Int>()
+        let first = Recorder<Int>(), second = Recorder<Int>()
         let a = store.core.observe { first.append($0.new) }
         let b = store.core.observe { second.append($0.new) }
         DispatchQueue.concurrentPerform(iterations: 4) { _ in

@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
 import Stores
@@ -8,7 +9,7 @@ import Testing
 
     @Test func committedChangeIsPostedOnceWithOldAndNewValues() {
         let store = CounterStore(center: center)
-        let received = Received<StoreChange<Int>>()
+        let received = Recorder<StoreChange<Int>>()
         let token = store.core.observe { received.append($0) }
         store.increment()
         store.add(5)
@@ -19,7 +20,7 @@ import Testing
 
     @Test func writeThatChangesNothingPostsNothing() {
         let store = CounterStore(center: center)
-        let received = Received<StoreChange<Int>>()
+        let received = Recorder<StoreChange<Int>>()
         let token = store.core.observe { received.append($0) }
         store.add(0)
         store.core.set(0)
@@ -31,7 +32,7 @@ import Testing
     @Test func throwingTransactionLeavesStateUnchangedAndPostsNothing() {
         struct Refused: Error {}
         let store = CounterStore(center: center)
-        let received = Received<StoreChange<Int>>()
+        let received = Recorder<StoreChange<Int>>()
         let token = store.core.observe { received.append($0) }
         #expect(throws: Refused.self) {
             try store.core.update { (value: inout Int) throws(Refused) in
@@ -56,7 +57,7 @@ import Testing
 
     @Test func classicObserverSeesOldAndNewInUserInfoAndCustomObject() {
         let core = StoreCore(10, channel: .counter, center: center, object: { $0.new })
-        let received = Received<String>()
+        let received = Recorder<String>()
         let observer = center.addObserver(forName: NotificationChannel<StoreChange<Int>>.counter.name, object: nil, queue: nil) { note in
             let old = note.userInfo?["old"] as? Int ?? -1
             let new = note.userInfo?["new"] as? Int ?? -1

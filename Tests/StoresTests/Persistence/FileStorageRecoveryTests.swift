@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import SingletonStoresTestSupport
 import Glibc
 #elseif canImport(Musl)
 import Musl

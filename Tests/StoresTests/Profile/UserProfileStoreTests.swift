@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
 import Stores
@@ -37,7 +38,7 @@ import Testing
             let file = folder.appending(path: "profile.json")
             let garbage = Data("{\"formatVersion\":1,\"value\":{\"nickname\":".utf8)
             try garbage.write(to: file)
-            let reports = Received<StoreIssue>()
+            let reports = Recorder<StoreIssue>()
             let store = UserProfileStore(
                 storage: FileStorage(folder: folder), center: NotificationCenter(),
                 reportIssue: { reports.append($0) })
@@ -59,7 +60,7 @@ import Testing
         var stored = UserProfile(nickname: "Kei")
         stored.genderCode = 7
         try storage.save(stored, forKey: "profile")
-        let reports = Received<StoreIssue>()
+        let reports = Recorder<StoreIssue>()
         let store = UserProfileStore(storage: storage, center: NotificationCenter(), reportIssue: { reports.append($0) })
         #expect(reports.values == [.unknownGenderCode(7)])
         #expect(store.profile.gender == nil)

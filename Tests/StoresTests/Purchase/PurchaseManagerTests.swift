@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
 import Stores
@@ -157,7 +158,7 @@ private struct PurchaseRig {
     @Test func hundredConcurrentUsesOfOneItemSpendExactlyOneAndStartOneBoost() async throws {
         let rig = PurchaseRig()
         try await rig.purchases.buy(.boostItems(1))
-        let starts = Received<Int>()
+        let starts = Recorder<Int>()
         let token = NotificationChannel.boostTime.observe(center: rig.center) { seconds in
             if seconds == 300 { starts.append(seconds) }
         }
@@ -185,7 +186,7 @@ private struct PurchaseRig {
     @Test func corruptedLedgerIsKeptAsideAndReported() throws {
         try withTemporaryFolder { folder in
             try Data([0xFF, 0x00, 0x13]).write(to: folder.appending(path: "purchases.json"))
-            let reports = Received<StoreIssue>()
+            let reports = Recorder<StoreIssue>()
             let purchases = PurchaseManager(
                 storage: FileStorage(folder: folder), center: NotificationCenter(),
                 reportIssue: { reports.append($0) })
@@ -217,8 +218,8 @@ private struct PurchaseRig {
 @Suite("PurchaseManager across processes")
 struct PurchaseProcessTests {
     @Test func twoProcessesEachBuying200BoostItemsEndWith400() throws {
-        let (found, searched) = FileStorageProcessTests.stressBinary()
-        let binary = try #require(found, "storage-stress was not built next to the tests (searched \(searched))")
+        let (found, searched) = BuiltProduct.locate("storage-stress")
+        let binary = try #require(found, "\(BuiltProduct.notFoundMessage("storage-stress", searched: searched))")
         try withTemporaryFolder { folder in
             let processes = (0..<2).map { _ in
                 let process = Process()

@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import Stores
 import Testing
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func readingAKeyWithoutProductionValueReportsAnIssueNamingTheKey() {
-        let reports = Received<StoreIssue>()
+        let reports = Recorder<StoreIssue>()
         let forecast = withStores { $0.reportIssue = { reports.append($0) } } operation: {
             StoreValues.current.weather.forecast
         }
@@ -69,7 +70,7 @@ import Testing
     }
 
     @Test func anOverriddenKeyWithoutProductionValueReportsNothing() {
-        let reports = Received<StoreIssue>()
+        let reports = Recorder<StoreIssue>()
         withStores {
             $0.reportIssue = { reports.append($0) }
             $0.weather = WeatherStub(forecast: "snow")
@@ -81,7 +82,7 @@ import Testing
 
     @Test func genericCodeOverStoreKeyStillFindsTheProductionValue() {
         func read<Key: StoreKey>(_ key: Key.Type) -> Key.Value { StoreValues.current[key] }
-        let reports = Received<StoreIssue>()
+        let reports = Recorder<StoreIssue>()
         withStores { $0.reportIssue = { reports.append($0) } } operation: {
             #expect(read(CounterKey.self) as? CounterStore === CounterStore.shared)
         }

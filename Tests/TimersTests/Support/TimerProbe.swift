@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 @testable import Timers
 
 /// An event with the manual clock's time at which the handler received it.

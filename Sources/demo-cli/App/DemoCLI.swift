@@ -1,0 +1,61 @@
+import Foundation
+
+/// The demo CLI: parses the command line, runs the command, returns the exit status.
+///
+/// `main.swift` only calls ``run(arguments:environment:console:)`` and exits with its result,
+/// so everything here can be tested in-process.
+enum DemoCLI {
+    /// Runs one command line.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments, without the program name.
+    ///   - environment: The process environment (`NO_COLOR`, `SINGLETON_STORES_DATA_DIR`).
+    ///   - console: Where output goes.
+    /// - Returns: The exit status.
+    static func run(arguments: [String], environment: [String: String], console: Console) async -> ExitStatus {
+        let invocation: Invocation
+        do {
+            invocation = try CommandLineParser.parse(arguments)
+        } catch {
+            console.printError(error.description)
+            return .usage
+        }
+        let context = CommandContext(console: console, dataDirectory: invocation.dataDirectory)
+        switch invocation.command {
+        case .help(let path):
+            console.print(HelpText.page(for: path))
+            return .success
+        case .showcase(let options):
+            return await ShowcaseCommand.run(options, context: context)
+        case .flow(let request):
+            return FlowCommand.run(request, context: context)
+        case .boostStart, .boostStatus, .boostUse, .boostStop, .boostWatch:
+            return await BoostCommand.run(invocation.command, context: context)
+        case .profileShow, .profileSet:
+            return ProfileCommand.run(invocation.command, context: context)
+        case .purchaseBuy, .purchaseRestore, .purchaseShow:
+            return await PurchaseCommand.run(invocation.command, context: context)
+        case .link, .targetShow, .targetSet:
+            return LinkCommand.run(invocation.command, context: context)
+        }
+    }
+}
+
+/// What every command handler gets.
+struct CommandContext: Sendable {
+    /// Where output goes.
+    let console: Console
+    /// `--data-dir`, if given.
+    let dataDirectory: String?
+
+    /// The stores, on a clock `speed` times faster than real time.
+    func stores(speed: Double = 1) -> DemoStores {
+        DemoStores(dataDirectory: dataDirectory, clock: ScaledClock(speed: speed), console: console)
+    }
+
+    /// Prints `message` as an error line and returns ``ExitStatus/failure``.
+    func fail(_ message: String) -> ExitStatus {
+        console.printError("demo-cli: \(message)")
+        return .failure
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Stores
+import Timers
+
+/// The composition root: builds the production stores from the command-line options instead of
+/// using their `.shared` singletons, so `--data-dir` and `--speed` reach every store.
+///
+/// ```swift
+/// let stores = DemoStores(dataDirectory: "/tmp/demo", clock: ContinuousClock(), console: console)
+/// stores.profile.profile.nickname
+/// ```
+///
+/// Storage problems (a damaged file kept aside, an unknown gender code) are printed as one
+/// `demo-cli: warning: …` line each on standard error; the stores carry on from their defaults.
+struct DemoStores: Sendable {
+    /// Where every document lives.
+    let storage: FileStorage
+    /// The notification center the stores post to: this process's own.
+    let center: NotificationCenter
+    /// The persisted boost, resumed from an earlier run.
+    let boost: BoostTimeManager
+    /// The stored profile.
+    let profile: UserProfileStore
+    /// The purchases, spending items on ``boost``.
+    let purchases: PurchaseManager
+    /// The stored API target.
+    let apiTarget: APITargetStore
+
+    /// Builds the stores.
+    ///
+    /// - Parameters:
+    ///   - dataDirectory: `--data-dir`; `nil` for the default folder (see ``Stores/FileStorage``).
+    ///   - clock: The clock the boost counts down on.
+    ///   - console: Where warnings go.
+    ///   - boostStorage: Where the boost is kept; the data folder by default. The showcase
+    ///     passes an in-memory storage so its short boost never replaces one started with
+    ///     `boost start`.
+    init(dataDirectory: String?, clock: some Clock<Duration>, console: Console, boostStorage: (any StoreStorage)? = nil) {
+        storage = Self.storage(dataDirectory: dataDirectory)
+        center = NotificationCenter()
+        let report = Self.reporter(console)
+        boost = BoostTimeManager(clock: clock, wallClock: .system, storage: boostStorage ?? storage, center: center, reportIssue: report)
+        profile = UserProfileStore(storage: storage, center: center, reportIssue: report)
+        purchases = PurchaseManager(storage: storage, wallClock: .system, boost: boost, center: center, reportIssue: report)
+        apiTarget = APITargetStore(storage: storage, center: center, reportIssue: report)
+    }
+
+    /// The storage for `--data-dir`, or the default folder of the `demo-cli` app.
+    static func storage(dataDirectory: String?) -> FileStorage {
+        FileStorage(folder: dataDirectory.map { URL(filePath: $0, directoryHint: .isDirectory) }, appName: "demo-cli")
+    }
+
+    /// Prints each store issue as one warning line on standard error.
+    static func reporter(_ console: Console) -> @Sendable (StoreIssue) -> Void {
+        { issue in
+            let text = "\(issue)".replacingOccurrences(of: "\n", with: " ")
+            console.printError("demo-cli: warning: \(text)")
+        }
+    }
+
+    /// The header the showcase shows.
+    var showcaseHeader: ShowcaseHeader {
+        ShowcaseHeader(
+            nickname: profile.profile.nickname,
+            gender: profile.profile.gender,
+            boostItems: purchases.ownedBoostItems,
+            premiumUntil: purchases.isPremium ? purchases.premiumExpiry : nil,
+            purchaseFlow: purchases.flowState.description)
+    }
+}

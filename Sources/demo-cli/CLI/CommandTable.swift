@@ -1,0 +1,169 @@
+import Automaton
+import Stores
+
+/// Every command of the CLI, in the order help lists them.
+///
+/// Each row names the command, its options, and how its parsed arguments become a typed
+/// ``Command``; the parser and the help text are driven by this table alone.
+enum CommandTable {
+    /// The default boost for `boost start`: 15 minutes.
+    static let defaultBoostSeconds = 15 * 60
+    /// The default boost bought items give (`boost use`): 30 minutes.
+    static let defaultItemSeconds = 30 * 60
+
+    private static let seconds = OptionSpec.value("--seconds", "N", "The boost's length in whole seconds (1–86400).")
+    private static let speed = OptionSpec.value("--speed", "X", "Run the clock X times faster (0 < X ≤ 1000).")
+
+    static let commands: [CommandSpec] = [
+        CommandSpec(
+            path: [], arguments: "", argumentCount: 0...0,
+            summary: "Show a boost counting down on two screens that read one shared store.",
+            options: [
+                .value("--seconds", "N", "The boost's length in whole seconds (1–86400; default 10)."),
+                speed,
+                .flag("--naive", "Run the \"before\": each screen with its own timer, as in seed 004's bug."),
+            ]
+        ) { arguments throws(UsageError) in
+            .showcase(ShowcaseOptions(
+                seconds: try arguments.seconds("--seconds", default: 10),
+                speed: try arguments.speed(),
+                naive: arguments.has("--naive")))
+        },
+        CommandSpec(
+            path: ["boost", "start"], arguments: "", argumentCount: 0...0,
+            summary: "Start a boost (replacing a running one); it persists between runs.",
+            options: [.value("--seconds", "N", "The boost's length in whole seconds (1–86400; default 900).")]
+        ) { arguments throws(UsageError) in
+            .boostStart(seconds: try arguments.seconds("--seconds", default: defaultBoostSeconds))
+        },
+        CommandSpec(
+            path: ["boost", "status"], arguments: "", argumentCount: 0...0,
+            summary: "Show the time left on the persisted boost.", options: []
+        ) { _ throws(UsageError) in .boostStatus },
+        CommandSpec(
+            path: ["boost", "use"], arguments: "", argumentCount: 0...0,
+            summary: "Spend a purchased boost item to start a boost.",
+            options: [.value("--seconds", "N", "The boost's length in whole seconds (1–86400; default 1800).")]
+        ) { arguments throws(UsageError) in
+            .boostUse(seconds: try arguments.seconds("--seconds", default: defaultItemSeconds))
+        },
+        CommandSpec(
+            path: ["boost", "stop"], arguments: "", argumentCount: 0...0,
+            summary: "End the running boost.", options: []
+        ) { _ throws(UsageError) in .boostStop },
+        CommandSpec(
+            path: ["boost", "watch"], arguments: "", argumentCount: 0...0,
+            summary: "Show the persisted boost counting down until it ends.", options: [speed]
+        ) { arguments throws(UsageError) in .boostWatch(speed: try arguments.speed()) },
+        CommandSpec(
+            path: ["profile", "show"], arguments: "", argumentCount: 0...0,
+            summary: "Show the stored profile.", options: []
+        ) { _ throws(UsageError) in .profileShow },
+        CommandSpec(
+            path: ["profile", "set"], arguments: "", argumentCount: 0...0,
+            summary: "Change the stored profile.",
+            options: [
+                .value("--gender", "male|female|none", "The user's gender (none clears it)."),
+                .value("--nickname", "NAME", "The name shown to other users."),
+            ]
+        ) { arguments throws(UsageError) in
+            let gender = try arguments.gender()
+            let nickname = arguments.values["--nickname"]
+            guard gender != nil || nickname != nil else {
+                throw UsageError("profile set needs --gender or --nickname", command: arguments.command)
+            }
+            return .profileSet(gender: gender, nickname: nickname)
+        },
+        CommandSpec(
+            path: ["purchase", "buy"], arguments: "", argumentCount: 0...0,
+            summary: "Buy boost items (default 1) or days of premium.",
+            options: [
+                .value("--items", "N", "Buy N boost items (1–1000)."),
+                .value("--premium-days", "N", "Buy N days of premium (1–3650)."),
+            ]
+        ) { arguments throws(UsageError) in
+            switch (arguments.values["--items"], arguments.values["--premium-days"]) {
+            case (_?, _?):
+                throw UsageError("give either --items or --premium-days, not both", command: arguments.command)
+            case (nil, _?):
+                return .purchaseBuy(.premium(days: try arguments.positiveInteger(
+                    "--premium-days", default: 1, maximum: 3650, unit: "days")))
+            default:
+                return .purchaseBuy(.boostItems(try arguments.positiveInteger(
+                    "--items", default: 1, maximum: 1000, unit: "items")))
+            }
+        },
+        CommandSpec(
+            path: ["purchase", "restore"], arguments: "", argumentCount: 0...0,
+            summary: "Restore earlier purchases.", options: []
+        ) { _ throws(UsageError) in .purchaseRestore },
+        CommandSpec(
+            path: ["purchase", "show"], arguments: "", argumentCount: 0...0,
+            summary: "Show boost items, premium and the purchase flow.", options: []
+        ) { _ throws(UsageError) in .purchaseShow },
+        CommandSpec(
+            path: ["link"], arguments: "help|terms|privacy", argumentCount: 1...1,
+            summary: "Print a web page's URL for the stored (or given) gender and API target.",
+            options: [
+                .value("--gender", "male|female|none", "Use this gender instead of the stored profile's."),
+                .value("--target", "production|dev01|dev02", "Use this API target instead of the stored one."),
+            ]
+        ) { arguments throws(UsageError) in
+            let name = arguments.arguments[0]
+            guard let link = WebViewLink.allCases.first(where: { $0.description == name.lowercased() }) else {
+                let names = WebViewLink.allCases.map(\.description).joined(separator: ", ")
+                throw UsageError("unknown link '\(name)'; use one of \(names)", command: arguments.command)
+            }
+            return .link(link, gender: try arguments.gender(), target: try arguments.target(arguments.values["--target"]))
+        },
+        CommandSpec(
+            path: ["target", "show"], arguments: "", argumentCount: 0...0,
+            summary: "Show the stored API target.", options: []
+        ) { _ throws(UsageError) in .targetShow },
+        CommandSpec(
+            path: ["target", "set"], arguments: "production|dev01|dev02", argumentCount: 1...1,
+            summary: "Store the API target links use.", options: []
+        ) { arguments throws(UsageError) in
+            .targetSet(try arguments.target(arguments.arguments[0]))
+        },
+        CommandSpec(
+            path: ["flow"], arguments: "[ROUTE|registration|login]", argumentCount: 0...1,
+            summary: "List the screen-flow routes, replay one, or print a flow's Mermaid diagram.",
+            options: [.flag("--mermaid", "Print the flow's Mermaid state diagram (of the route's flow, if a route is given).")]
+        ) { arguments throws(UsageError) in
+            try flowRequest(arguments)
+        },
+    ]
+
+    /// The command groups and what they hold, for `demo-cli boost` and help.
+    static var groups: [String] {
+        var seen: [String] = []
+        for spec in commands where spec.path.count > 1 && !seen.contains(spec.path[0]) {
+            seen.append(spec.path[0])
+        }
+        return seen
+    }
+
+    /// The subcommands of `group`, e.g. `start, status, use` for `boost`.
+    static func subcommands(of group: String) -> [CommandSpec] {
+        commands.filter { $0.path.count > 1 && $0.path[0] == group }
+    }
+
+    /// The command at exactly `path`.
+    static func command(at path: [String]) -> CommandSpec? {
+        commands.first { $0.path == path }
+    }
+
+    private static func flowRequest(_ arguments: ParsedArguments) throws(UsageError) -> Command {
+        guard let name = arguments.arguments.first else {
+            return .flow(arguments.has("--mermaid") ? .mermaid(.registration) : .list)
+        }
+        if let flow = DemoFlow(rawValue: name) {
+            return .flow(arguments.has("--mermaid") ? .mermaid(flow) : .list)
+        }
+        guard let flow = FlowCatalog.flow(ofRoute: name) else {
+            throw UsageError("unknown route '\(name)'; run 'demo-cli flow' to list the routes", command: arguments.command)
+        }
+        return .flow(arguments.has("--mermaid") ? .mermaid(flow) : .replay(route: name))
+    }
+}

@@ -1,0 +1,33 @@
+/// One `--option` a command accepts: a row of the option table.
+struct OptionSpec: Sendable, Equatable {
+    /// The option as typed, with its dashes: `--seconds`.
+    let name: String
+    /// The placeholder of its value in help (`N`), or `nil` for a flag that takes none.
+    let valueName: String?
+    /// One line of help.
+    let help: String
+
+    /// An option that takes a value.
+    static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, help: help)
+    }
+
+    /// A flag: present or absent.
+    static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: nil, help: help)
+    }
+
+    /// Whether the option takes a value.
+    var takesValue: Bool { valueName != nil }
+
+    /// `--seconds N` or `--naive`, as help shows it.
+    var usage: String { valueName.map { "\(name) \($0)" } ?? name }
+}
+
+extension OptionSpec {
+    /// Options every command accepts.
+    static let globals: [OptionSpec] = [
+        .value("--data-dir", "PATH", "Keep the stores' files in PATH (default: $SINGLETON_STORES_DATA_DIR, else the per-user data folder)."),
+        .flag("--help", "Show help for this command."),
+    ]
+}

@@ -1,0 +1,69 @@
+import Stores
+
+/// What the parser found on the command line for one command, before typing.
+struct ParsedArguments: Sendable, Equatable {
+    /// The command's words (`boost start`; empty for the showcase), for the help hint of errors.
+    var command: String
+    /// Values of the options that take one, by option name.
+    var values: [String: String] = [:]
+    /// The flags that were given.
+    var flags: Set<String> = []
+    /// Positional arguments, in order.
+    var arguments: [String] = []
+
+    /// Whether `flag` was given.
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The whole number of seconds given with `option`, or `defaultValue`.
+    ///
+    /// - Throws: ``UsageError`` unless it is a whole number from 1 to `maximum`.
+    func seconds(_ option: String, default defaultValue: Int, maximum: Int = 24 * 60 * 60) throws(UsageError) -> Int {
+        try positiveInteger(option, default: defaultValue, maximum: maximum, unit: "seconds")
+    }
+
+    /// A whole number from 1 to `maximum` given with `option`, or `defaultValue`.
+    func positiveInteger(_ option: String, default defaultValue: Int, maximum: Int, unit: String) throws(UsageError) -> Int {
+        guard let text = values[option] else { return defaultValue }
+        guard let number = Int(text), (1...maximum).contains(number) else {
+            throw UsageError("\(option) expects a whole number of \(unit) from 1 to \(maximum), got '\(text)'", command: command)
+        }
+        return number
+    }
+
+    /// The clock speed given with `--speed`, or 1.
+    ///
+    /// - Throws: ``UsageError`` unless it is a finite number above 0 and at most 1000.
+    func speed() throws(UsageError) -> Double {
+        guard let text = values["--speed"] else { return 1 }
+        guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 1000 else {
+            throw UsageError("--speed expects a number above 0 and at most 1000, got '\(text)'", command: command)
+        }
+        return speed
+    }
+
+    /// The gender given with `--gender`: `nil` when absent, `.some(nil)` for `none`.
+    func gender() throws(UsageError) -> Gender?? {
+        guard let text = values["--gender"] else { return nil }
+        switch text.lowercased() {
+        case "male": return .some(.male)
+        case "female": return .some(.female)
+        case "none": return .some(nil)
+        default: throw UsageError("--gender expects male, female or none, got '\(text)'", command: command)
+        }
+    }
+
+    /// The API target named `text` (an option's value or a positional argument), if given.
+    func target(_ text: String?) throws(UsageError) -> APITarget? {
+        guard let text else { return nil }
+        return try target(text)
+    }
+
+    /// The API target named `text`.
+    func target(_ text: String) throws(UsageError) -> APITarget {
+        guard let target = APITarget(rawValue: text.lowercased()) else {
+            let names = APITarget.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError("unknown API target '\(text)'; use one of \(names)", command: command)
+        }
+        return target
+    }
+}

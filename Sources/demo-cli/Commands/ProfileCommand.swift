@@ -1,0 +1,44 @@
+import Stores
+
+/// `demo-cli profile show|set`: the stored user profile.
+enum ProfileCommand {
+    static func run(_ command: Command, context: CommandContext) -> ExitStatus {
+        let stores = context.stores()
+        switch command {
+        case .profileShow:
+            for line in lines(stores.profile.profile) { context.console.print(line) }
+            return .success
+        case .profileSet(let gender, let nickname):
+            do {
+                if let nickname { try stores.profile.setNickname(nickname) }
+                if let gender { try stores.profile.setGender(gender) }
+            } catch {
+                return context.fail(error.description)
+            }
+            context.console.print("Profile saved.")
+            for line in lines(stores.profile.profile) { context.console.print(line) }
+            return .success
+        default:
+            return .usage
+        }
+    }
+
+    /// The profile, one field a line.
+    static func lines(_ profile: UserProfile) -> [String] {
+        let gender: String
+        if let value = profile.gender {
+            gender = "\(value) (gender_code=\(value.isoCode))"
+        } else if let unknown = profile.unknownGenderCode {
+            gender = "unknown code \(unknown) (read as none)"
+        } else {
+            gender = "none"
+        }
+        return [
+            "nickname: \(profile.nickname.isEmpty ? "(not set)" : profile.nickname)",
+            "gender: \(gender)",
+            "rank: \(profile.rank)",
+            "beta: \(profile.isBetaUser ? "yes" : "no")",
+            "id: \(profile.id ?? "(none)")",
+        ]
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Executables SwiftPM builds beside the test bundle (`demo-cli`, `storage-stress`), for tests
+/// that run them as child processes.
+package enum BuiltProduct {
+    /// The executable named `name`, or `nil` with the folders searched, for the failure message.
+    package static func locate(_ name: String) -> (url: URL?, searched: [URL]) {
+        let folders = candidateFolders()
+        let found = folders.lazy
+            .map { $0.appending(path: name, directoryHint: .notDirectory) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path(percentEncoded: false)) }
+        return (found, folders)
+    }
+
+    /// A message for a product that was not found: where it was looked for and how to build it.
+    package static func notFoundMessage(_ name: String, searched: [URL]) -> String {
+        "\(name) was not found next to the test bundle (searched: "
+            + searched.map { $0.path(percentEncoded: false) }.joined(separator: ", ")
+            + "). Build it first: swift build --build-tests."
+    }
+
+    /// Folders where SwiftPM puts the products built beside this test bundle.
+    private static func candidateFolders() -> [URL] {
+        var folders: [URL] = []
+        if let first = CommandLine.arguments.first {
+            folders.append(URL(filePath: first).deletingLastPathComponent())
+        }
+        if let executable = Bundle.main.executableURL {
+            folders.append(executable.deletingLastPathComponent())
+        }
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            folders.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        return folders
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Runs `body` with a fresh folder under the system temporary directory, removed afterwards.
+///
+/// Each test gets its own, so tests can run in parallel without seeing each other's files.
+package func withTemporaryFolder<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try body(folder)
+}
+
+/// The async form of ``withTemporaryFolder(_:)``.
+package func withTemporaryFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}
+
+/// Creates a fresh, empty folder under the system temporary directory; the caller removes it.
+package func makeTemporaryFolder(prefix: String = "SingletonStoresTests") throws -> URL {
+    let folder = FileManager.default.temporaryDirectory
+        .appending(path: "\(prefix)-\(UUID().uuidString)", directoryHint: .isDirectory)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
