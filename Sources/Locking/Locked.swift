@@ -10,8 +10,8 @@ import Synchronization
 /// consecutive critical sections synchronise through the atomic too, which ThreadSanitizer
 /// understands. Release builds use the `Mutex` alone.
 ///
-/// Every module of the package keeps its locked state in a `Locked`; none calls out from inside
-/// `withLock`.
+/// Every module of the package that locks keeps its state in a `Locked` (Automaton uses an actor);
+/// none calls out from inside `withLock`.
 ///
 /// The type is inlinable so that generic clients (`StoreCore<State>`) are specialised at the
 /// call site: an unspecialised call looks up `Mutex<Value>`'s metadata at run time on every

@@ -1,10 +1,12 @@
 /// The value a store starts from, and whether a bad document had to be moved aside to get it.
 ///
 /// ```swift
-/// let loaded = try storage.load(Profile.self, forKey: "profile", default: Profile())
-/// state = Mutex(loaded.value)
+/// let loaded = try storage.load(UserProfile.self, forKey: "profile", default: UserProfile())
+/// let core = StoreCore(loaded.value, channel: .userProfile)
 /// if let problem = loaded.recovery { report(problem) }   // after init, outside any lock
 /// ```
+///
+/// ``PersistentStoreCore`` does exactly this for a store.
 public struct StorageLoad<Value> {
     /// The stored value, or the default when there was no usable document.
     public var value: Value
