@@ -38,11 +38,7 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in
-            #if DEBUG
-            handOver.add(1, ordering: .acquiringAndReleasing)
-            defer { handOver.add(1, ordering: .acquiringAndReleasing) }
-            #endif
-            return try body(&value)
+            try critical(body, &value)
         }
     }
 
@@ -54,11 +50,21 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result? {
         try mutex.withLockIfAvailable { (value: inout sending Value) throws(Failure) -> sending Result in
-            #if DEBUG
-            handOver.add(1, ordering: .acquiringAndReleasing)
-            defer { handOver.add(1, ordering: .acquiringAndReleasing) }
-            #endif
-            return try body(&value)
+            try critical(body, &value)
         }
+    }
+
+    /// Runs one critical section; in debug builds, brackets it with the hand-over the thread
+    /// sanitizer follows. Both lock methods enter through here.
+    @inlinable
+    borrowing func critical<Result: ~Copyable, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result,
+        _ value: inout sending Value
+    ) throws(Failure) -> sending Result {
+        #if DEBUG
+        handOver.add(1, ordering: .acquiringAndReleasing)
+        defer { handOver.add(1, ordering: .acquiringAndReleasing) }
+        #endif
+        return try body(&value)
     }
 }
