@@ -34,3 +34,23 @@ package enum BuiltProduct {
         return folders
     }
 }
+
+extension BuiltProduct {
+    /// Starts `copies` processes of `executable` with the same arguments, all before waiting for
+    /// any, then waits for each to exit (for it to finish, not for a time).
+    ///
+    /// - Returns: For each process, whether it exited normally with status 0.
+    package static func runSimultaneously(_ executable: URL, arguments: [String], copies: Int) throws -> [Bool] {
+        let processes = (0..<copies).map { _ in
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            return process
+        }
+        for process in processes { try process.run() }
+        return processes.map { process in
+            process.waitUntilExit()
+            return process.terminationReason == .exit && process.terminationStatus == 0
+        }
+    }
+}

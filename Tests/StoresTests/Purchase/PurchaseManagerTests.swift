@@ -221,17 +221,9 @@ struct PurchaseProcessTests {
         let (found, searched) = BuiltProduct.locate("storage-stress")
         let binary = try #require(found, "\(BuiltProduct.notFoundMessage("storage-stress", searched: searched))")
         try withTemporaryFolder { folder in
-            let processes = (0..<2).map { _ in
-                let process = Process()
-                process.executableURL = binary
-                process.arguments = [folder.path(percentEncoded: false), "200", "purchases"]
-                return process
-            }
-            for process in processes { try process.run() }
-            for process in processes {
-                process.waitUntilExit()
-                #expect(process.terminationReason == .exit && process.terminationStatus == 0)
-            }
+            let succeeded = try BuiltProduct.runSimultaneously(
+                binary, arguments: [folder.path(percentEncoded: false), "200", "purchases"], copies: 2)
+            #expect(succeeded == [true, true])
             let purchases = PurchaseManager(storage: FileStorage(folder: folder), center: NotificationCenter())
             #expect(purchases.ownedBoostItems == 400)
             #expect(purchases.loadProblem == nil)
