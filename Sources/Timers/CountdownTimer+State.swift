@@ -1,3 +1,5 @@
+import SingletonStoresLocking
+
 // The state behind a CountdownTimer, changed only under its lock.
 
 extension CountdownTimer {
@@ -49,8 +51,7 @@ extension CountdownTimer {
         var epoch: UInt64 = 0
         var task: Task<Void, Never>?
         var tasksStarted = 0
-        var pending: [Event] = []
-        var isDelivering = false
+        var outbox = Outbox<Event>()
         var endWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiterID: UInt64 = 0
 
@@ -58,13 +59,13 @@ extension CountdownTimer {
         mutating func report(_ shown: Int) {
             guard shown != lastShown else { return }
             lastShown = shown
-            pending.append(.tick(shown))
+            outbox.append(.tick(shown))
         }
 
         /// Ends the current countdown: `tick(0)` first if it finished, then `ended(reason)`.
         mutating func finish(_ reason: EndReason, effects: inout Effects) {
             if reason == .finished { report(0) }
-            pending.append(.ended(reason))
+            outbox.append(.ended(reason))
             phase = .ended
             stopTask(effects: &effects)
             effects.waiters = Array(endWaiters.values)
@@ -87,21 +88,6 @@ extension CountdownTimer {
             epoch &+= 1
             effects.cancelled = task
             task = nil
-        }
-
-        /// Makes the caller the deliverer if events are queued and nobody delivers them yet.
-        mutating func claimDelivery() -> Bool {
-            guard !isDelivering, !pending.isEmpty else { return false }
-            isDelivering = true
-            return true
-        }
-
-        mutating func nextEvent() -> Event? {
-            guard !pending.isEmpty else {
-                isDelivering = false
-                return nil
-            }
-            return pending.removeFirst()
         }
     }
 }

@@ -316,7 +316,7 @@ extension CountdownTimer {
         let (result, effects) = state.withLock { state in
             var effects = Effects()
             let result = body(&state, now, &effects)
-            effects.deliver = state.claimDelivery()
+            effects.deliver = state.outbox.claim()
             return (result, effects)
         }
         perform(effects)
@@ -332,8 +332,10 @@ extension CountdownTimer {
 
     /// Delivers queued events one by one until none is left; only one caller delivers at a time.
     private func deliverPending() {
-        while let event = state.withLock({ $0.nextEvent() }) {
-            onChange(event)
+        while true {
+            let batch = state.withLock { $0.outbox.takeBatch() }
+            if batch.isEmpty { return }
+            for event in batch { onChange(event) }
         }
     }
 
@@ -372,7 +374,7 @@ extension CountdownTimer {
                         state.finish(.finished, effects: &effects)
                     }
                 }
-                effects.deliver = state.claimDelivery()
+                effects.deliver = state.outbox.claim()
                 return (effects, wake)
             }
             perform(effects)

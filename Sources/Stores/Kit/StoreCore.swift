@@ -48,8 +48,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
 
     @usableFromInline struct Storage: ~Copyable {
         @usableFromInline var state: State
-        @usableFromInline var outbox: [StoreChange<State>] = []
-        @usableFromInline var isDelivering = false
+        @usableFromInline var outbox = Outbox<StoreChange<State>>()
 
         init(state: State) { self.state = state }
     }
@@ -122,12 +121,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
             guard working != storage.state else { return (result, nil) }
             let change = StoreChange(old: storage.state, new: working)
             storage.state = working
-            guard !storage.isDelivering else {
-                storage.outbox.append(change)
-                return (result, nil)
-            }
-            storage.isDelivering = true
-            return (result, change)
+            return (result, storage.outbox.deliverOrQueue(change))
         }
         if let change { deliver(first: change) }
         return result
@@ -146,15 +140,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     func deliver(first: StoreChange<State>) {
         post(first)
         while true {
-            let batch = storage.withLock { storage -> [StoreChange<State>] in
-                guard !storage.outbox.isEmpty else {
-                    storage.isDelivering = false
-                    return []
-                }
-                let batch = storage.outbox
-                storage.outbox = []
-                return batch
-            }
+            let batch = storage.withLock { $0.outbox.takeBatch() }
             if batch.isEmpty { return }
             for change in batch { post(change) }
         }
