@@ -62,7 +62,13 @@ final class InterruptTrap {
             restore()
             exit(ExitStatus.interrupted.rawValue)
         }
+        // `resume()` arms the source asynchronously; a Ctrl-C before it is armed would be lost
+        // (SIGINT is already ignored). Return only once it is registered, so that from here on
+        // every Ctrl-C is caught.
+        let registered = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { registered.signal() }
         source.resume()
+        registered.wait()
         return InterruptTrap(source: source)
     }
 
