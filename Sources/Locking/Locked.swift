@@ -38,7 +38,13 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in
-            try critical(body, &value)
+            // The fence stays inline, in both methods: passing `value` inout to a shared helper
+            // would begin the access to it before the fence, and the sanitizer would see races.
+            #if DEBUG
+            handOver.add(1, ordering: .acquiringAndReleasing)
+            defer { handOver.add(1, ordering: .acquiringAndReleasing) }
+            #endif
+            return try body(&value)
         }
     }
 
@@ -50,21 +56,13 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result? {
         try mutex.withLockIfAvailable { (value: inout sending Value) throws(Failure) -> sending Result in
-            try critical(body, &value)
+            // The fence stays inline, in both methods: passing `value` inout to a shared helper
+            // would begin the access to it before the fence, and the sanitizer would see races.
+            #if DEBUG
+            handOver.add(1, ordering: .acquiringAndReleasing)
+            defer { handOver.add(1, ordering: .acquiringAndReleasing) }
+            #endif
+            return try body(&value)
         }
-    }
-
-    /// Runs one critical section; in debug builds, brackets it with the hand-over the thread
-    /// sanitizer follows. Both lock methods enter through here.
-    @inlinable
-    borrowing func critical<Result: ~Copyable, Failure: Error>(
-        _ body: (inout sending Value) throws(Failure) -> sending Result,
-        _ value: inout sending Value
-    ) throws(Failure) -> sending Result {
-        #if DEBUG
-        handOver.add(1, ordering: .acquiringAndReleasing)
-        defer { handOver.add(1, ordering: .acquiringAndReleasing) }
-        #endif
-        return try body(&value)
     }
 }
