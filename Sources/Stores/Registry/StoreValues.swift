@@ -64,10 +64,13 @@ public struct StoreValues: Sendable {
         // generic metadata, just the task-local read, an emptiness check and the store.
         @inlinable get {
             guard let overrides else { return Key.productionValue }
-            if let value = overrides.value(at: ObjectIdentifier(key), as: Key.Value.self) {
-                return value
+            // The values hold the list for the whole read: borrow it, no reference counting.
+            return Unmanaged.passUnretained(overrides)._withUnsafeGuaranteedRef { list in
+                if let value = list.value(at: ObjectIdentifier(key), as: Key.Value.self) {
+                    return value
+                }
+                return list.usesStubs ? Key.stubValue : Key.productionValue
             }
-            return overrides.usesStubs ? Key.stubValue : Key.productionValue
         }
         @inlinable set { setValue(newValue, at: ObjectIdentifier(key)) }
     }
@@ -114,8 +117,7 @@ public struct StoreValues: Sendable {
     @inlinable
     mutating func setValue<Value: Sendable>(_ value: Value, at slot: ObjectIdentifier) {
         // Replace rather than shadow, so that setting a key again and again does not grow the list.
-        let rest = overrides?.contains(slot) == true ? overrides?.removing(slot) : overrides
-        overrides = TypedOverride(key: slot, value: value, next: rest)
+        overrides = TypedOverride(key: slot, value: value, next: overrides?.removing(slot))
     }
 
     private func productionValue<Key: StoreKey>(of key: Key.Type) -> Key.Value? {
@@ -152,19 +154,39 @@ private let reportIssueSlot = ObjectIdentifier(ReportIssueSlot.self)
         self.usesStubs = marksStubs || next?.usesStubs == true
     }
 
+    /// The node stored under `key` in the list starting here, if any.
+    ///
+    /// `self` keeps the whole list alive — every node holds the next one and none of them
+    /// changes — so the walk borrows the nodes without counting references, and so may the
+    /// caller, for as long as it holds `self`.
+    @inlinable
+    final func node(at key: ObjectIdentifier) -> Unmanaged<OverrideNode>? {
+        var node = Unmanaged.passUnretained(self)
+        while true {
+            let step: Unmanaged<OverrideNode>?? = node._withUnsafeGuaranteedRef { current in
+                if current.key == key { return .some(nil) }
+                guard let next = current.next else { return .none }
+                return .some(Unmanaged.passUnretained(next))
+            }
+            switch step {
+            case .none: return nil
+            case .some(.none): return node
+            case .some(.some(let next)): node = next
+            }
+        }
+    }
+
     /// The value stored under `key` in the list starting here, if any.
+    ///
+    /// `key` must be a key slot or the issue-reporter slot, never the ``StubsMark``'s own key.
     @inlinable
     final func value<Value: Sendable>(at key: ObjectIdentifier, as type: Value.Type) -> Value? {
-        var node: OverrideNode? = self
-        while let current = node {
-            if current.key == key {
-                // Every node under a slot was made by `setValue` with that slot's value type, so
-                // this cast always succeeds; it still fails soft rather than trapping.
-                return (current as? TypedOverride<Value>)?.value
-            }
-            node = current.next
-        }
-        return nil
+        guard let node = node(at: key) else { return nil }
+        // Only `setValue` makes nodes under a key's slot, and it always stores that key's
+        // `Value` there (the issue-reporter slot likewise only ever holds the reporter), so the
+        // node is a `TypedOverride<Value>` and needs no run-time type check. Debug builds still
+        // check it.
+        return node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: TypedOverride<Value>.self).value }
     }
 
     /// A copy of this node with a different tail. Every subclass overrides it.

@@ -18,10 +18,13 @@
 ///   - updateValues: Changes the current store values for the scope.
 ///   - operation: The code to run with the changed values.
 /// - Returns: What `operation` returns.
+@inlinable
 public func withStores<Result>(
     _ updateValues: (inout StoreValues) throws -> Void,
     operation: () throws -> Result
 ) rethrows -> Result {
+    // Inlinable so that the update and the operation are specialised where the scope is
+    // written: no closure contexts, no generic withValue.
     var values = StoreValues.current
     try updateValues(&values)
     return try StoreValues.$current.withValue(values, operation: operation)
@@ -37,6 +40,7 @@ public func withStores<Result>(
 ///   - isolation: The actor the operation runs on; the caller's by default.
 ///   - operation: The code to run with the changed values.
 /// - Returns: What `operation` returns.
+@inlinable
 public func withStores<Result>(
     _ updateValues: (inout StoreValues) throws -> Void,
     isolation: isolated (any Actor)? = #isolation,
