@@ -88,4 +88,42 @@ import Testing
         }
         #expect(reports.count == 0)
     }
+
+    @Test func aKeyDeepInALongOverrideListReadsItsOwnValue() {
+        // The read walks the override list without reference counting and trusts the node
+        // under a key's slot to hold that key's value type: every layer here puts a different
+        // value type in front of the one read.
+        withStores {
+            $0.counter = CounterStub(count: 11)
+            $0.reportIssue = { _ in }
+            $0.useStubs()
+            $0.weather = WeatherStub(forecast: "fog")
+            $0.counter = CounterStub(count: 12)
+        } operation: {
+            withStores { $0.weather = WeatherStub(forecast: "hail") } operation: {
+                #expect(StoreValues.current.counter.count == 12, "setting a key again replaces it")
+                #expect(StoreValues.current.weather.forecast == "hail")
+            }
+            #expect(StoreValues.current.weather.forecast == "fog")
+        }
+    }
+
+    @Test func aTaskStartedInsideAScopeReadsItsOverridesAfterTheScopeHasEnded() async {
+        let gate = AsyncStream<Void>.makeStream()
+        let task = withStores {
+            $0.counter = CounterStub(count: 5)
+            $0.weather = WeatherStub(forecast: "drizzle, then heavy rain by noon")
+        } operation: {
+            Task {
+                for await _ in gate.stream { break }
+                return (StoreValues.current.counter.count, StoreValues.current.weather.forecast)
+            }
+        }
+        // The scope is over; only the task's inherited values keep the override list alive.
+        #expect(StoreValues.current.counter as? CounterStore === CounterStore.shared)
+        gate.continuation.yield()
+        let (count, forecast) = await task.value
+        #expect(count == 5)
+        #expect(forecast == "drizzle, then heavy rain by noon")
+    }
 }
