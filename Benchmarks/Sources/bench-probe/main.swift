@@ -7,7 +7,8 @@ import Stores
 //
 //   bench-probe <operation> [count]
 //
-// Operations: read, read-limit, read-override, read-limit-override, scope, scope-limit, notify<N>, notify<N>-raw,
+// Operations: read, read-limit, read-override, read-limit-override, read-cast, scope, scope-limit, notify<N>,
+// notify<N>-raw,
 // hour (a one-hour countdown on the manual clock).
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -36,6 +37,11 @@ case "read-limit-override":
     Limit.$current.withValue(Limit.Values(override: LimitStore(value: 42))) {
         loop { consume(Limit.read()) }
     }
+case "read-cast":
+    // What a read would cost if the registry kept the override type-erased (as `Any`, which
+    // needs no allocation) and cast it back to the contract: the design BENCHMARKS.md rejects.
+    let erased: Any = BenchStoreStub()
+    loop { consume((erased as? any BenchStoreContract)?.value ?? -1) }
 case "scope":
     let stub = BenchStoreStub()
     loop { withStores { $0[BenchStoreKey.self] = stub } operation: { consume(0) } }
