@@ -43,13 +43,15 @@ enum Showcase {
             ticks.cancel()
             ends.cancel()
         }
+        // The boost starts first, so its first notification is queued before the popup can
+        // ask to open, however late the opener's task runs.
         let start = clock.now
+        boost.startCountDown(duration: seconds)
         let opener = Task {
             try await clock.sleep(until: start.advanced(by: popupDelay), tolerance: nil)
             continuation.yield(.openPopup)
         }
         defer { opener.cancel() }
-        boost.startCountDown(duration: seconds)
 
         var state = initial
         for await request in events {

