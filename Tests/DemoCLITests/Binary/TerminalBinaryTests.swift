@@ -68,7 +68,7 @@ struct TerminalBinaryTests {
     }
 
     @Test func showcaseRedrawsInPlaceAndGivesTheCursorBack() throws {
-        let (output, status) = try runOnTerminal(["--seconds", "2", "--speed", "40"])
+        let (output, status) = try runOnTerminal(["--seconds", "2", "--speed", "10"])
         #expect(status == 0)
         #expect(output.hasPrefix("\u{1B}[?25l"))
         #expect(output.hasSuffix("\u{1B}[?25h"))
