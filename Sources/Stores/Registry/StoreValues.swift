@@ -162,18 +162,13 @@ private let reportIssueSlot = ObjectIdentifier(ReportIssueSlot.self)
     @inlinable
     final func node(at key: ObjectIdentifier) -> Unmanaged<OverrideNode>? {
         var node = Unmanaged.passUnretained(self)
-        while true {
-            let step: Unmanaged<OverrideNode>?? = node._withUnsafeGuaranteedRef { current in
-                if current.key == key { return .some(nil) }
-                guard let next = current.next else { return .none }
-                return .some(Unmanaged.passUnretained(next))
+        while node._withUnsafeGuaranteedRef({ $0.key != key }) {
+            guard let next = node._withUnsafeGuaranteedRef({ $0.next.map(Unmanaged.passUnretained) }) else {
+                return nil
             }
-            switch step {
-            case .none: return nil
-            case .some(.none): return node
-            case .some(.some(let next)): node = next
-            }
+            node = next
         }
+        return node
     }
 
     /// The value stored under `key` in the list starting here, if any.
