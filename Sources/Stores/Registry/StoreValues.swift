@@ -30,7 +30,12 @@ public struct StoreValues: Sendable {
     /// The store values in effect for the current task.
     ///
     /// Read stores from it (`StoreValues.current.gender`); change it only with ``withStores(_:operation:)``.
-    @TaskLocal public static var current = StoreValues()
+    @inlinable public static var current: StoreValues { taskLocal.get() }
+
+    // The task-local behind `current`, which `withStores` binds. A plain `TaskLocal` rather than
+    // the `@TaskLocal` wrapper so that reading `current` is inlined where a store is read: one
+    // call into the concurrency runtime, no accessor in between.
+    @usableFromInline static let taskLocal = TaskLocal(wrappedValue: StoreValues())
 
     // Everything that differs from the defaults — store overrides, the `useStubs()` mark, a
     // custom issue reporter — as an immutable list, newest first. With nothing changed it is
@@ -60,17 +65,18 @@ public struct StoreValues: Sendable {
     /// The current store for `key`: the override if one is set, else the stub when
     /// ``useStubs()`` is in effect, else the key's production value.
     public subscript<Key: ProductionStoreKey>(key: Key.Type) -> Key.Value {
-        // Inlinable so that a read is specialised for the key where it is written: no run-time
-        // generic metadata, just the task-local read, an emptiness check and the store.
-        @inlinable get {
+        // Inlinable, and always inlined, so that a read is specialised for the key where it is
+        // written: no run-time generic metadata, just the task-local read, an emptiness check
+        // and the store, copied once straight out of its node. `self` holds the list for the
+        // whole read, so the walk borrows the nodes without counting references.
+        @inlinable @inline(__always) get {
             guard let overrides else { return Key.productionValue }
-            // The values hold the list for the whole read: borrow it, no reference counting.
-            return Unmanaged.passUnretained(overrides)._withUnsafeGuaranteedRef { list in
-                if let value = list.value(at: ObjectIdentifier(key), as: Key.Value.self) {
-                    return value
+            if let node = overrides.node(at: ObjectIdentifier(key)) {
+                return node._withUnsafeGuaranteedRef {
+                    unsafeDowncast($0, to: TypedOverride<Key.Value>.self).value
                 }
-                return list.usesStubs ? Key.stubValue : Key.productionValue
             }
+            return overrides.usesStubs ? Key.stubValue : Key.productionValue
         }
         @inlinable set { setValue(newValue, at: ObjectIdentifier(key)) }
     }
@@ -148,6 +154,7 @@ private let reportIssueSlot = ObjectIdentifier(ReportIssueSlot.self)
     /// Whether this node or one after it is a ``StubsMark``.
     @usableFromInline let usesStubs: Bool
 
+    @inlinable
     init(key: ObjectIdentifier, next: OverrideNode?, marksStubs: Bool) {
         self.key = key
         self.next = next
@@ -211,7 +218,7 @@ private let reportIssueSlot = ObjectIdentifier(ReportIssueSlot.self)
 @usableFromInline final class TypedOverride<Value: Sendable>: OverrideNode, @unchecked Sendable {
     @usableFromInline let value: Value
 
-    @usableFromInline init(key: ObjectIdentifier, value: Value, next: OverrideNode?) {
+    @inlinable init(key: ObjectIdentifier, value: Value, next: OverrideNode?) {
         self.value = value
         super.init(key: key, next: next, marksStubs: false)
     }

@@ -27,7 +27,7 @@ public func withStores<Result>(
     // written: no closure contexts, no generic withValue.
     var values = StoreValues.current
     try updateValues(&values)
-    return try StoreValues.$current.withValue(values, operation: operation)
+    return try StoreValues.taskLocal.withValue(values, operation: operation)
 }
 
 /// Runs an asynchronous `operation` with some stores replaced, then restores them.
@@ -48,5 +48,5 @@ public func withStores<Result>(
 ) async rethrows -> Result {
     var values = StoreValues.current
     try updateValues(&values)
-    return try await StoreValues.$current.withValue(values, operation: operation)
+    return try await StoreValues.taskLocal.withValue(values, operation: operation)
 }
