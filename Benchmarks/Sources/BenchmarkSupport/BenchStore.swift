@@ -62,3 +62,27 @@ public func readThroughRegistry() -> Int {
 /// Consumes a value so the optimiser cannot remove the work that produced it.
 @_optimize(none)
 public func consume<T>(_ value: T) {}
+
+/// The benchmark store's contract declared `AnyObject`: what a read costs when every
+/// implementation of a contract is a class. The registry then hands out a class existential
+/// (one reference to retain) instead of an opaque one (a value-witness copy). Only `bench-probe`
+/// uses it (`read-anyobject`, `read-override-anyobject`).
+public protocol BenchObjectStoreContract: AnyObject, Sendable {
+    /// The current count.
+    var value: Int { get }
+}
+
+extension BenchStore: BenchObjectStoreContract {}
+extension BenchStoreStub: BenchObjectStoreContract {}
+
+/// The registry key of the class-bound contract.
+public enum BenchObjectStoreKey: ProductionStoreKey {
+    public static var productionValue: any BenchObjectStoreContract { BenchStore.shared }
+    public static var stubValue: any BenchObjectStoreContract { BenchStoreStub() }
+}
+
+/// Reads the benchmark store through the registry under its class-bound contract.
+@inline(__always)
+public func readObjectThroughRegistry() -> Int {
+    StoreValues.current[BenchObjectStoreKey.self].value
+}

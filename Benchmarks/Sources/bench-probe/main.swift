@@ -7,8 +7,8 @@ import Stores
 //
 //   bench-probe <operation> [count]
 //
-// Operations: read, read-limit, read-override, read-limit-override, read-cast, scope, scope-limit, notify<N>,
-// notify<N>-raw,
+// Operations: read, read-limit, read-override, read-limit-override, read-anyobject,
+// read-override-anyobject, read-cast, scope, scope-limit, notify<N>, notify<N>-raw,
 // hour (a one-hour countdown on the manual clock).
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -32,6 +32,12 @@ nonisolated func probe() {
     switch operation {
     case "read":
         loop { consume(readThroughRegistry()) }
+    case "read-anyobject":
+        loop { consume(readObjectThroughRegistry()) }
+    case "read-override-anyobject":
+        withStores { $0[BenchObjectStoreKey.self] = BenchStoreStub() } operation: {
+            loop { consume(readObjectThroughRegistry()) }
+        }
     case "read-limit":
         loop { consume(Limit.read()) }
     case "read-override":
