@@ -83,7 +83,9 @@ public struct NotificationChannel<Payload: Sendable>: Sendable, Hashable {
     /// either. (`StoreCore` posts through this directly, building one dictionary per change.)
     @inlinable
     package func userInfo(carrying payload: Payload, classicEntries: Int) -> [AnyHashable: Any] {
-        var info = [AnyHashable: Any](minimumCapacity: 3 * (classicEntries + 1))
+        var info = classicEntries <= 2
+            ? sparseUserInfo
+            : [AnyHashable: Any](minimumCapacity: 3 * (classicEntries + 1))
         info[channelPayloadKey] = payload
         return info
     }
@@ -105,3 +107,10 @@ public struct NotificationChannel<Payload: Sendable>: Sendable, Hashable {
 
 /// The key every channel uses; one constant so generic code and classic observers agree.
 @usableFromInline let channelPayloadKey = "payload"
+
+/// An empty `userInfo` table with room for a payload and two more entries, about four slots
+/// each. `userInfo(carrying:classicEntries:)` starts from a copy of it: copying an empty table
+/// costs an allocation and nothing else, where `Dictionary(minimumCapacity:)` runs unspecialised
+/// and looks the storage type up in the runtime's metadata cache on every call.
+// nonisolated(unsafe): an immutable empty dictionary; every write goes to a copy of its own.
+@usableFromInline nonisolated(unsafe) let sparseUserInfo = [AnyHashable: Any](minimumCapacity: 9)
