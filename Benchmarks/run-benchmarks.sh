@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every SingletonStores benchmark in one go (release build) and prints one table.
 #
-#   Benchmarks/run-benchmarks.sh                  # everything (~6 min after the first build)
+#   Benchmarks/run-benchmarks.sh                  # everything (~7 min after the first build)
 #   Benchmarks/run-benchmarks.sh --quick          # countdowns of 3 ticks, idle only
 #   Benchmarks/run-benchmarks.sh --filter 'read.*' --no-countdown
 #

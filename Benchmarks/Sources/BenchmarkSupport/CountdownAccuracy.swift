@@ -28,6 +28,10 @@ public struct TickErrors: Codable, Sendable {
 public enum CountdownVariant: String, CaseIterable, Codable, Sendable {
     /// `CountdownTimer` on `ContinuousClock`: sleeps until each deadline − n s.
     case ours
+    /// The limit: one task sleeping until each whole second after the start
+    /// (`Task.sleep(until:)` on `ContinuousClock`) and noting the instant — no timer state, no
+    /// lock, no handler. Every countdown built on Swift's concurrency runtime waits this way.
+    case deadlineSleep = "deadline"
     /// A loop of `Task.sleep(for: .seconds(1))`, decrementing a counter.
     case sleepLoop = "sleep"
     /// A repeating Foundation `Timer` on its own run-loop thread (one per screen), decrementing
@@ -38,6 +42,7 @@ public enum CountdownVariant: String, CaseIterable, Codable, Sendable {
     public func run(ticks: Int) async -> TickErrors {
         var result = switch self {
         case .ours: await runOurs(ticks: ticks)
+        case .deadlineSleep: await runDeadlineSleep(ticks: ticks)
         case .sleepLoop: await runSleepLoop(ticks: ticks)
         case .foundationTimer: await runFoundationTimer(ticks: ticks)
         }
@@ -75,6 +80,18 @@ private func runOurs(ticks: Int) async -> TickErrors {
     timer.start(duration: .seconds(ticks))
     await timer.waitUntilEnded()
     return errors(log.all, from: start)
+}
+
+private func runDeadlineSleep(ticks: Int) async -> TickErrors {
+    var instants: [ContinuousClock.Instant] = []
+    instants.reserveCapacity(ticks)
+    let clock = ContinuousClock()
+    let start = clock.now
+    for tick in 1...ticks {
+        try? await clock.sleep(until: start + .seconds(tick), tolerance: nil)
+        instants.append(clock.now)
+    }
+    return errors(instants, from: start)
 }
 
 private func runSleepLoop(ticks: Int) async -> TickErrors {

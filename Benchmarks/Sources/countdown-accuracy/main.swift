@@ -5,7 +5,7 @@ import Foundation
 // idle and then while a shell loop started here keeps one core busy. Variants run one after
 // another in this one process, so ~30 s per variant per condition.
 //
-//   countdown-accuracy [--ticks N] [--variants ours,sleep,timer] [--conditions idle,busy]
+//   countdown-accuracy [--ticks N] [--variants ours,deadline,sleep,timer] [--conditions idle,busy]
 //                      [--json PATH]
 
 func option(_ name: String) -> String? {
