@@ -42,3 +42,32 @@ public enum Catalog {
         }
     }
 }
+
+/// One target pair timed interleaved by `bench-probe pairs`: ours and its limit, block by block.
+public struct PairedRatio: Codable, Sendable {
+    /// Median wall-clock nanoseconds per operation of ours over the blocks.
+    public var oursNanoseconds: Double
+    /// Median wall-clock nanoseconds per operation of the limit over the blocks.
+    public var limitNanoseconds: Double
+    /// The median of the block-by-block ratios ours ÷ limit, each block of ours with the block of
+    /// the limit taken next to it.
+    public var ratio: Double
+
+    /// Summarises the times of blocks taken in turn (`oursTimes[i]` next to `limitTimes[i]`).
+    public init(oursTimes: [Double], limitTimes: [Double]) {
+        oursNanoseconds = Self.median(oursTimes)
+        limitNanoseconds = Self.median(limitTimes)
+        ratio = Self.median(zip(oursTimes, limitTimes).map { $0 / $1 })
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+}
+
+/// The interleaved ratios of one run, by table row (`read`, `readInOverride`, `scope`,
+/// `notify1`, `notify100`, `notify10000`).
+public typealias PairedRatios = [String: PairedRatio]

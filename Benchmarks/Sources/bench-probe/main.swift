@@ -6,80 +6,157 @@ import Stores
 // `valgrind --tool=callgrind` (instruction counts are repeatable where wall-clock time is not).
 //
 //   bench-probe <operation> [count]
+//   bench-probe pairs [--json PATH]
 //
 // Operations: read, read-limit, read-override, read-limit-override, read-anyobject,
 // read-override-anyobject, read-cast, scope, scope-limit, notify<N>, notify<N>-raw,
 // hour (a one-hour countdown on the manual clock).
+//
+// `pairs` times each target operation against its limit interleaved: 40 blocks of each, taken
+// in turn (ours then the limit, then the other way round), and reports the median of the
+// block-by-block ratios. The host's slow spells last seconds, so the harness, which times one
+// benchmark after the other, can compare ours in a slow spell with the limit in a quick one;
+// blocks taken in turn share their spells.
 
-let arguments = CommandLine.arguments.dropFirst()
+let arguments = Array(CommandLine.arguments.dropFirst())
 let operation = arguments.first ?? "read"
 let count = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 
-func loop(_ body: () -> Void) {
-    let start = ContinuousClock.now
-    for _ in 0..<count { body() }
-    let elapsed = ContinuousClock.now - start
-    let nanoseconds = Double(elapsed.components.seconds) * 1e9
-        + Double(elapsed.components.attoseconds) / 1e9
-    print("\(operation): \(count) operations, \(nanoseconds / Double(count)) ns each")
+/// An operation ready to run: `run(n)` performs it `n` times. Whatever it needs (a stub, a
+/// store with its observers, an override scope around the loop) is set up when it is made.
+struct Operation {
+    let run: (Int) -> Void
 }
 
-// The operations run in a nonisolated function, called synchronously so that they stay on the
-// main thread (valgrind follows the program there). Closures written in top-level code would be
-// isolated to the main actor instead, and some calls would then check the executor on every
-// operation: that check once added about 95 instructions to `scope-limit` alone.
-nonisolated func probe() {
-    switch operation {
+// The operations are made in a nonisolated function, and run synchronously, so that they stay on
+// the main thread (valgrind follows the program there). Closures written in top-level code would
+// be isolated to the main actor instead, and some calls would then check the executor on every
+// operation: that check once added about 150 instructions to `scope-limit` alone.
+nonisolated func makeOperation(_ name: String) -> Operation? {
+    switch name {
     case "read":
-        loop { consume(readThroughRegistry()) }
+        return Operation { n in for _ in 0..<n { consume(readThroughRegistry()) } }
     case "read-anyobject":
-        loop { consume(readObjectThroughRegistry()) }
+        return Operation { n in for _ in 0..<n { consume(readObjectThroughRegistry()) } }
     case "read-override-anyobject":
-        withStores { $0[BenchObjectStoreKey.self] = BenchStoreStub() } operation: {
-            loop { consume(readObjectThroughRegistry()) }
+        let stub = BenchStoreStub()
+        return Operation { n in
+            withStores { $0[BenchObjectStoreKey.self] = stub } operation: {
+                for _ in 0..<n { consume(readObjectThroughRegistry()) }
+            }
         }
     case "read-limit":
-        loop { consume(Limit.read()) }
+        return Operation { n in for _ in 0..<n { consume(Limit.read()) } }
     case "read-override":
-        withStores { $0[BenchStoreKey.self] = BenchStoreStub() } operation: {
-            loop { consume(readThroughRegistry()) }
+        let stub = BenchStoreStub()
+        return Operation { n in
+            withStores { $0[BenchStoreKey.self] = stub } operation: {
+                for _ in 0..<n { consume(readThroughRegistry()) }
+            }
         }
     case "read-limit-override":
-        Limit.$current.withValue(Limit.Values(override: LimitStore(value: 42))) {
-            loop { consume(Limit.read()) }
+        let stub = LimitStore(value: 42)
+        return Operation { n in
+            Limit.$current.withValue(Limit.Values(override: stub)) {
+                for _ in 0..<n { consume(Limit.read()) }
+            }
         }
     case "read-cast":
         // What a read would cost if the registry kept the override type-erased (as `Any`, which
         // needs no allocation) and cast it back to the contract: the design BENCHMARKS.md rejects.
         let erased: Any = BenchStoreStub()
-        loop { consume((erased as? any BenchStoreContract)?.value ?? -1) }
+        return Operation { n in for _ in 0..<n { consume((erased as? any BenchStoreContract)?.value ?? -1) } }
     case "scope":
         let stub = BenchStoreStub()
-        loop { withStores { $0[BenchStoreKey.self] = stub } operation: { consume(0) } }
+        return Operation { n in
+            for _ in 0..<n { withStores { $0[BenchStoreKey.self] = stub } operation: { consume(0) } }
+        }
     case "scope-limit":
         let stub = LimitStore(value: 42)
-        loop { Limit.$current.withValue(Limit.Values(override: stub)) { consume(0) } }
+        return Operation { n in
+            for _ in 0..<n { Limit.$current.withValue(Limit.Values(override: stub)) { consume(0) } }
+        }
     case let name where name.hasPrefix("notify"):
         let spec = name.dropFirst("notify".count)
         let isRaw = spec.hasSuffix("-raw")
-        let observers = Int(isRaw ? spec.dropLast(4) : spec) ?? 1
+        guard let observers = Int(isRaw ? spec.dropLast(4) : spec) else { return nil }
         if isRaw {
             let fixture = RawNotify(observers: observers)
-            loop { fixture.mutate() }
-        } else {
-            let fixture = OursNotify(observers: observers)
-            loop { fixture.mutate() }
+            return Operation { n in for _ in 0..<n { fixture.mutate() } }
         }
+        let fixture = OursNotify(observers: observers)
+        return Operation { n in for _ in 0..<n { fixture.mutate() } }
     default:
-        print("unknown operation \(operation)")
-        exit(2)
+        return nil
     }
 }
 
-if operation == "hour" {
+/// Wall-clock nanoseconds per operation of `operation.run(n)`.
+func nanosecondsPerOperation(_ operation: Operation, _ n: Int) -> Double {
+    let start = ContinuousClock.now
+    operation.run(n)
+    let elapsed = ContinuousClock.now - start
+    return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / Double(n)
+}
+
+/// The pairs the table's targets compare: its row name, ours, the limit, operations per block.
+let pairs: [(row: String, ours: String, limit: String, block: Int)] = [
+    ("read", "read", "read-limit", 100_000),
+    ("readInOverride", "read-override", "read-limit-override", 100_000),
+    ("scope", "scope", "scope-limit", 10_000),
+    ("notify1", "notify1", "notify1-raw", 1_000),
+    ("notify100", "notify100", "notify100-raw", 30),
+    ("notify10000", "notify10000", "notify10000-raw", 1),
+]
+
+/// Times every pair interleaved; returns row → figures, and prints one line per pair.
+nonisolated func timePairs(blocks: Int = 40) -> [String: PairedRatio] {
+    var results: [String: PairedRatio] = [:]
+    for pair in pairs {
+        guard let ours = makeOperation(pair.ours), let limit = makeOperation(pair.limit) else { continue }
+        // One untimed block of each first: first use of the code and the allocator's warm-up.
+        ours.run(pair.block)
+        limit.run(pair.block)
+        var oursTimes: [Double] = []
+        var limitTimes: [Double] = []
+        for index in 0..<blocks {
+            if index.isMultiple(of: 2) {
+                oursTimes.append(nanosecondsPerOperation(ours, pair.block))
+                limitTimes.append(nanosecondsPerOperation(limit, pair.block))
+            } else {
+                limitTimes.append(nanosecondsPerOperation(limit, pair.block))
+                oursTimes.append(nanosecondsPerOperation(ours, pair.block))
+            }
+        }
+        let result = PairedRatio(oursTimes: oursTimes, limitTimes: limitTimes)
+        results[pair.row] = result
+        print(String(format: "%@: ours %.1f ns, limit %.1f ns, interleaved ratio %.2f× (%d blocks each)",
+                     pair.row, result.oursNanoseconds, result.limitNanoseconds, result.ratio, blocks))
+        fflush(nil)
+    }
+    return results
+}
+
+if operation == "pairs" {
+    let results = timePairs()
+    if let index = arguments.firstIndex(of: "--json"), index + 1 < arguments.count {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            try encoder.encode(results).write(to: URL(fileURLWithPath: arguments[index + 1]))
+        } catch {
+            FileHandle.standardError.write(Data("bench-probe: cannot write \(arguments[index + 1]): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+} else if operation == "hour" {
     let start = ContinuousClock.now
     let result = await runManualClockHour()
     print("one-hour manual-clock countdown: \(result), \(ContinuousClock.now - start)")
+} else if let made = makeOperation(operation) {
+    let nanoseconds = nanosecondsPerOperation(made, count)
+    print("\(operation): \(count) operations, \(nanoseconds) ns each")
 } else {
-    probe()
+    print("unknown operation \(operation)")
+    exit(2)
 }

@@ -4,10 +4,15 @@ import Foundation
 // Prints the one comparison table of a benchmark run (see BENCHMARKS.md), from the JMH export
 // of the ordo-one/benchmark suite and the JSON of countdown-accuracy, both of the same run.
 //
-//   benchmark-table --jmh PATH [--countdown PATH]
+//   benchmark-table --jmh PATH [--countdown PATH] [--pairs PATH ...]
 //
 // Figures are medians (p50) of the measured iterations, divided by the operations per
 // iteration (`Catalog.operations`). Ratios are ours ÷ the other; below 1 means ours is faster.
+//
+// With `--pairs` (the JSON of `bench-probe pairs`, one file per launch), the limit column also
+// gives the interleaved ratio — the median over the launches, and their range — and the verdict
+// against the limit uses it: the harness times ours and the limit seconds apart, in different
+// spells of a shared host's load, where the interleaved blocks share theirs.
 
 func option(_ name: String) -> String? {
     let arguments = CommandLine.arguments
@@ -60,6 +65,25 @@ func loadMeasured() -> [String: Measured] {
 
 let measured = loadMeasured()
 
+/// The interleaved ratios, one entry per launch of `bench-probe pairs`.
+let pairedLaunches: [PairedRatios] = CommandLine.arguments.indices.compactMap { index in
+    guard CommandLine.arguments[index] == "--pairs", index + 1 < CommandLine.arguments.count else { return nil }
+    let path = CommandLine.arguments[index + 1]
+    guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+    do { return try JSONDecoder().decode(PairedRatios.self, from: data) } catch {
+        fail("\(path) is not the output of bench-probe pairs: \(error)")
+    }
+}
+
+/// The median interleaved ratio of `row` over the launches, and the lowest and highest.
+func interleaved(_ row: String) -> (median: Double, low: Double, high: Double)? {
+    let ratios = pairedLaunches.compactMap { $0[row]?.ratio }.filter(\.isFinite).sorted()
+    guard !ratios.isEmpty else { return nil }
+    let middle = ratios.count / 2
+    let median = ratios.count.isMultiple(of: 2) ? (ratios[middle - 1] + ratios[middle]) / 2 : ratios[middle]
+    return (median, ratios[0], ratios[ratios.count - 1])
+}
+
 var countdown: CountdownAccuracyResults = [:]
 if let path = option("--countdown"), let data = FileManager.default.contents(atPath: path) {
     countdown = (try? JSONDecoder().decode(CountdownAccuracyResults.self, from: data)) ?? [:]
@@ -98,6 +122,19 @@ func ratioText(_ value: Double?) -> String {
     return value < 0.5 ? String(format: "%.3f× (%.0f× faster)", value, 1 / value) : String(format: "%.2f×", value)
 }
 
+/// The limit column: the ratio of the harness's medians, then the interleaved one if measured.
+func limitRatioText(_ harness: Double?, row: String) -> String {
+    guard let paired = interleaved(row) else { return ratioText(harness) }
+    let launches = pairedLaunches.count
+    return "\(ratioText(harness))<br>interleaved: " + String(format: "%.2f×", paired.median)
+        + (launches > 1 ? String(format: " (%.2f–%.2f×, %d launches)", paired.low, paired.high, launches) : "")
+}
+
+/// The ratio a target against the limit is judged on: interleaved if measured, else the harness's.
+func judgedLimitRatio(_ harness: Double?, row: String) -> Double? {
+    interleaved(row)?.median ?? harness
+}
+
 func peer(_ label: String, _ ours: String, _ other: String) -> String {
     "\(label) \(figure(other)): \(ratioText(ratio(ours, other)))"
 }
@@ -115,11 +152,12 @@ var rows: [[String]] = []
 
 for (label, prefix) in [("Store read, no override", "read"), ("Store read, inside an override", "readInOverride")] {
     let ours = "\(prefix)/ours"
-    let limit = ratio(ours, "\(prefix)/limit")
+    let harnessLimit = ratio(ours, "\(prefix)/limit")
+    let limit = judgedLimitRatio(harnessLimit, row: prefix)
     let dependency = ratio(ours, "\(prefix)/dependency")
     let swinject = ratio(ours, "\(prefix)/swinject")
     let allocationFree = measured[ours].map { $0.allocations < 0.005 }
-    row(label, figure(ours), figure("\(prefix)/limit", showAllocations: false), ratioText(limit),
+    row(label, figure(ours), figure("\(prefix)/limit", showAllocations: false), limitRatioText(harnessLimit, row: prefix),
         [peer("`@Dependency`", ours, "\(prefix)/dependency"), peer("Swinject `resolve`", ours, "\(prefix)/swinject")]
             .joined(separator: "<br>"),
         "≤ 1.5× limit; ≤ 0.05× each peer; 0 allocs",
@@ -127,9 +165,11 @@ for (label, prefix) in [("Store read, no override", "read"), ("Store read, insid
 }
 
 do {
-    let limit = ratio("scope/ours", "scope/limit")
+    let harnessLimit = ratio("scope/ours", "scope/limit")
+    let limit = judgedLimitRatio(harnessLimit, row: "scope")
     let dependency = ratio("scope/ours", "scope/dependency")
-    row("One override scope (`withStores`)", figure("scope/ours"), figure("scope/limit"), ratioText(limit),
+    row("One override scope (`withStores`)", figure("scope/ours"), figure("scope/limit"),
+        limitRatioText(harnessLimit, row: "scope"),
         peer("`withDependencies`", "scope/ours", "scope/dependency"),
         "≤ 1.5× bare `withValue`; ≤ 0.6× `withDependencies`",
         verdict([limit.map { $0 <= 1.5 }, dependency.map { $0 <= 0.6 }]))
@@ -137,10 +177,11 @@ do {
 
 for observers in Catalog.notifyObserverCounts {
     let ours = "notify\(observers)/ours"
-    let limit = ratio(ours, "notify\(observers)/raw")
+    let harnessLimit = ratio(ours, "notify\(observers)/raw")
+    let limit = judgedLimitRatio(harnessLimit, row: "notify\(observers)")
     let hasTarget = observers > 0
     row("Mutate and notify, \(observers.formatted()) observer\(observers == 1 ? "" : "s")",
-        figure(ours), figure("notify\(observers)/raw"), ratioText(limit),
+        figure(ours), figure("notify\(observers)/raw"), limitRatioText(harnessLimit, row: "notify\(observers)"),
         peer("OpenCombine `send`", ours, "notify\(observers)/opencombine"),
         hasTarget ? "≤ 1.25× raw post" : "—",
         hasTarget ? verdict([limit.map { $0 <= 1.25 }]) : "—")
