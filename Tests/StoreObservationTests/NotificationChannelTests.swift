@@ -35,6 +35,24 @@ import Testing
         #expect(received.values == ["42 7 s"])
     }
 
+    @Test func eachPostCarriesOnlyItsOwnUserInfoWhateverItsSize() {
+        // Up to two extra entries start from a shared empty table, more from a table of their own:
+        // neither may leak one post's entries into the next.
+        let received = Recorder<String>()
+        let observer = center.addObserver(forName: NotificationChannel<Int>.score.name, object: nil, queue: nil) { note in
+            let payload = note.userInfo?[NotificationChannel<Int>.payloadKey] as? Int ?? -1
+            let keys = (note.userInfo ?? [:]).keys.compactMap { $0.base as? String }
+                .filter { $0 != NotificationChannel<Int>.payloadKey }.sorted()
+            received.append("\(payload): \(keys.joined(separator: ","))")
+        }
+        NotificationChannel.score.post(1, userInfo: ["a": 1, "b": 2, "c": 3, "d": 4], center: center)
+        NotificationChannel.score.post(2, userInfo: ["e": 5], center: center)
+        NotificationChannel.score.post(3, center: center)
+        NotificationChannel.score.post(4, userInfo: ["f": 6, "g": 7], center: center)
+        center.removeObserver(observer)
+        #expect(received.values == ["1: a,b,c,d", "2: e", "3: ", "4: f,g"])
+    }
+
     @Test func typedObserverUnderstandsAClassicPostWithTheValueAsObject() {
         let received = Recorder<Int>()
         let token = NotificationChannel.score.observe(center: center) { received.append($0) }
