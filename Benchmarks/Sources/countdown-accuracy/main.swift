@@ -6,7 +6,11 @@ import Foundation
 // another in this one process, so ~30 s per variant per condition.
 //
 //   countdown-accuracy [--ticks N] [--variants ours,deadline,sleep,timer] [--conditions idle,busy]
-//                      [--json PATH]
+//                      [--together] [--json PATH]
+//
+// --together runs the variants of a condition at the same time instead of one after another, so
+// that a stall of the host falls on all of them alike: a tick late in one variant and on time in
+// the others was late for a reason of its own.
 
 func option(_ name: String) -> String? {
     let arguments = CommandLine.arguments
@@ -29,13 +33,27 @@ for condition in conditions {
         }
     }
     defer { busy?.stop() }
-    for variant in variants {
-        FileHandle.standardError.write(Data("countdown-accuracy: \(variant.rawValue), \(condition), \(ticks) ticks…\n".utf8))
-        let measured = await variant.run(ticks: ticks)
+    func report(_ variant: CountdownVariant, _ measured: TickErrors) {
         results[condition, default: [:]][variant.rawValue] = measured
         print("\(condition) \(variant.rawValue): " + String(format: "mean %.3f ms, max %.3f ms, last %.3f ms", measured.mean, measured.max, measured.last)
             + (measured.missing > 0 ? ", \(measured.missing) ticks missing" : ""))
         fflush(nil)
+    }
+    if CommandLine.arguments.contains("--together") {
+        let names = variants.map(\.rawValue).joined(separator: ", ")
+        FileHandle.standardError.write(Data("countdown-accuracy: \(names) together, \(condition), \(ticks) ticks…\n".utf8))
+        let measured = await withTaskGroup(of: (CountdownVariant, TickErrors).self) { group in
+            for variant in variants { group.addTask { (variant, await variant.run(ticks: ticks)) } }
+            var all: [(CountdownVariant, TickErrors)] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        for (variant, errors) in measured.sorted(by: { $0.0.rawValue < $1.0.rawValue }) { report(variant, errors) }
+    } else {
+        for variant in variants {
+            FileHandle.standardError.write(Data("countdown-accuracy: \(variant.rawValue), \(condition), \(ticks) ticks…\n".utf8))
+            report(variant, await variant.run(ticks: ticks))
+        }
     }
     busy?.stop()
 }
