@@ -60,7 +60,8 @@ public struct PairedRatio: Codable, Sendable {
         ratio = Self.median(zip(oursTimes, limitTimes).map { $0 / $1 })
     }
 
-    static func median(_ values: [Double]) -> Double {
+    /// The median of `values` (the mean of the middle two for an even count); `nan` if empty.
+    public static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return .nan }
         let sorted = values.sorted()
         let middle = sorted.count / 2

@@ -77,11 +77,9 @@ let pairedLaunches: [PairedRatios] = CommandLine.arguments.indices.compactMap { 
 
 /// The median interleaved ratio of `row` over the launches, and the lowest and highest.
 func interleaved(_ row: String) -> (median: Double, low: Double, high: Double)? {
-    let ratios = pairedLaunches.compactMap { $0[row]?.ratio }.filter(\.isFinite).sorted()
-    guard !ratios.isEmpty else { return nil }
-    let middle = ratios.count / 2
-    let median = ratios.count.isMultiple(of: 2) ? (ratios[middle - 1] + ratios[middle]) / 2 : ratios[middle]
-    return (median, ratios[0], ratios[ratios.count - 1])
+    let ratios = pairedLaunches.compactMap { $0[row]?.ratio }.filter(\.isFinite)
+    guard let low = ratios.min(), let high = ratios.max() else { return nil }
+    return (PairedRatio.median(ratios), low, high)
 }
 
 var countdown: CountdownAccuracyResults = [:]
