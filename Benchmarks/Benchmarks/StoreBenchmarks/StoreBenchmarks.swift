@@ -1,9 +1,7 @@
 import Benchmark
 import BenchmarkSupport
-import Dependencies
 import Foundation
 import OpenCombine
-import Stores
 import Automaton
 
 // Every benchmark loops `Catalog.operations[name]` times per measured iteration; the table
@@ -17,107 +15,39 @@ let benchmarks: @Sendable () -> Void = {
 
     func operations(_ name: String) -> Int { Catalog.operations[name] ?? 1 }
 
-    // MARK: Store read
-
-    Benchmark("read/ours") { benchmark in
-        for _ in 0..<operations(benchmark.name) { blackHole(readThroughRegistry()) }
-    }
-    Benchmark("read/limit") { benchmark in
-        for _ in 0..<operations(benchmark.name) { blackHole(Limit.read()) }
-    }
-    Benchmark("read/dependency") { benchmark in
-        let model = DependencyModel()
-        benchmark.startMeasurement()
-        for _ in 0..<operations(benchmark.name) { blackHole(model.read()) }
-        benchmark.stopMeasurement()
-    }
-    Benchmark("read/swinject") { benchmark in
-        let fixture = SwinjectFixture()
-        benchmark.startMeasurement()
-        for _ in 0..<operations(benchmark.name) { blackHole(fixture.read()) }
-        benchmark.stopMeasurement()
-    }
-
-    // MARK: Store read inside an override
-
-    Benchmark("readInOverride/ours") { benchmark in
-        let stub = BenchStoreStub()
-        withStores { $0[BenchStoreKey.self] = stub } operation: {
+    /// A benchmark that runs `operation` (see `MeasuredOperation.named`) as many times per
+    /// iteration as the catalog says; the operation is made, with its set-up, before measuring.
+    func benchmark(_ name: String, running operation: String) {
+        Benchmark(name) { benchmark in
+            guard let made = MeasuredOperation.named(operation) else {
+                benchmark.error("no operation named \(operation)")
+                return
+            }
             benchmark.startMeasurement()
-            for _ in 0..<operations(benchmark.name) { blackHole(readThroughRegistry()) }
+            made.run(operations(benchmark.name))
             benchmark.stopMeasurement()
         }
     }
-    Benchmark("readInOverride/limit") { benchmark in
-        Limit.$current.withValue(Limit.Values(override: LimitStore(value: 42))) {
-            benchmark.startMeasurement()
-            for _ in 0..<operations(benchmark.name) { blackHole(Limit.read()) }
-            benchmark.stopMeasurement()
-        }
-    }
-    Benchmark("readInOverride/dependency") { benchmark in
-        withDependencies { $0.benchStore = BenchStoreStub() } operation: {
-            let model = DependencyModel()
-            benchmark.startMeasurement()
-            for _ in 0..<operations(benchmark.name) { blackHole(model.read()) }
-            benchmark.stopMeasurement()
-        }
-    }
-    Benchmark("readInOverride/swinject") { benchmark in
-        let fixture = SwinjectFixture(stub: BenchStoreStub())
-        benchmark.startMeasurement()
-        for _ in 0..<operations(benchmark.name) { blackHole(fixture.read()) }
-        benchmark.stopMeasurement()
-    }
 
-    // MARK: Override scope
+    // MARK: Store read, override scope
 
-    Benchmark("scope/ours") { benchmark in
-        let stub = BenchStoreStub()
-        benchmark.startMeasurement()
-        for _ in 0..<operations(benchmark.name) {
-            withStores { $0[BenchStoreKey.self] = stub } operation: { consume(0) }
-        }
-        benchmark.stopMeasurement()
-    }
-    Benchmark("scope/limit") { benchmark in
-        let stub = LimitStore(value: 42)
-        benchmark.startMeasurement()
-        for _ in 0..<operations(benchmark.name) {
-            Limit.$current.withValue(Limit.Values(override: stub)) { consume(0) }
-        }
-        benchmark.stopMeasurement()
-    }
-    Benchmark("scope/dependency") { benchmark in
-        let stub = BenchStoreStub()
-        benchmark.startMeasurement()
-        for _ in 0..<operations(benchmark.name) {
-            withDependencies { $0.benchStore = stub } operation: { consume(0) }
-        }
-        benchmark.stopMeasurement()
+    for (name, operation) in [
+        ("read/ours", "read"), ("read/limit", "read-limit"),
+        ("read/dependency", "read-dependency"), ("read/swinject", "read-swinject"),
+        ("readInOverride/ours", "read-override"), ("readInOverride/limit", "read-limit-override"),
+        ("readInOverride/dependency", "read-override-dependency"),
+        ("readInOverride/swinject", "read-override-swinject"),
+        ("scope/ours", "scope"), ("scope/limit", "scope-limit"), ("scope/dependency", "scope-dependency"),
+    ] {
+        benchmark(name, running: operation)
     }
 
     // MARK: Mutate and notify
 
     for observers in Catalog.notifyObserverCounts {
-        Benchmark("notify\(observers)/ours") { benchmark in
-            let fixture = OursNotify(observers: observers)
-            benchmark.startMeasurement()
-            for _ in 0..<operations(benchmark.name) { fixture.mutate() }
-            benchmark.stopMeasurement()
-        }
-        Benchmark("notify\(observers)/raw") { benchmark in
-            let fixture = RawNotify(observers: observers)
-            benchmark.startMeasurement()
-            for _ in 0..<operations(benchmark.name) { fixture.mutate() }
-            benchmark.stopMeasurement()
-        }
-        Benchmark("notify\(observers)/opencombine") { benchmark in
-            let fixture = CombineNotify(observers: observers)
-            benchmark.startMeasurement()
-            for _ in 0..<operations(benchmark.name) { fixture.mutate() }
-            benchmark.stopMeasurement()
-        }
+        benchmark("notify\(observers)/ours", running: "notify\(observers)")
+        benchmark("notify\(observers)/raw", running: "notify\(observers)-raw")
+        benchmark("notify\(observers)/opencombine", running: "notify\(observers)-combine")
     }
 
     // MARK: Adding and removing observers

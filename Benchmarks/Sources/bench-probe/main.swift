@@ -1,6 +1,5 @@
 import BenchmarkSupport
 import Foundation
-import Stores
 
 // Runs one operation in a loop, with no harness around it: the program to give to
 // `valgrind --tool=callgrind` (instruction counts are repeatable where wall-clock time is not).
@@ -8,9 +7,13 @@ import Stores
 //   bench-probe <operation> [count]
 //   bench-probe pairs [--json PATH]
 //
-// Operations: read, read-limit, read-override, read-limit-override, read-anyobject,
-// read-override-anyobject, read-cast, scope, scope-limit, notify<N>, notify<N>-raw,
-// hour (a one-hour countdown on the manual clock).
+// Operations: those of `MeasuredOperation.named` (read, read-limit, read-override,
+// read-limit-override, read-anyobject, read-override-anyobject, read-cast, scope, scope-limit,
+// notify<N>, notify<N>-raw, and the peers' variants), and hour (a one-hour countdown on the
+// manual clock). The operations are made and run in BenchmarkSupport's nonisolated code, called
+// synchronously from the main task, so they stay on the main thread, where valgrind follows the
+// program. (Closures written in top-level code here would be isolated to the main actor, and
+// `TaskLocal.withValue` would then check the executor on every call: about 150 instructions.)
 //
 // `pairs` times each target operation against its limit interleaved: 40 blocks of each, taken
 // in turn (ours then the limit, then the other way round), and reports the median of the
@@ -22,77 +25,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let operation = arguments.first ?? "read"
 let count = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 
-/// An operation ready to run: `run(n)` performs it `n` times. Whatever it needs (a stub, a
-/// store with its observers, an override scope around the loop) is set up when it is made.
-struct Operation {
-    let run: (Int) -> Void
-}
-
-// The operations are made in a nonisolated function, and run synchronously, so that they stay on
-// the main thread (valgrind follows the program there). Closures written in top-level code would
-// be isolated to the main actor instead, and some calls would then check the executor on every
-// operation: that check once added about 150 instructions to `scope-limit` alone.
-nonisolated func makeOperation(_ name: String) -> Operation? {
-    switch name {
-    case "read":
-        return Operation { n in for _ in 0..<n { consume(readThroughRegistry()) } }
-    case "read-anyobject":
-        return Operation { n in for _ in 0..<n { consume(readObjectThroughRegistry()) } }
-    case "read-override-anyobject":
-        let stub = BenchStoreStub()
-        return Operation { n in
-            withStores { $0[BenchObjectStoreKey.self] = stub } operation: {
-                for _ in 0..<n { consume(readObjectThroughRegistry()) }
-            }
-        }
-    case "read-limit":
-        return Operation { n in for _ in 0..<n { consume(Limit.read()) } }
-    case "read-override":
-        let stub = BenchStoreStub()
-        return Operation { n in
-            withStores { $0[BenchStoreKey.self] = stub } operation: {
-                for _ in 0..<n { consume(readThroughRegistry()) }
-            }
-        }
-    case "read-limit-override":
-        let stub = LimitStore(value: 42)
-        return Operation { n in
-            Limit.$current.withValue(Limit.Values(override: stub)) {
-                for _ in 0..<n { consume(Limit.read()) }
-            }
-        }
-    case "read-cast":
-        // What a read would cost if the registry kept the override type-erased (as `Any`, which
-        // needs no allocation) and cast it back to the contract: the design BENCHMARKS.md rejects.
-        let erased: Any = BenchStoreStub()
-        return Operation { n in for _ in 0..<n { consume((erased as? any BenchStoreContract)?.value ?? -1) } }
-    case "scope":
-        let stub = BenchStoreStub()
-        return Operation { n in
-            for _ in 0..<n { withStores { $0[BenchStoreKey.self] = stub } operation: { consume(0) } }
-        }
-    case "scope-limit":
-        let stub = LimitStore(value: 42)
-        return Operation { n in
-            for _ in 0..<n { Limit.$current.withValue(Limit.Values(override: stub)) { consume(0) } }
-        }
-    case let name where name.hasPrefix("notify"):
-        let spec = name.dropFirst("notify".count)
-        let isRaw = spec.hasSuffix("-raw")
-        guard let observers = Int(isRaw ? spec.dropLast(4) : spec) else { return nil }
-        if isRaw {
-            let fixture = RawNotify(observers: observers)
-            return Operation { n in for _ in 0..<n { fixture.mutate() } }
-        }
-        let fixture = OursNotify(observers: observers)
-        return Operation { n in for _ in 0..<n { fixture.mutate() } }
-    default:
-        return nil
-    }
-}
-
 /// Wall-clock nanoseconds per operation of `operation.run(n)`.
-func nanosecondsPerOperation(_ operation: Operation, _ n: Int) -> Double {
+func nanosecondsPerOperation(_ operation: MeasuredOperation, _ n: Int) -> Double {
     let start = ContinuousClock.now
     operation.run(n)
     let elapsed = ContinuousClock.now - start
@@ -113,7 +47,7 @@ let pairs: [(row: String, ours: String, limit: String, block: Int)] = [
 nonisolated func timePairs(blocks: Int = 40) -> [String: PairedRatio] {
     var results: [String: PairedRatio] = [:]
     for pair in pairs {
-        guard let ours = makeOperation(pair.ours), let limit = makeOperation(pair.limit) else { continue }
+        guard let ours = MeasuredOperation.named(pair.ours), let limit = MeasuredOperation.named(pair.limit) else { continue }
         // One untimed block of each first: first use of the code and the allocator's warm-up.
         ours.run(pair.block)
         limit.run(pair.block)
@@ -153,10 +87,10 @@ if operation == "pairs" {
     let start = ContinuousClock.now
     let result = await runManualClockHour()
     print("one-hour manual-clock countdown: \(result), \(ContinuousClock.now - start)")
-} else if let made = makeOperation(operation) {
+} else if let made = MeasuredOperation.named(operation) {
     let nanoseconds = nanosecondsPerOperation(made, count)
     print("\(operation): \(count) operations, \(nanoseconds) ns each")
 } else {
-    print("unknown operation \(operation)")
+    print("unknown operation \(operation); known: \(MeasuredOperation.names), hour, pairs")
     exit(2)
 }
