@@ -1,30 +1,77 @@
-// storage-stress <folder> <count> [counter|purchases]
+// storage-stress: a second process for the cross-process and crash tests.
 //
-// A second process for the cross-process tests.
-// - counter (default): increments the "count" of the document "counter" in <folder> <count>
-//   times, each through a locked FileStorage.update.
-// - purchases: buys one boost item <count> times through PurchaseManager with the local backend,
-//   on the ledger in <folder>.
-// Two of these running at once must end at exactly 2 × <count>.
+//   storage-stress <folder> <count> [counter|purchases]
+//       counter (default): increments the "count" of the document "counter" <count> times, each
+//       through a locked FileStorage.update. purchases: buys one boost item <count> times.
+//       Two of these running at once must end at exactly 2 × <count>.
+//   storage-stress use <folder> <seconds> [--crash-at POINT] [--trace]
+//       Uses one boost item for a boost of <seconds>. Exit 0 started, 3 refused (a boost runs),
+//       4 no item owned.
+//   storage-stress buy <folder> <items> [--crash-at POINT] [--trace]
+//       Buys <items> boost items through the local backend.
+//   storage-stress churn <folder> <seed>
+//       Buys, uses 1-second boosts and renames the profile in a loop until killed.
+//   storage-stress report <folder>
+//       Launches the stores on <folder> and prints what they show, as one JSON object.
+//
+// --crash-at POINT kills the process with SIGKILL when it reaches the named fault-injection
+// point; --trace prints every point reached to standard error.
 // Exit status: 0 on success, 1 on a storage or purchase error, 2 on bad arguments.
 import Foundation
-import Stores
+@_spi(FaultInjection) import Stores
 
 struct Counter: Codable, Sendable {
     var count = 0
     var label = "counter"
 }
 
-let arguments = CommandLine.arguments
-let mode = arguments.count == 4 ? arguments[3] : "counter"
-guard arguments.count == 3 || arguments.count == 4, let count = Int(arguments[2]), count >= 0,
-    mode == "counter" || mode == "purchases"
-else {
-    FileHandle.standardError.write(Data("usage: storage-stress <folder> <count> [counter|purchases]\n".utf8))
+func usage() -> Never {
+    FileHandle.standardError.write(Data("usage: see the comment at the top of Tests/StorageStress/main.swift\n".utf8))
     exit(2)
 }
-let storage = FileStorage(folder: URL(filePath: arguments[1], directoryHint: .isDirectory))
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+if let index = arguments.firstIndex(of: "--crash-at"), arguments.indices.contains(index + 1) {
+    let point = arguments[index + 1]
+    arguments.removeSubrange(index...(index + 1))
+    FaultInjection.install { reached in
+        if reached.name == point { kill(getpid(), SIGKILL) }
+    }
+}
+if let index = arguments.firstIndex(of: "--trace") {
+    arguments.remove(at: index)
+    FaultInjection.install { reached in FileHandle.standardError.write(Data("point \(reached.name)\n".utf8)) }
+}
+
 do {
+    switch arguments.first {
+    case "use", "buy", "churn", "report":
+        guard arguments.count >= 2 else { usage() }
+        let scenario = Scenario(folder: URL(filePath: arguments[1], directoryHint: .isDirectory))
+        let number = arguments.count >= 3 ? Int(arguments[2]) : nil
+        if arguments[0] != "report", number == nil { usage() }
+        let value = number ?? 0
+        switch arguments[0] {
+        case "use": exit(try scenario.use(seconds: value))
+        case "buy": try await scenario.buy(items: value)
+        case "churn": try await scenario.churn(seed: UInt64(truncatingIfNeeded: value))
+        default: try scenario.report()
+        }
+    default:
+        try await legacy(arguments)
+    }
+} catch {
+    FileHandle.standardError.write(Data("storage-stress: \(error)\n".utf8))
+    exit(1)
+}
+
+/// The original modes: `<folder> <count> [counter|purchases]`.
+func legacy(_ arguments: [String]) async throws {
+    let mode = arguments.count == 3 ? arguments[2] : "counter"
+    guard arguments.count == 2 || arguments.count == 3, let count = Int(arguments[1]), count >= 0,
+        mode == "counter" || mode == "purchases"
+    else { usage() }
+    let storage = FileStorage(folder: URL(filePath: arguments[0], directoryHint: .isDirectory))
     switch mode {
     case "purchases":
         let purchases = PurchaseManager(storage: storage, center: NotificationCenter())
@@ -37,7 +84,4 @@ do {
             try storage.update(Counter.self, forKey: "counter", default: Counter()) { $0.count += 1 }
         }
     }
-} catch {
-    FileHandle.standardError.write(Data("storage-stress: \(error)\n".utf8))
-    exit(1)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStoresLocking
 import StoreObservation
 import Timers
 
@@ -26,6 +27,15 @@ import Timers
 /// left and a relaunch after the end shows no boost. Tests inject a ``Timers/ManualClock`` and a
 /// ``Timers/WallClock``.
 ///
+/// ## Several processes
+/// The `boost` document is the truth. Every change — start, stop, extend, pause, resume, and
+/// spending an item on a boost — is decided under the document's file lock from what is on
+/// disk at that moment, then written, then shown by this process's countdown. So of several
+/// processes using items at once on an idle boost exactly one starts it, and while a boost runs
+/// in any process, no other process can start one over it with an item. Between its own
+/// changes a process does not watch the document: a boost another process stopped is still
+/// shown here until this process changes the boost or relaunches.
+///
 /// ## Ends
 /// ``NotificationChannel/boostEnded`` is posted exactly once per boost, when it runs out or is
 /// stopped, whether or not anyone observes; a boost replaced by a new start does not end, it is
@@ -43,15 +53,18 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     public static let maximumDuration = CountdownTimer.maximumDuration
 
     private let timer: CountdownTimer
-    private let records: BoostRecordKeeper
+    private let journal: BoostJournal
     private let wallClock: WallClock
+    private let model: Locked<BoostModel>
 
-    /// Creates a boost countdown and resumes a boost persisted by an earlier launch.
+    /// Creates a boost countdown and resumes the boost recorded on disk, if one is running or
+    /// paused.
     ///
     /// - Parameters:
     ///   - clock: The monotonic clock the countdown runs on; a ``Timers/ManualClock`` in tests.
     ///   - wallClock: The wall clock the persisted end date is read and written with.
-    ///   - storage: Where the `boost` document lives.
+    ///   - storage: Where the `boost` document lives. Boosts started by spending an item are
+    ///     read from the `purchases` ledger of the same storage.
     ///   - center: The notification center changes are posted to.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
     public init(
@@ -61,20 +74,25 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         center: NotificationCenter = .default,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
-        let records = BoostRecordKeeper(storage: storage, wallClock: wallClock, reportIssue: reportIssue)
-        self.records = records
+        let journal = BoostJournal(storage: storage, reportIssue: reportIssue)
+        let ended = Locked<(@Sendable () -> Void)?>(nil)
+        self.journal = journal
         self.wallClock = wallClock
         timer = CountdownTimer(clock: clock) { event in
             switch event {
             case .tick(let seconds):
                 NotificationChannel.boostTime.post(seconds, object: seconds, center: center)
             case .ended(let reason):
-                records.clearIfIdle()
+                ended.withLock { $0 }?()
                 NotificationChannel.boostEnded.post(reason == .finished ? .finished : .stopped, center: center)
             }
         }
-        records.attach(timer)
-        resume(records.load())
+        let record = journal.current()
+        let now = timer.now
+        model = Locked(BoostModel(phase: BoostModel.phase(of: record, at: now, wallClock: wallClock), committed: record))
+        let onEnd = Self.endHandler(for: self)
+        ended.withLock { $0 = onEnd }
+        apply(model.withLock { $0.phase })
     }
 
     // MARK: Reading
@@ -90,7 +108,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
 
     // MARK: Changing
 
-    /// Starts a boost of `duration` seconds, replacing any running one (seed 004).
+    /// Starts a boost of `duration` seconds, replacing any running one.
     ///
     /// - Parameter duration: Seconds. Zero or less ends any running boost at once; more than
     ///   ``maximumDuration`` is clamped to it.
@@ -99,67 +117,209 @@ public final class BoostTimeManager: BoostTimeManagerContract {
             stopCountDown()
             return
         }
-        timer.start(duration: Self.clamped(duration))
-        records.recordCurrentState()
+        change { phase, now in phase = .running(deadline: now.advanced(by: Self.clamped(duration))) }
     }
 
-    /// Starts a boost only if none is running, as one atomic step: of two concurrent calls,
-    /// exactly one starts.
+    /// Starts a boost only if none is running or paused in any process, as one atomic step: of
+    /// two concurrent calls, in one process or two, exactly one starts.
     ///
     /// - Parameter duration: Seconds, above zero; more than ``maximumDuration`` is clamped.
     /// - Throws: ``BoostError/alreadyRunning(remainingSeconds:)`` or
     ///   ``BoostError/invalidDuration(_:)``; then nothing changed.
     public func startCountDownIfIdle(duration: Int) throws(BoostError) {
         guard duration > 0 else { throw .invalidDuration(duration) }
-        guard timer.startIfIdle(duration: Self.clamped(duration)) else {
-            throw .alreadyRunning(remainingSeconds: remainingSeconds)
+        let refusal = change { phase, now -> BoostError? in
+            if let running = phase.shownSeconds(at: now) { return .alreadyRunning(remainingSeconds: running) }
+            phase = .running(deadline: now.advanced(by: Self.clamped(duration)))
+            return nil
         }
-        records.recordCurrentState()
+        if let refusal = refusal ?? nil { throw refusal }
+    }
+
+    /// Starts a boost of `duration` seconds paid for by `payment` — spending one item, say — as
+    /// one durable step, only if no boost is running or paused in any process.
+    ///
+    /// The decision is taken under the `boost` document's lock from what is on disk. `payment`
+    /// runs under that lock with the ``BoostGrant`` describing the boost; it should record the
+    /// grant in the same write that spends the item (``PurchaseManager`` writes it into the
+    /// ledger entry). A crash after that write leaves the item spent and its boost running to
+    /// the grant's end; a crash before it leaves neither.
+    ///
+    /// - Parameters:
+    ///   - duration: Seconds, above zero; more than ``maximumDuration`` is clamped.
+    ///   - payment: Spends what the boost costs, or throws to refuse it. It must not post or
+    ///     touch the boost.
+    /// - Throws: ``PurchaseError/boostNotStarted(_:)`` when a boost is running (nothing was
+    ///   spent), or what `payment` threw.
+    public func startCountDownIfIdle(
+        duration: Int, paidBy payment: (BoostGrant) throws(PurchaseError) -> Void
+    ) throws(PurchaseError) {
+        guard duration > 0 else { throw .boostNotStarted(.invalidDuration(duration)) }
+        let length = Self.clamped(duration)
+        var failure: PurchaseError?
+        do throws(StorageError) {
+            try transact { (record: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) throws(StorageError) -> BoostModel.Phase in
+                if let running = phase.shownSeconds(at: now) {
+                    failure = .boostNotStarted(.alreadyRunning(remainingSeconds: running))
+                    return phase
+                }
+                let grant = BoostGrant(id: UUID().uuidString, endDate: wallClock.date(after: length))
+                do throws(PurchaseError) {
+                    try payment(grant)
+                } catch {
+                    failure = error
+                    return phase
+                }
+                FaultInjection.reach(.boostItemSpent)
+                record = BoostRecord(endDate: grant.endDate, settledGrantID: grant.id)
+                return .running(deadline: now.advanced(by: length))
+            }
+        } catch {
+            throw failure ?? .storage(error)
+        }
+        if let failure { throw failure }
     }
 
     /// Ends the running boost now; posts ``NotificationChannel/boostEnded`` if one was running.
     public func stopCountDown() {
-        timer.stop()
-        records.clearIfIdle()
+        change { phase, _ in phase = .idle }
     }
 
     /// Adds `seconds` to the running boost (or to a paused one's time left).
     ///
-    /// - Parameter seconds: Seconds to add; zero or less changes nothing.
+    /// - Parameter seconds: Seconds to add; zero or less changes nothing. The time left is
+    ///   clamped to ``maximumDuration``.
     public func extend(by seconds: Int) {
         guard seconds > 0 else { return }
-        timer.extend(by: Self.clamped(seconds))
-        records.recordCurrentState()
+        change { phase, now in
+            switch phase {
+            case .running(let deadline):
+                let left = max(now.duration(to: deadline), .zero)
+                phase = .running(deadline: now.advanced(by: min(left + Self.clamped(seconds), Self.maximumDuration)))
+            case .paused(let remaining):
+                phase = .paused(remaining: min(remaining + Self.clamped(seconds), Self.maximumDuration))
+            case .idle:
+                break
+            }
+        }
     }
 
     /// Pauses the running boost: the time left freezes until ``resume()``.
     public func pause() {
-        timer.pause()
-        records.recordCurrentState()
+        change { phase, now in
+            guard case .running(let deadline) = phase else { return }
+            let left = now.duration(to: deadline)
+            phase = left > .zero ? .paused(remaining: left) : .idle
+        }
     }
 
     /// Resumes a paused boost with the time it had left.
     public func resume() {
-        timer.resume()
-        records.recordCurrentState()
+        change { phase, now in
+            guard case .paused(let remaining) = phase else { return }
+            phase = .running(deadline: now.advanced(by: remaining))
+        }
     }
 
-    // MARK: Relaunch
+    // MARK: Internals
 
     private static func clamped(_ seconds: Int) -> Duration {
         min(.seconds(seconds), maximumDuration)
     }
 
-    /// Resumes what an earlier launch recorded: a paused boost stays paused, a running one
-    /// resumes with the time left until its wall-clock end, an ended one is cleared.
-    private func resume(_ record: BoostRecord) {
-        if let paused = record.pausedRemainingSeconds, paused > 0 {
-            timer.start(duration: min(.seconds(paused), Self.maximumDuration))
-            timer.pause()
-        } else if let endDate = record.endDate, wallClock.duration(until: endDate) > .zero {
-            timer.start(duration: min(wallClock.duration(until: endDate), Self.maximumDuration))
-        } else if record != .none {
-            records.clear()
+    /// What the countdown calls when a boost ends; holds the manager weakly.
+    private static func endHandler(for manager: BoostTimeManager) -> @Sendable () -> Void {
+        { [weak manager] in manager?.clearIfEnded() }
+    }
+
+    /// Clears the record of a boost that ran out here, unless the disk says another boost has
+    /// started since (which this process then shows).
+    private func clearIfEnded() {
+        change { phase, now in
+            if case .running(let deadline) = phase, deadline <= now { phase = .idle }
+        }
+    }
+
+    /// Runs a change of the phase as one transaction on disk; storage failures are reported and
+    /// leave everything as it was.
+    @discardableResult
+    private func change<Outcome>(
+        _ decide: (inout BoostModel.Phase, CountdownTimer.Instant) -> Outcome
+    ) -> Outcome? {
+        var outcome: Outcome?
+        do {
+            try transact { (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
+                var next = phase
+                outcome = decide(&next, now)
+                return next
+            }
+        } catch {
+            journal.reportIssue(.storageRecovered(error))
+            return nil
+        }
+        return outcome
+    }
+
+    /// The transaction every change goes through.
+    ///
+    /// Under the `boost` document's lock: reads the record on disk; if another process changed
+    /// it since this one last looked, adopts it; lets `decide` move the phase (and, for item
+    /// spends, set the record itself); writes the record of the new phase. After the lock is
+    /// released, the countdown is moved to the newest committed phase, in commit order, outside
+    /// every lock (its posts may call back into this manager).
+    private func transact(
+        _ decide: (inout BoostRecord, BoostModel.Phase, CountdownTimer.Instant) throws(StorageError) -> BoostModel.Phase
+    ) throws(StorageError) {
+        let commit = try journal.transaction { (record: inout BoostRecord) throws(StorageError) -> BoostModel.Commit in
+            let now = timer.now
+            let onDisk = record
+            let current = model.withLock { model -> BoostModel.Phase in
+                // The disk is the truth; the monotonic phase is kept only while the disk still
+                // holds what this process last saw or wrote.
+                model.committed == onDisk ? model.phase : BoostModel.phase(of: onDisk, at: now, wallClock: wallClock)
+            }
+            let next = try decide(&record, current, now)
+            if record == onDisk, next != current {
+                record = BoostModel.record(of: next, at: now, wallClock: wallClock, settled: onDisk.settledGrantID)
+            }
+            return model.withLock { model in model.begin(next, record: record) }
+        }
+        let claimed = model.withLock { $0.finish(commit) }
+        if claimed { deliver() }
+    }
+
+    /// Moves the countdown to each committed phase in turn, until none is left.
+    private func deliver() {
+        while true {
+            let batch = model.withLock { $0.outbox.takeBatch() }
+            if batch.isEmpty { return }
+            batch.forEach(apply)
+        }
+    }
+
+    /// Moves the countdown to `target` with the fewest changes: a new deadline is an extension
+    /// (no end is reported for it), a stop reports the end once.
+    private func apply(_ target: BoostModel.Phase) {
+        switch target {
+        case .idle:
+            timer.stop()
+        case .running(let deadline):
+            if timer.isPaused { timer.resume() }
+            if timer.isRunning, let current = timer.deadline {
+                let shift = current.duration(to: deadline)
+                if shift != .zero { timer.extend(by: shift) }
+            } else {
+                timer.start(duration: timer.now.duration(to: deadline))
+            }
+        case .paused(let remaining):
+            if timer.isRunning { timer.pause() }
+            if timer.isPaused {
+                let shift = remaining - timer.remaining
+                if shift != .zero { timer.extend(by: shift) }
+            } else {
+                timer.start(duration: remaining)
+                timer.pause()
+            }
         }
     }
 }

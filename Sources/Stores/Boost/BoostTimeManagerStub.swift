@@ -22,6 +22,8 @@ public final class BoostTimeManagerStub: BoostTimeManagerContract {
     private struct State {
         var script: [Int]
         var position = 0
+        /// The duration of a boost whose payment is under way, if any.
+        var starting: Int?
         var current: Int { script.indices.contains(position) ? script[position] : 0 }
     }
     private let state: Locked<State>
@@ -71,12 +73,34 @@ public final class BoostTimeManagerStub: BoostTimeManagerContract {
     public func startCountDownIfIdle(duration: Int) throws(BoostError) {
         guard duration > 0 else { throw .invalidDuration(duration) }
         let running = state.withLock { state -> Int? in
-            guard state.current == 0 else { return state.current }
+            guard state.current == 0, state.starting == nil else { return state.starting ?? state.current }
             state.script = [duration]
             state.position = 0
             return nil
         }
         if let running { throw .alreadyRunning(remainingSeconds: running) }
+        post(duration)
+    }
+
+    /// Sets the remaining time to `duration` after `payment` succeeds, if it is 0 and no other
+    /// paid start is under way — one atomic step, as the real manager does.
+    public func startCountDownIfIdle(
+        duration: Int, paidBy payment: (BoostGrant) throws(PurchaseError) -> Void
+    ) throws(PurchaseError) {
+        guard duration > 0 else { throw .boostNotStarted(.invalidDuration(duration)) }
+        let running = state.withLock { state -> Int? in
+            guard state.current == 0, state.starting == nil else { return state.starting ?? state.current }
+            state.starting = duration
+            return nil
+        }
+        if let running { throw .boostNotStarted(.alreadyRunning(remainingSeconds: running)) }
+        do throws(PurchaseError) {
+            try payment(BoostGrant(id: UUID().uuidString, endDate: Date().addingTimeInterval(TimeInterval(duration))))
+        } catch {
+            state.withLock { $0.starting = nil }
+            throw error
+        }
+        state.withLock { $0 = State(script: [duration]) }
         post(duration)
     }
 

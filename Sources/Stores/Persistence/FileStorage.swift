@@ -46,8 +46,10 @@ import Foundation
 /// (deleting them would race with waiting writers). On a platform without `flock` (neither
 /// Glibc, Musl nor Darwin) there is no locking: use one writer per folder there.
 ///
-/// `update`'s body runs while the lock is held, so it must be a pure, quick transform of the
-/// value: no storage calls (that would deadlock), no other stores, no notifications.
+/// `update`'s body runs while the lock is held, so it must be a quick transform of the value: no
+/// notifications, and no call that locks the same key again (that would deadlock). A decision
+/// that spans two documents may update a second key inside the body, when every caller nests
+/// the two keys in the same order.
 public struct FileStorage: StoreStorage {
     /// The environment variable that chooses the data folder when no folder is passed.
     public static let environmentVariable = "SINGLETON_STORES_DATA_DIR"
@@ -136,7 +138,7 @@ public struct FileStorage: StoreStorage {
         _ type: Value.Type,
         forKey key: String,
         default defaultValue: @autoclosure () -> Value,
-        _ body: (inout Value) -> Outcome
+        _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
         let file = try fileURL(forKey: key)
         try FileStorageFolder.create(folder)
@@ -145,11 +147,13 @@ public struct FileStorage: StoreStorage {
             let current = try readRecovering(Value.self, key: key, file: file)
             var value = current.value ?? defaultValue()
             let before = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
-            let outcome = body(&value)
+            let outcome = try body(&value)
             let after = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
             let changed = after != before
             if changed {
+                FaultInjection.reach(.willWrite(key))
                 try DocumentFile.replace(file, with: after, temporary: temporaryURL(forKey: key))
+                FaultInjection.reach(.didWrite(key))
             }
             return StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: current.recovery)
         }

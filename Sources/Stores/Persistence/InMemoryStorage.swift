@@ -28,9 +28,19 @@ import SingletonStoresLocking
 /// are kept as given (encoded only to tell whether an update changed them, so a value
 /// that can't be encoded fails here too), a stored value of another type counts as a corrupted
 /// document, and ``update(_:forKey:default:_:)`` runs its body exactly once while holding the
-/// storage's lock (the in-memory stand-in for the file lock), so the body must be a pure
-/// transform here too.
+/// key's lock (the in-memory stand-in for its lock file), so the same rules hold for the body.
 public final class InMemoryStorage: StoreStorage {
+    /// The in-memory stand-in for a key's lock file.
+    private final class KeyLock: Sendable {
+        private let lock = Locked(())
+
+        func withLock<Result, Failure: Error>(
+            _ body: (inout Void) throws(Failure) -> sending Result
+        ) throws(Failure) -> sending Result {
+            try lock.withLock(body)
+        }
+    }
+
     /// The stored values and the problems waiting to be played.
     private struct State {
         var values: [String: any Sendable]
@@ -39,6 +49,9 @@ public final class InMemoryStorage: StoreStorage {
     }
 
     private let state: Locked<State>
+
+    /// One lock per key, held while an update's body runs.
+    private let keyLocks = Locked([String: KeyLock]())
 
     /// Creates a storage holding `values`, keyed by store name.
     public init(_ values: [String: any Sendable] = [:]) {
@@ -103,31 +116,41 @@ public final class InMemoryStorage: StoreStorage {
         _ type: Value.Type,
         forKey key: String,
         default defaultValue: @autoclosure () -> Value,
-        _ body: (inout Value) -> Outcome
+        _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
         _ = try StorageKey.validated(key)
-        // The body runs under the lock by contract, as it runs under the file lock in FileStorage.
-        let result: Result<StorageUpdate<Value, Outcome>, StorageError> = state.withLock { state in
-            if let failure = state.writeFailures[key] { return .failure(failure) }
-            let (stored, recovery) = Self.takeCurrent(Value.self, key: key, from: &state)
-            var value = stored ?? defaultValue()
-            do throws(StorageError) {
-                // Compare encodings, as FileStorage does, so `didWrite` means the same here.
-                let before = try DocumentCoding.encode(value, version: FileStorage.formatVersion, key: key)
-                let outcome = body(&value)
-                let after = try DocumentCoding.encode(value, version: FileStorage.formatVersion, key: key)
-                let changed = after != before
-                if changed { state.values[key] = value }
-                return .success(StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery))
-            } catch {
-                return .failure(error)
+        // The body runs under the key's own lock, as it runs under the key's file lock in
+        // FileStorage, so it may update another key (in a fixed order) without deadlock.
+        return try lock(forKey: key).withLock { (_: inout Void) throws(StorageError) -> StorageUpdate<Value, Outcome> in
+            let current: Result<(Value?, StorageError?), StorageError> = state.withLock { state in
+                if let failure = state.writeFailures[key] { return .failure(failure) }
+                return .success(Self.takeCurrent(Value.self, key: key, from: &state))
             }
+            let (stored, recovery) = try current.get()
+            var value = stored ?? defaultValue()
+            // Compare encodings, as FileStorage does, so `didWrite` means the same here.
+            let before = try DocumentCoding.encode(value, version: FileStorage.formatVersion, key: key)
+            let outcome = try body(&value)
+            let after = try DocumentCoding.encode(value, version: FileStorage.formatVersion, key: key)
+            let changed = after != before
+            if changed {
+                let committed = value
+                state.withLock { $0.values[key] = committed }
+            }
+            return StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery)
         }
-        return try result.get()
     }
 
-    /// The usable value under `key` and the recovery to report, dropping a value that is
-    /// of the wrong type or has a simulated problem.
+    /// The lock that serialises updates of `key`, made on first use.
+    private func lock(forKey key: String) -> KeyLock {
+        keyLocks.withLock { locks in
+            if let lock = locks[key] { return lock }
+            let lock = KeyLock()
+            locks[key] = lock
+            return lock
+        }
+    }
+
     private static func takeCurrent<Value>(
         _ type: Value.Type, key: String, from state: inout State
     ) -> (Value?, StorageError?) {

@@ -49,10 +49,14 @@ public protocol StoreStorage: Sendable {
     ///   - type: The stored value's type.
     ///   - key: The store name.
     ///   - defaultValue: The value to start from when there is no usable document.
-    ///   - body: A pure transform of the value, run exactly once while the document is
-    ///     locked. It must not touch storage, other stores, observers or notifications (the
-    ///     caller posts after `update` returns). To refuse a change, leave the value as it is
-    ///     and return the reason: an unchanged value is not rewritten.
+    ///   - body: A transform of the value, run exactly once while the document is locked. It
+    ///     must not call observers or post notifications (the caller posts after `update`
+    ///     returns), and must not touch this key again (that would wait for its own lock). It
+    ///     may read or update *other* keys of the same storage when a decision spans two
+    ///     documents, provided every caller takes such nested keys in one fixed order (the
+    ///     built-in stores take `boost` before `purchases`). To refuse a change, leave the value
+    ///     as it is and return the reason: an unchanged value is not rewritten. If `body`
+    ///     throws, nothing is written and the error is rethrown.
     /// - Returns: The committed value, what `body` returned, and any bad document that was
     ///   moved aside before `body` ran.
     @discardableResult
@@ -60,6 +64,6 @@ public protocol StoreStorage: Sendable {
         _ type: Value.Type,
         forKey key: String,
         default defaultValue: @autoclosure () -> Value,
-        _ body: (inout Value) -> Outcome
+        _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>
 }

@@ -24,6 +24,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
 
     /// Records a receipt for `product` and returns it.
     public func purchase(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
+        guard product.isWithinLimits else { throw .invalidProduct(product) }
         let receipt = PurchaseReceipt(id: UUID().uuidString, product: product, date: wallClock.now())
         do {
             try storage.update([PurchaseReceipt].self, forKey: "receipts", default: []) { $0.append(receipt) }
@@ -35,6 +36,11 @@ public struct LocalPurchaseBackend: PurchaseBackend {
 
     /// Every receipt recorded so far.
     public func restore() async throws(PurchaseError) -> [PurchaseReceipt] {
+        try pendingReceipts()
+    }
+
+    /// Every receipt recorded so far: the ones already credited are skipped by the ledger.
+    public func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt] {
         do {
             return try storage.load([PurchaseReceipt].self, forKey: "receipts", default: []).value
         } catch {

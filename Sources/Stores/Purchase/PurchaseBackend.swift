@@ -16,6 +16,20 @@ public protocol PurchaseBackend: Sendable {
 
     /// Every receipt of this user, for restoring purchases on a new install.
     func restore() async throws(PurchaseError) -> [PurchaseReceipt]
+
+    /// Receipts this backend holds on the device that may not have been credited yet — paid for
+    /// just before the app was killed — read without a network request or a prompt.
+    ///
+    /// ``PurchaseManager`` calls it when it is created and credits every receipt its ledger
+    /// lacks, so a purchase interrupted between payment and credit is credited at the next
+    /// launch. The default returns none; a payment SDK with unfinished transactions returns
+    /// them here.
+    func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt]
+}
+
+extension PurchaseBackend {
+    /// No receipts held on the device.
+    public func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt] { [] }
 }
 
 /// What a purchase came to, when it did not fail.
@@ -40,5 +54,30 @@ public struct PurchaseReceipt: Sendable, Codable, Equatable {
         self.id = id
         self.product = product
         self.date = date
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, product, date
+    }
+
+    /// Decodes a receipt and range-checks it: the product within its limits, the date within the
+    /// years 1970–9999, an id of 1 to 200 characters.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        product = try container.decode(PurchaseProduct.self, forKey: .product)
+        date = try container.decode(Date.self, forKey: .date)
+        guard product.isWithinLimits else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .product, in: container, debugDescription: "\(product) is outside the purchase limits")
+        }
+        guard StoredDate.isPlausible(date) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .date, in: container, debugDescription: "the date is outside the years 1970–9999")
+        }
+        guard (1...200).contains(id.count) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .id, in: container, debugDescription: "the id is empty or longer than 200 characters")
+        }
     }
 }

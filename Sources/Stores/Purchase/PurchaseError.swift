@@ -2,7 +2,8 @@
 public enum PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another purchase or restore is running; wait for it to finish.
     case busy(PurchaseFlowState)
-    /// The product cannot be bought, e.g. zero items or zero days.
+    /// The product cannot be bought: the amount is outside ``PurchaseProduct/boostItemLimit``
+    /// or ``PurchaseProduct/premiumDayLimit``.
     case invalidProduct(PurchaseProduct)
     /// The payment failed.
     case failed(reason: String)
@@ -17,7 +18,7 @@ public enum PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .busy(let state): "A purchase is already in progress (\(state)). Wait for it to finish."
-        case .invalidProduct(let product): "\(product) cannot be bought: buy at least one item or one day."
+        case .invalidProduct(let product): "\(product) cannot be bought: one purchase buys \(PurchaseProduct.boostItemLimit.lowerBound) to \(PurchaseProduct.boostItemLimit.upperBound) boost items or \(PurchaseProduct.premiumDayLimit.lowerBound) to \(PurchaseProduct.premiumDayLimit.upperBound) days of premium."
         case .failed(let reason): "The purchase failed: \(reason). Nothing was charged; try again."
         case .noBoostItems: "You have no boost items. Buy some first (purchase buy)."
         case .boostNotStarted(let error): "The boost did not start, so your item was not spent: \(error)"

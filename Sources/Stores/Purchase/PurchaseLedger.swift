@@ -8,6 +8,12 @@ import Foundation
 /// ledger.append(.boostItemUsed, at: now)
 /// ledger.boostItems           // 2
 /// ```
+///
+/// A ledger read from disk is range-checked while it is decoded: an entry with a count or a
+/// number of days outside ``PurchaseProduct/boostItemLimit`` or
+/// ``PurchaseProduct/premiumDayLimit``, or a date outside the years 1970–9999, makes the whole
+/// document invalid, so the storage keeps it aside and reports it like a damaged file. Sums
+/// saturate: no ledger, however long, makes a count overflow.
 public struct PurchaseLedger: Sendable, Codable, Equatable {
     /// The entries, oldest first.
     public private(set) var entries: [LedgerEntry] = []
@@ -21,35 +27,65 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
     ///   - kind: What happened.
     ///   - date: When, on the wall clock.
     ///   - receiptID: The purchase backend's receipt, for purchases.
-    public mutating func append(_ kind: LedgerEntry.Kind, at date: Date, receiptID: String? = nil) {
-        entries.append(LedgerEntry(kind: kind, date: date, receiptID: receiptID))
+    ///   - boost: For a used item, the boost it started.
+    public mutating func append(
+        _ kind: LedgerEntry.Kind, at date: Date, receiptID: String? = nil, boost: BoostGrant? = nil
+    ) {
+        entries.append(LedgerEntry(kind: kind, date: date, receiptID: receiptID, boost: boost))
     }
 
-    /// The boost items owned: bought, less used, plus refunded. Never negative.
+    /// The boost items owned: bought, less used, plus refunded. Never negative, and at most
+    /// `Int.max` however many were bought.
     public var boostItems: Int {
-        max(0, entries.reduce(0) { count, entry in
+        var count = 0
+        for entry in entries {
             switch entry.kind {
-            case .boostItemsBought(let bought): count + bought
-            case .boostItemUsed: count - 1
-            case .boostItemRefunded: count + 1
-            case .premiumBought: count
+            case .boostItemsBought(let bought): count = count.saturatingAdding(max(bought, 0))
+            case .boostItemUsed: count = count.saturatingAdding(-1)
+            case .boostItemRefunded: count = count.saturatingAdding(1)
+            case .premiumBought: break
             }
-        })
+        }
+        return max(0, count)
     }
 
     /// When premium ends: each premium purchase adds its days to whatever premium time was left
-    /// when it was bought. `nil` if premium was never bought.
+    /// when it was bought. `nil` if premium was never bought; never later than
+    /// `Date.distantFuture`.
     public var premiumExpiry: Date? {
         entries.reduce(nil as Date?) { expiry, entry in
             guard case .premiumBought(let days) = entry.kind else { return expiry }
             let start = max(entry.date, expiry ?? entry.date)
-            return start.addingTimeInterval(TimeInterval(max(days, 0)) * 86_400)
+            return min(start.addingTimeInterval(TimeInterval(max(days, 0)) * 86_400), .distantFuture)
         }
     }
 
     /// The receipt ids already recorded.
     public var receiptIDs: Set<String> {
         Set(entries.compactMap(\.receiptID))
+    }
+
+    /// The newest entry that spent an item on a boost, with the boost it started.
+    public var latestBoostGrant: BoostGrant? {
+        entries.last { $0.kind == .boostItemUsed && $0.boost != nil }?.boost
+    }
+}
+
+/// The boost that one spent boost item started: recorded in the same ledger entry that spends
+/// the item, so the spend and its boost are written to disk as one step.
+///
+/// A crash right after the ledger was saved cannot lose the item: the next launch finds the
+/// entry and shows its boost running until ``endDate`` (or over, if that has passed).
+public struct BoostGrant: Sendable, Codable, Hashable {
+    /// A unique id of this use of an item.
+    public var id: String
+    /// When the boost ends, on the wall clock.
+    public var endDate: Date
+
+    /// Creates a grant.
+    public init(id: String, endDate: Date) {
+        self.id = id
+        self.endDate = endDate
     }
 }
 
@@ -61,7 +97,8 @@ public struct LedgerEntry: Sendable, Codable, Equatable {
         case boostItemsBought(Int)
         /// One boost item was used to start a boost.
         case boostItemUsed
-        /// A used item was given back because its boost could not start.
+        /// A used item was given back because its boost could not start (written by earlier
+        /// versions; this one decides before spending, so it never needs to give one back).
         case boostItemRefunded
         /// Premium was bought for this many days.
         case premiumBought(days: Int)
@@ -73,6 +110,52 @@ public struct LedgerEntry: Sendable, Codable, Equatable {
     public var date: Date
     /// The purchase backend's receipt id, for purchases.
     public var receiptID: String?
+    /// For a used item, the boost it started (`nil` in entries written by earlier versions).
+    public var boost: BoostGrant?
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, date, receiptID, boost
+    }
+
+    /// Creates an entry.
+    public init(kind: Kind, date: Date, receiptID: String? = nil, boost: BoostGrant? = nil) {
+        self.kind = kind
+        self.date = date
+        self.receiptID = receiptID
+        self.boost = boost
+    }
+
+    /// Decodes an entry and range-checks it: counts and days within the product limits, dates
+    /// within the years 1970–9999, ids of at most 200 characters.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        date = try container.decode(Date.self, forKey: .date)
+        receiptID = try container.decodeIfPresent(String.self, forKey: .receiptID)
+        boost = try container.decodeIfPresent(BoostGrant.self, forKey: .boost)
+        switch kind {
+        case .boostItemsBought(let count) where !PurchaseProduct.boostItemLimit.contains(count):
+            throw Self.outOfRange(.kind, in: container, "\(count) boost items is outside \(PurchaseProduct.boostItemLimit)")
+        case .premiumBought(let days) where !PurchaseProduct.premiumDayLimit.contains(days):
+            throw Self.outOfRange(.kind, in: container, "\(days) days of premium is outside \(PurchaseProduct.premiumDayLimit)")
+        default: break
+        }
+        guard StoredDate.isPlausible(date) else {
+            throw Self.outOfRange(.date, in: container, "the date is outside the years 1970–9999")
+        }
+        if let boost, !StoredDate.isPlausible(boost.endDate) {
+            throw Self.outOfRange(.boost, in: container, "the boost's end is outside the years 1970–9999")
+        }
+        if (receiptID?.count ?? 0) > 200 || (boost?.id.count ?? 0) > 200 {
+            throw Self.outOfRange(.receiptID, in: container, "an id is longer than 200 characters")
+        }
+    }
+
+    private static func outOfRange(
+        _ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>, _ message: String
+    ) -> DecodingError {
+        .dataCorruptedError(forKey: key, in: container, debugDescription: message)
+    }
 }
 
 extension PurchaseProduct {
@@ -82,5 +165,25 @@ extension PurchaseProduct {
         case .boostItems(let count): .boostItemsBought(count)
         case .premium(let days): .premiumBought(days: days)
         }
+    }
+}
+
+/// Range checks for dates read from disk.
+enum StoredDate {
+    /// 1970-01-01 to 9999-12-31, as seconds since 1970.
+    static let plausibleRange: ClosedRange<TimeInterval> = 0...253_402_300_799
+
+    /// Whether `date` is a finite date between 1970 and 9999.
+    static func isPlausible(_ date: Date) -> Bool {
+        plausibleRange.contains(date.timeIntervalSince1970)
+    }
+}
+
+extension Int {
+    /// `self + other`, clamped to `Int.min ... Int.max` instead of overflowing.
+    func saturatingAdding(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
     }
 }

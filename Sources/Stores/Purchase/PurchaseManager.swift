@@ -12,8 +12,7 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
     public static let purchaseFlow = NotificationChannel("SingletonStores.PurchaseManager.flow")
 }
 
-/// The app's purchase state: owned boost items, premium, and the purchase flow (seed 004's
-/// `PurchaseManager.shared`).
+/// The app's purchase state: owned boost items, premium, and the purchase flow.
 ///
 /// ```swift
 /// try await PurchaseManager.shared.buy(.boostItems(3))
@@ -26,19 +25,28 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 /// buying at once lose nothing.
 ///
 /// ## Using a boost item
-/// ``useBoostItem(duration:)`` spends one item, then starts the boost only if none is running
-/// (``BoostTimeManagerContract/startCountDownIfIdle(duration:)``). If the boost cannot start —
-/// one is already running, say — the item is given back (a refund entry in the ledger) and
-/// ``PurchaseError/boostNotStarted(_:)`` is thrown. So a boost that does not start never costs an
-/// item, and two concurrent taps with one item spend exactly one: the second finds none.
+/// ``useBoostItem(duration:)`` starts a boost only if none is running in any process, and spends
+/// the item in the same step: the decision is taken under the boost document's lock from what is
+/// on disk, and the ledger entry that spends the item also records the boost it starts (a
+/// ``BoostGrant``). So a boost that does not start never costs an item, two concurrent taps
+/// with one item — in one process or in two — spend exactly one, and a crash at any moment
+/// leaves either the item unspent and no boost, or the item spent and its boost running to its
+/// original end.
 ///
 /// A boost that is already running is not extended: using an item then is refused with
-/// ``BoostError/alreadyRunning(remainingSeconds:)``.
+/// ``PurchaseError/boostNotStarted(_:)`` and nothing is spent.
+///
+/// ## Interrupted purchases
+/// A purchase killed between payment and credit is credited when the store is next created:
+/// the backend's ``PurchaseBackend/pendingReceipts()`` are compared with the ledger, and every
+/// receipt it lacks is added (each receipt is credited once, whatever happens).
 public final class PurchaseManager: PurchaseStoreContract {
     /// The app's purchase state: the local backend, the default data folder and clocks.
     public static let shared = PurchaseManager()
 
     private let ledger: PersistentStoreCore<PurchaseLedger>
+    private let storage: any StoreStorage
+    private let reportIssue: @Sendable (StoreIssue) -> Void
     private let flow: StoreCore<PurchaseFlowState>
     private let backend: any PurchaseBackend
     private let wallClock: WallClock
@@ -65,11 +73,17 @@ public final class PurchaseManager: PurchaseStoreContract {
         self.backend = backend ?? LocalPurchaseBackend(storage: storage, wallClock: wallClock)
         self.wallClock = wallClock
         self.boost = boost
+        self.storage = storage
+        self.reportIssue = reportIssue
         ledger = PersistentStoreCore(
-            key: "purchases", default: PurchaseLedger(), storage: storage,
+            key: Self.ledgerKey, default: PurchaseLedger(), storage: storage,
             channel: .purchaseLedger, center: center, reportIssue: reportIssue)
         flow = StoreCore(.idle, channel: .purchaseFlow, center: center)
+        creditPendingReceipts()
     }
+
+    /// The ledger's document key.
+    static let ledgerKey = "purchases"
 
     // MARK: Reading
 
@@ -96,17 +110,15 @@ public final class PurchaseManager: PurchaseStoreContract {
     ///   in ``PurchaseFlowState/failed(reason:)``).
     @discardableResult
     public func buy(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
-        switch product {
-        case .boostItems(let count) where count <= 0: throw .invalidProduct(product)
-        case .premium(let days) where days <= 0: throw .invalidProduct(product)
-        default: break
-        }
+        guard product.isWithinLimits else { throw .invalidProduct(product) }
         try move(to: .purchasing(product))
         do {
             let outcome = try await backend.purchase(product)
             switch outcome {
             case .purchased(let receipt):
+                FaultInjection.reach(.purchasePaid)
                 try record([receipt])
+                FaultInjection.reach(.purchaseCredited)
                 try? move(to: .purchased(product))
             case .cancelled:
                 try? move(to: .cancelled)
@@ -143,27 +155,28 @@ public final class PurchaseManager: PurchaseStoreContract {
 
     // MARK: Using items
 
-    /// Spends one boost item and starts a boost of `duration` seconds, as one operation.
+    /// Spends one boost item and starts a boost of `duration` seconds, as one durable step.
     ///
     /// - Parameter duration: The boost's length in seconds, above zero.
-    /// - Throws: ``PurchaseError/noBoostItems`` (nothing changes), or
-    ///   ``PurchaseError/boostNotStarted(_:)`` — the boost could not start and the item was given
-    ///   back.
+    /// - Throws: ``PurchaseError/noBoostItems`` or ``PurchaseError/boostNotStarted(_:)`` (a boost
+    ///   is running, or the duration is not above zero); then nothing was spent.
     public func useBoostItem(duration: Int) throws(PurchaseError) {
         let boost = self.boost ?? StoreValues.current.boost
-        guard duration > 0 else { throw .boostNotStarted(.invalidDuration(duration)) }
         let now = wallClock.now()
-        let spent = try ledgerUpdate { ledger -> Bool in
-            guard ledger.boostItems > 0 else { return false }
-            ledger.append(.boostItemUsed, at: now)
-            return true
-        }
-        guard spent else { throw .noBoostItems }
-        do {
-            try boost.startCountDownIfIdle(duration: duration)
-        } catch {
-            try ledgerUpdate { $0.append(.boostItemRefunded, at: now) }
-            throw .boostNotStarted(error)
+        defer { adoptLedgerFromDisk() }
+        try boost.startCountDownIfIdle(duration: duration) { grant throws(PurchaseError) in
+            // Under the boost's lock: spend on disk; memory follows once every lock is released.
+            let spent: Bool
+            do throws(StorageError) {
+                spent = try storage.update(PurchaseLedger.self, forKey: Self.ledgerKey, default: PurchaseLedger()) { ledger in
+                    guard ledger.boostItems > 0 else { return false }
+                    ledger.append(.boostItemUsed, at: now, boost: grant)
+                    return true
+                }.outcome
+            } catch {
+                throw .storage(error)
+            }
+            guard spent else { throw .noBoostItems }
         }
     }
 
@@ -206,6 +219,27 @@ public final class PurchaseManager: PurchaseStoreContract {
                 ledger.append(receipt.product.ledgerKind, at: receipt.date, receiptID: receipt.id)
             }
             return fresh.count
+        }
+    }
+
+    /// Credits the receipts the backend holds that the ledger lacks (a purchase killed between
+    /// payment and credit); problems are reported.
+    private func creditPendingReceipts() {
+        do {
+            let pending = try backend.pendingReceipts()
+            let known = ledger.state.receiptIDs
+            if pending.contains(where: { !known.contains($0.id) }) { try record(pending) }
+        } catch {
+            if case .storage(let problem) = error { reportIssue(.storageRecovered(problem)) }
+        }
+    }
+
+    /// Makes the in-memory ledger what is on disk, and posts the change.
+    private func adoptLedgerFromDisk() {
+        do {
+            try ledger.reload()
+        } catch {
+            reportIssue(.storageRecovered(error))
         }
     }
 

@@ -49,10 +49,11 @@ public final class PurchaseStoreStub: PurchaseStoreContract {
     /// Adds the product at once.
     @discardableResult
     public func buy(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
+        guard product.isWithinLimits else { throw .invalidProduct(product) }
         let date = now()
         state.withLock { state in
             switch product {
-            case .boostItems(let count): state.boostItems += max(count, 0)
+            case .boostItems(let count): state.boostItems = state.boostItems.saturatingAdding(max(count, 0))
             case .premium(let days):
                 let start = max(date, state.premiumExpiry ?? date)
                 state.premiumExpiry = start.addingTimeInterval(TimeInterval(max(days, 0)) * 86_400)
@@ -68,18 +69,13 @@ public final class PurchaseStoreStub: PurchaseStoreContract {
 
     /// Spends one item if its boost starts.
     public func useBoostItem(duration: Int) throws(PurchaseError) {
-        guard duration > 0 else { throw .boostNotStarted(.invalidDuration(duration)) }
-        let spent = state.withLock { state -> Bool in
-            guard state.boostItems > 0 else { return false }
-            state.boostItems -= 1
-            return true
-        }
-        guard spent else { throw .noBoostItems }
-        do {
-            try boost.startCountDownIfIdle(duration: duration)
-        } catch {
-            state.withLock { $0.boostItems += 1 }
-            throw .boostNotStarted(error)
+        try boost.startCountDownIfIdle(duration: duration) { _ throws(PurchaseError) in
+            let spent = state.withLock { state -> Bool in
+                guard state.boostItems > 0 else { return false }
+                state.boostItems -= 1
+                return true
+            }
+            guard spent else { throw .noBoostItems }
         }
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The disk side of the boost: reads the `boost` document together with the newest boost grant
+/// in the purchase ledger, and changes it under the document's lock.
+///
+/// Every decision another process could race — is a boost running? may this item start one? —
+/// is taken inside ``transaction(_:)``, from what is on disk at that moment.
+struct BoostJournal: Sendable {
+    /// The boost document's key.
+    static let key = "boost"
+    /// The purchase ledger's key, read for grants.
+    static let ledgerKey = "purchases"
+
+    let storage: any StoreStorage
+    let reportIssue: @Sendable (StoreIssue) -> Void
+
+    /// The record as it stands now, grants included, read without locking (documents are
+    /// replaced atomically). `.none` when it cannot be read; problems are reported.
+    func current() -> BoostRecord {
+        do {
+            let loaded = try storage.load(BoostRecord.self, forKey: Self.key, default: .none)
+            if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
+            return loaded.value.merging(try latestGrant())
+        } catch {
+            reportIssue(.storageRecovered(error))
+            return .none
+        }
+    }
+
+    /// Runs `body` on the record as it is on disk (grants included) while holding the boost
+    /// document's lock, and writes the record back if `body` changed it.
+    ///
+    /// `body` may spend an item in the ledger (the `purchases` key is always taken after the
+    /// `boost` key). It must not post or call observers: the lock is held.
+    func transaction<Outcome>(
+        _ body: (inout BoostRecord) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> Outcome {
+        let committed = try storage.update(BoostRecord.self, forKey: Self.key, default: .none) {
+            (record: inout BoostRecord) throws(StorageError) -> Outcome in
+            record = record.merging(try latestGrant())
+            return try body(&record)
+        }
+        if let problem = committed.recovery { reportIssue(.storageRecovered(problem)) }
+        return committed.outcome
+    }
+
+    /// The newest grant in the ledger on disk.
+    private func latestGrant() throws(StorageError) -> BoostGrant? {
+        let ledger = try storage.load(PurchaseLedger.self, forKey: Self.ledgerKey, default: PurchaseLedger())
+        if let problem = ledger.recovery { reportIssue(.storageRecovered(problem)) }
+        return ledger.value.latestBoostGrant
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import SingletonStoresLocking
+import Timers
+
+/// This process's view of the boost, in monotonic time, and the bookkeeping that moves the
+/// countdown to each committed change in commit order.
+struct BoostModel: Sendable {
+    /// Where the boost is, on the countdown's monotonic clock.
+    enum Phase: Equatable, Sendable {
+        /// No boost.
+        case idle
+        /// Counting down to `deadline` (over once it has passed).
+        case running(deadline: CountdownTimer.Instant)
+        /// Paused with `remaining` left.
+        case paused(remaining: Duration)
+
+        /// The seconds shown while a boost is running or paused; `nil` when there is none.
+        func shownSeconds(at now: CountdownTimer.Instant) -> Int? {
+            let left: Duration
+            switch self {
+            case .idle: return nil
+            case .running(let deadline): left = now.duration(to: deadline)
+            case .paused(let remaining): left = remaining
+            }
+            guard left > .zero else { return nil }
+            let (seconds, attoseconds) = left.components
+            return attoseconds > 0 ? Int(seconds) + 1 : Int(seconds)
+        }
+    }
+
+    /// A change committed to disk, waiting to become this process's phase.
+    struct Commit: Sendable {
+        /// Its place in the commit order of this process.
+        var ticket: UInt64
+        /// The phase it committed.
+        var phase: Phase
+        /// The record it left on disk.
+        var record: BoostRecord
+    }
+
+    /// The newest committed phase.
+    var phase: Phase
+    /// The record on disk that ``phase`` corresponds to; a different record on disk means
+    /// another process changed the boost.
+    var committed: BoostRecord
+    /// Tickets handed out, and the newest one finished.
+    private var issued: UInt64 = 0
+    private var finished: UInt64 = 0
+    /// Phases for the countdown to move to, in commit order.
+    var outbox = Outbox<Phase>()
+
+    init(phase: Phase, committed: BoostRecord) {
+        self.phase = phase
+        self.committed = committed
+    }
+
+    /// Takes a ticket for a change being committed (called under the document's lock, so
+    /// tickets follow the order of the writes).
+    mutating func begin(_ phase: Phase, record: BoostRecord) -> Commit {
+        issued &+= 1
+        return Commit(ticket: issued, phase: phase, record: record)
+    }
+
+    /// Makes a written change this process's phase, unless a later one already did; returns
+    /// whether the caller must deliver the queued phases to the countdown.
+    mutating func finish(_ commit: Commit) -> Bool {
+        guard commit.ticket > finished else { return false }
+        finished = commit.ticket
+        phase = commit.phase
+        committed = commit.record
+        outbox.append(commit.phase)
+        return outbox.claim()
+    }
+
+    /// The phase a record on disk describes, now.
+    static func phase(of record: BoostRecord, at now: CountdownTimer.Instant, wallClock: WallClock) -> Phase {
+        if let paused = record.pausedRemainingSeconds, paused > 0 {
+            let limit = CountdownTimer.maximumDuration
+            let remaining = paused.isFinite && paused < limit.seconds ? Duration.seconds(paused) : limit
+            return .paused(remaining: remaining)
+        }
+        if let endDate = record.endDate {
+            let left = wallClock.duration(until: endDate)
+            if left > .zero { return .running(deadline: now.advanced(by: left)) }
+        }
+        return .idle
+    }
+
+    /// The record that describes `phase`, now.
+    static func record(of phase: Phase, at now: CountdownTimer.Instant, wallClock: WallClock, settled: String?) -> BoostRecord {
+        switch phase {
+        case .running(let deadline) where now.duration(to: deadline) > .zero:
+            BoostRecord(endDate: wallClock.date(after: now.duration(to: deadline)), settledGrantID: settled)
+        case .paused(let remaining):
+            BoostRecord(pausedRemainingSeconds: remaining.seconds, settledGrantID: settled)
+        case .idle, .running:
+            BoostRecord(settledGrantID: settled)
+        }
+    }
+}

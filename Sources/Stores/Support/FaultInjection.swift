@@ -1,0 +1,59 @@
+import Synchronization
+
+/// Named points on the paths that write more than one document, where a test can stop the
+/// process — with `SIGKILL`, say — to prove that a crash at any of them loses nothing.
+///
+/// Only test helpers use it; an app never installs a handler, and then reaching a point costs one
+/// atomic load.
+///
+/// ```swift
+/// @_spi(FaultInjection) import Stores
+///
+/// FaultInjection.install { point in
+///     if point == .boostItemSpent { kill(getpid(), SIGKILL) }
+/// }
+/// ```
+@_spi(FaultInjection)
+public enum FaultInjection {
+    /// A named point.
+    public struct Point: Hashable, Sendable, CustomStringConvertible {
+        /// The point's name, such as `boost.item-spent` or `purchases:after-write`.
+        public var name: String
+
+        /// Creates a point.
+        public init(_ name: String) {
+            self.name = name
+        }
+
+        /// The name.
+        public var description: String { name }
+
+        /// A boost item was spent in the ledger on disk; the `boost` record is not yet written.
+        public static let boostItemSpent = Point("boost.item-spent")
+        /// The backend returned a receipt; the ledger does not credit it yet.
+        public static let purchasePaid = Point("purchase.paid")
+        /// The ledger credits the purchase; the purchase flow has not moved on yet.
+        public static let purchaseCredited = Point("purchase.credited")
+
+        /// A document of `key` is about to be written.
+        public static func willWrite(_ key: String) -> Point { Point("\(key):before-write") }
+        /// A document of `key` was just written.
+        public static func didWrite(_ key: String) -> Point { Point("\(key):after-write") }
+    }
+
+    private static let isInstalled = Atomic<Bool>(false)
+    private static let handler = Mutex<(@Sendable (Point) -> Void)?>(nil)
+
+    /// Calls `handler` at every point this process reaches from now on.
+    public static func install(_ handler: @escaping @Sendable (Point) -> Void) {
+        self.handler.withLock { $0 = handler }
+        isInstalled.store(true, ordering: .releasing)
+    }
+
+    /// Reports that the process reached `point`.
+    static func reach(_ point: @autoclosure () -> Point) {
+        guard isInstalled.load(ordering: .acquiring) else { return }
+        let handler = self.handler.withLock { $0 }
+        handler?(point())
+    }
+}
