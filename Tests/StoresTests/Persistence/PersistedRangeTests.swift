@@ -1,0 +1,110 @@
+import SingletonStoresTestSupport
+import Foundation
+import StoreObservation
+import Stores
+import Testing
+import Timers
+
+/// Documents that decode as JSON but hold numbers no app could have written: each is kept aside
+/// and reported like a damaged file, and nothing traps. Public intents refuse amounts beyond
+/// their documented limits, and sums saturate.
+@Suite("Persisted numbers are range-checked")
+struct PersistedRangeTests {
+    private static func write(_ json: String, key: String, in folder: URL) throws {
+        try Data(json.utf8).write(to: folder.appending(path: "\(key).json"))
+    }
+
+    private static func keptFiles(in folder: URL, key: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))
+            .filter { $0.hasPrefix("\(key)~corrupt") }
+    }
+
+    @Test(arguments: [
+        #"{"formatVersion": 1, "value": {"pausedRemainingSeconds": 1e21}}"#,
+        #"{"formatVersion": 1, "value": {"pausedRemainingSeconds": -5}}"#,
+        #"{"formatVersion": 1, "value": {"endDate": 1e300}}"#,
+        #"{"formatVersion": 1, "value": {"endDate": -1e300}}"#,
+    ])
+    func boostDocumentOutOfRangeIsKeptAsideAndNoBoostRuns(document: String) throws {
+        try withTemporaryFolder { folder in
+            try Self.write(document, key: "boost", in: folder)
+            let reports = Recorder<StoreIssue>()
+            let boost = BoostTimeManager(
+                clock: ManualClock(), storage: FileStorage(folder: folder), center: NotificationCenter(),
+                reportIssue: { reports.append($0) })
+            #expect(!boost.isInBoostTime)
+            #expect(try Self.keptFiles(in: folder, key: "boost").count == 1)
+            guard case .storageRecovered(.corrupted)? = reports.values.first else {
+                Issue.record("expected a corrupted-document report, got \(reports.values)")
+                return
+            }
+            boost.startCountDown(duration: 60)  // and the store goes on
+            #expect(boost.remainingSeconds == 60)
+        }
+    }
+
+    @Test(arguments: [
+        #"{"boostItemsBought": {"_0": 9223372036854775807}}"#,
+        #"{"boostItemsBought": {"_0": -3}}"#,
+        #"{"premiumBought": {"days": 9223372036854775807}}"#,
+    ])
+    func ledgerEntryOutOfRangeIsKeptAside(kind: String) throws {
+        try withTemporaryFolder { folder in
+            let entry = #"{"kind": \#(kind), "date": 700000000}"#
+            try Self.write(#"{"formatVersion": 1, "value": {"entries": [\#(entry), \#(entry)]}}"#, key: "purchases", in: folder)
+            let purchases = PurchaseManager(
+                storage: FileStorage(folder: folder), center: NotificationCenter(), reportIssue: { _ in })
+            #expect(purchases.ownedBoostItems == 0)
+            #expect(purchases.premiumExpiry == nil)
+            guard case .corrupted? = purchases.loadProblem else {
+                Issue.record("expected the ledger to be kept aside, got \(String(describing: purchases.loadProblem))")
+                return
+            }
+            #expect(try Self.keptFiles(in: folder, key: "purchases").count == 1)
+        }
+    }
+
+    @Test func receiptOutOfRangeIsKeptAsideAndNeverCredited() throws {
+        try withTemporaryFolder { folder in
+            let receipt = #"{"id": "r1", "product": {"boostItems": {"_0": 9223372036854775807}}, "date": 700000000}"#
+            try Self.write(#"{"formatVersion": 1, "value": [\#(receipt)]}"#, key: "receipts", in: folder)
+            let purchases = PurchaseManager(
+                storage: FileStorage(folder: folder), center: NotificationCenter(), reportIssue: { _ in })
+            #expect(purchases.ownedBoostItems == 0)
+            #expect(try Self.keptFiles(in: folder, key: "receipts").count == 1)
+        }
+    }
+
+    @Test(arguments: [
+        PurchaseProduct.boostItems(Int.max), .boostItems(1_001), .premium(days: Int.max), .premium(days: 3_651),
+    ])
+    func buyingBeyondTheLimitsIsRefusedBeforePayment(product: PurchaseProduct) async throws {
+        let storage = InMemoryStorage()
+        let purchases = PurchaseManager(storage: storage, center: NotificationCenter())
+        await #expect(throws: PurchaseError.invalidProduct(product)) { try await purchases.buy(product) }
+        try await purchases.buy(.boostItems(1))
+        #expect(purchases.ownedBoostItems == 1)
+        #expect(storage.value([PurchaseReceipt].self, forKey: "receipts")?.count == 1, "the refused one never reached the backend")
+        await #expect(throws: PurchaseError.invalidProduct(product)) {
+            try await PurchaseStoreStub().buy(product)
+        }
+    }
+
+    @Test func theLimitsThemselvesCanBeBought() async throws {
+        let purchases = PurchaseManager(storage: InMemoryStorage(), center: NotificationCenter())
+        try await purchases.buy(.boostItems(PurchaseProduct.boostItemLimit.upperBound))
+        try await purchases.buy(.premium(days: PurchaseProduct.premiumDayLimit.upperBound))
+        #expect(purchases.ownedBoostItems == 1_000)
+    }
+
+    @Test func ledgerSumsSaturateInsteadOfOverflowing() {
+        var ledger = PurchaseLedger()
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        ledger.append(.boostItemsBought(.max), at: date)
+        ledger.append(.boostItemsBought(.max), at: date)
+        ledger.append(.premiumBought(days: .max), at: date)
+        ledger.append(.premiumBought(days: .max), at: date)
+        #expect(ledger.boostItems == .max)
+        #expect(ledger.premiumExpiry == .distantFuture)
+    }
+}
