@@ -1,4 +1,5 @@
 // storage-stress <folder> <count> [counter|purchases]
+// storage-stress as-user <uid|-> <umask|-> <folder> <step>…   (see AsUser.swift)
 //
 // A second process for the cross-process tests.
 // - counter (default): increments the "count" of the document "counter" in <folder> <count>
@@ -13,6 +14,11 @@ import Stores
 struct Counter: Codable, Sendable {
     var count = 0
     var label = "counter"
+}
+
+// storage-stress as-user …: steps run as another user; see AsUser.swift.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "as-user" {
+    exit(runAsUser(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 let arguments = CommandLine.arguments
