@@ -13,6 +13,8 @@
 //       Buys, uses 1-second boosts and renames the profile in a loop until killed.
 //   storage-stress report <folder>
 //       Launches the stores on <folder> and prints what they show, as one JSON object.
+//   storage-stress as-user <uid|-> <umask|-> <folder> <step>…
+//       Storage steps run as another user (see AsUser.swift).
 //
 // --crash-at POINT kills the process with SIGKILL when it reaches the named fault-injection
 // point; --trace prints every point reached to standard error.
@@ -28,6 +30,11 @@ struct Counter: Codable, Sendable {
 func usage() -> Never {
     FileHandle.standardError.write(Data("usage: see the comment at the top of Tests/StorageStress/main.swift\n".utf8))
     exit(2)
+}
+
+// storage-stress as-user …: steps run as another user; see AsUser.swift.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "as-user" {
+    exit(runAsUser(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -20,6 +20,6 @@ package func withTemporaryFolder<Result>(_ body: (URL) async throws -> Result) a
 package func makeTemporaryFolder(prefix: String = "SingletonStoresTests") throws -> URL {
     let folder = FileManager.default.temporaryDirectory
         .appending(path: "\(prefix)-\(UUID().uuidString)", directoryHint: .isDirectory)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     return folder
 }

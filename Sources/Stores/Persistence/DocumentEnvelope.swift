@@ -27,12 +27,21 @@ enum DocumentContents<Value> {
 
 /// Why a document can't be used.
 enum DocumentProblem {
-    /// It could not be read.
+    /// It is not a regular file (a folder, a pipe, a device…), so it can't be read as one.
     case unreadable(reason: String)
     /// It is not a valid document for the expected type.
     case corrupted(reason: String)
     /// It was written in a newer format than this build reads.
     case newerFormat(found: Int)
+
+    /// What is wrong, as a clause: "it is damaged (…)".
+    var summary: String {
+        switch self {
+        case .unreadable(let reason): "it can't be read (\(reason))"
+        case .corrupted(let reason): "it is damaged (\(reason))"
+        case .newerFormat(let found): "it was written by a newer version of the app (format \(found))"
+        }
+    }
 
     /// The tag in the name of the file the document is kept as.
     var tag: String {
@@ -65,7 +74,7 @@ enum DocumentCoding {
         let data: Data
         switch contents {
         case .missing: return .missing
-        case .unreadable(let reason): return .bad(.unreadable(reason: reason))
+        case .notARegularFile(let kind): return .bad(.unreadable(reason: "it is \(kind), not a regular file"))
         case .bytes(let bytes): data = bytes
         }
         if data.isEmpty { return .bad(.corrupted(reason: "the file is empty")) }

@@ -13,43 +13,68 @@ enum FileContents {
     case missing
     /// The file's bytes.
     case bytes(Data)
-    /// Something is at the path but it could not be read.
-    case unreadable(reason: String)
+    /// Something other than a regular file is at the path: a folder, a pipe, a device or a
+    /// socket (`kind` says which, in words).
+    case notARegularFile(kind: String)
 }
 
 /// The file-system primitives ``FileStorage`` is built on: whole-file reads, atomic
 /// replacement, and an advisory exclusive lock.
 ///
-/// On Glibc, Musl and Darwin these are POSIX calls: writes go to a `0600` temporary file in
-/// the same folder, are `fsync`ed, then `rename`d over the target; the lock is `flock(LOCK_EX)`
-/// on a lock file, which belongs to the open file description, so it excludes other
-/// processes, other ``FileStorage`` instances and other threads alike.
+/// On Glibc, Musl and Darwin these are POSIX calls. Documents, lock files and temporary files
+/// are opened with `O_NOFOLLOW`: a symbolic link in their place is refused, never followed.
+/// Files are created `0600` whatever the process's umask (`fchmod` after creating). Writes go
+/// to a temporary file in the same folder, are `fsync`ed, then `rename`d over the target; the
+/// lock is `flock(LOCK_EX)` on a lock file, which belongs to the open file description, so it
+/// excludes other processes, other ``FileStorage`` instances and other threads alike.
+///
+/// A failing system call (no free descriptor, no memory, permission denied, an I/O error…)
+/// throws and leaves every file where it is; only a document whose content is bad is ever
+/// moved aside, by the caller.
 ///
 /// On a platform with none of these C libraries, writes fall back to Foundation's atomic
 /// write and the lock does nothing: updates are then not protected against concurrent
 /// writers (documented on ``FileStorage``).
 enum DocumentFile {
     /// Reads the whole file at `url`.
-    static func contents(of url: URL) -> FileContents {
+    ///
+    /// - Throws: ``StorageError/readFailed(file:reason:)`` when the file is there but could
+    ///   not be read (it is left as it is), including when it is a symbolic link.
+    static func contents(of url: URL) throws(StorageError) -> FileContents {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        // O_NONBLOCK: a FIFO in place of the document must not block the open; it fails the regular-file check.
-        let descriptor = open(url.filePath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let path = url.filePath
+        // O_NONBLOCK: a FIFO in place of the document must not block the open; it fails the
+        // regular-file check. O_NOFOLLOW: a link in place of the document is refused.
+        let descriptor = openRetrying(.openDocument, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         if descriptor < 0 {
             let code = errno
-            return code == ENOENT ? .missing : .unreadable(reason: describe(code))
+            if code == ENOENT { return .missing }
+            switch itemKind(at: path) {
+            case .symbolicLink: throw .readFailed(file: url, reason: symbolicLinkReason)
+            case .other(let kind): return .notARegularFile(kind: kind)
+            case .regularFile, .none: throw .readFailed(file: url, reason: describe(code))
+            }
         }
         defer { close(descriptor) }
         var info = stat()
-        if fstat(descriptor, &info) != 0 { return .unreadable(reason: describe(errno)) }
-        if (info.st_mode & S_IFMT) != S_IFREG { return .unreadable(reason: "it is not a regular file") }
+        if let code = FileFaults.injected(.fstat) ?? (fstat(descriptor, &info) == 0 ? nil : errno) {
+            throw .readFailed(file: url, reason: describe(code))
+        }
+        if (info.st_mode & S_IFMT) != S_IFREG { return .notARegularFile(kind: describeKind(info.st_mode)) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count: Int
+            if let code = FileFaults.injected(.read) {
+                errno = code
+                count = -1
+            } else {
+                count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            }
             if count < 0 {
                 let code = errno
                 if code == EINTR { continue }
-                return .unreadable(reason: describe(code))
+                throw .readFailed(file: url, reason: describe(code))
             }
             if count == 0 { return .bytes(data) }
             data.append(contentsOf: buffer[0..<count])
@@ -59,47 +84,61 @@ enum DocumentFile {
         guard FileManager.default.fileExists(atPath: url.filePath, isDirectory: &isFolder) else {
             return .missing
         }
-        if isFolder.boolValue { return .unreadable(reason: "it is not a regular file") }
+        if isFolder.boolValue { return .notARegularFile(kind: "a folder") }
         do { return .bytes(try Data(contentsOf: url)) } catch {
-            return .unreadable(reason: error.localizedDescription)
+            throw .readFailed(file: url, reason: error.localizedDescription)
         }
         #endif
     }
 
-    /// Replaces the file at `url` with `data`, atomically: readers see the old file or the new
-    /// one, never a mix, and a crash leaves at most a stray `temporary` file behind.
-    static func replace(_ url: URL, with data: Data, temporary: URL) throws(StorageError) {
+    /// Writes `data` to the new file `temporary` (permissions `0600`) and flushes it to disk.
+    ///
+    /// - Throws: ``StorageError/writeFailed(file:reason:)`` naming `document`; the temporary
+    ///   file is then removed and the document is untouched.
+    static func writeTemporary(_ data: Data, at temporary: URL, for document: URL) throws(StorageError) {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let descriptor = open(temporary.filePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if descriptor < 0 { throw .writeFailed(file: url, reason: describe(errno)) }
+        let descriptor = openRetrying(
+            .openTemporary, temporary.filePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor < 0 { throw .writeFailed(file: document, reason: describe(errno)) }
         var failure: String?
-        if fchmod(descriptor, 0o600) != 0 { failure = describe(errno) }
+        if fchmod(descriptor, 0o600) != 0 { failure = describe(errno) }  // the umask narrowed the mode
         if failure == nil { failure = writeAll(data, to: descriptor) }
-        if failure == nil, fsync(descriptor) != 0 { failure = describe(errno) }
+        if failure == nil, let code = FileFaults.injected(.fsync) ?? (fsync(descriptor) == 0 ? nil : errno) {
+            failure = describe(code)
+        }
         if close(descriptor) != 0, failure == nil { failure = describe(errno) }
-        if failure == nil, rename(temporary.filePath, url.filePath) != 0 { failure = describe(errno) }
         if let failure {
             unlink(temporary.filePath)
-            throw .writeFailed(file: url, reason: failure)
+            throw .writeFailed(file: document, reason: failure)
         }
-        syncFolder(of: url)
         #else
-        do { try data.write(to: url, options: .atomic) } catch {
-            throw .writeFailed(file: url, reason: error.localizedDescription)
+        do { try data.write(to: temporary, options: .withoutOverwriting) } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .writeFailed(file: document, reason: error.localizedDescription)
         }
         #endif
     }
 
-    /// Renames `source` to `destination`; the caller has checked that `destination` is free.
-    static func move(_ source: URL, to destination: URL) throws(StorageError) {
+    /// Renames `source` to `destination`, replacing it; a symbolic link at either is renamed
+    /// itself, never followed.
+    ///
+    /// - Returns: Why the rename failed, or `nil` when it succeeded. On failure nothing moved.
+    static func renameItem(_ source: URL, to destination: URL) -> String? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        if rename(source.filePath, destination.filePath) != 0 {
-            throw .writeFailed(file: source, reason: "it could not be moved aside: \(describe(errno))")
-        }
+        if let code = FileFaults.injected(.rename) { return describe(code) }
+        if rename(source.filePath, destination.filePath) != 0 { return describe(errno) }
         syncFolder(of: destination)
+        return nil
         #else
-        do { try FileManager.default.moveItem(at: source, to: destination) } catch {
-            throw .writeFailed(file: source, reason: "it could not be moved aside: \(error.localizedDescription)")
+        do {
+            if FileManager.default.fileExists(atPath: destination.filePath) {
+                _ = try FileManager.default.replaceItemAt(destination, withItemAt: source)
+            } else {
+                try FileManager.default.moveItem(at: source, to: destination)
+            }
+            return nil
+        } catch {
+            return error.localizedDescription
         }
         #endif
     }
@@ -114,7 +153,7 @@ enum DocumentFile {
         #endif
     }
 
-    /// Removes the file at `url`, ignoring failures.
+    /// Removes the file at `url`, ignoring failures (a link is removed, not followed).
     static func remove(_ url: URL) {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         unlink(url.filePath)
@@ -124,17 +163,33 @@ enum DocumentFile {
     }
 
     /// Runs `body` while holding an exclusive advisory lock on the file at `lockFile`
-    /// (created `0600` if needed, never deleted).
+    /// (created `0600` if needed, never deleted; a link in its place is refused).
     static func withExclusiveLock<Result>(
         on lockFile: URL,
         _ body: () throws(StorageError) -> Result
     ) throws(StorageError) -> Result {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let descriptor = open(lockFile.filePath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if descriptor < 0 { throw .lockFailed(file: lockFile, reason: describe(errno)) }
-        defer { close(descriptor) }  // closing the descriptor releases the lock
-        while flock(descriptor, LOCK_EX) != 0 {
+        // Read-only is enough for flock, and still opens a lock file an older version left `0400`.
+        let descriptor = openRetrying(.openLock, lockFile.filePath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor < 0 {
             let code = errno
+            if itemKind(at: lockFile.filePath) == .symbolicLink {
+                throw .lockFailed(file: lockFile, reason: "it is a symbolic link, which is never followed; remove the link (a lock file holds no data)")
+            }
+            throw .lockFailed(file: lockFile, reason: describe(code))
+        }
+        defer { close(descriptor) }  // closing the descriptor releases the lock
+        var info = stat()
+        if fstat(descriptor, &info) != 0 { throw .lockFailed(file: lockFile, reason: describe(errno)) }
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            throw .lockFailed(file: lockFile, reason: "it is \(describeKind(info.st_mode)), not a regular file; remove it (a lock file holds no data)")
+        }
+        if info.st_mode & 0o777 != 0o600, info.st_uid == geteuid() {
+            _ = fchmod(descriptor, 0o600)  // created under a narrow umask, or by an older version
+        }
+        while true {
+            let code = FileFaults.injected(.flock) ?? (flock(descriptor, LOCK_EX) == 0 ? nil : errno)
+            guard let code else { break }
             if code != EINTR { throw .lockFailed(file: lockFile, reason: describe(code)) }
         }
         return try body()
@@ -144,12 +199,67 @@ enum DocumentFile {
     }
 
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    /// What is at a path, looked at without following a link.
+    enum ItemKind: Equatable {
+        case regularFile
+        case symbolicLink
+        /// A folder, pipe, device or socket, in words.
+        case other(String)
+    }
+
+    /// What is at `path` (`nil` when nothing is, or it can't be looked at).
+    static func itemKind(at path: String) -> ItemKind? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regularFile
+        case S_IFLNK: return .symbolicLink
+        default: return .other(describeKind(info.st_mode))
+        }
+    }
+
+    /// The kind of a non-regular file, in words: "a folder", "a pipe"…
+    static func describeKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a pipe"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFLNK: "a symbolic link"
+        default: "something other than a regular file"
+        }
+    }
+
+    /// Why a document that is a symbolic link is not read.
+    static let symbolicLinkReason =
+        "it is a symbolic link, and links in the data folder are never followed; "
+        + "replace the link with the file it points to, or remove it"
+
+    /// `open`, retried while interrupted by a signal; a test may make it fail (see ``FileFaults``).
+    private static func openRetrying(_ call: FileFaults.Call, _ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+        while true {
+            if let code = FileFaults.injected(call) {
+                errno = code
+                if code == EINTR { continue }
+                return -1
+            }
+            let descriptor = open(path, flags, mode)
+            if descriptor >= 0 || errno != EINTR { return descriptor }
+        }
+    }
+
     /// Writes all of `data`, retrying short writes; returns the failure, if any.
     private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String? in
             var offset = 0
             while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                let written: Int
+                if let code = FileFaults.injected(.write) {
+                    errno = code
+                    written = -1
+                } else {
+                    written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                }
                 if written < 0 {
                     let code = errno
                     if code == EINTR { continue }
@@ -171,7 +281,7 @@ enum DocumentFile {
     }
 
     /// The C library's message for an `errno` value.
-    private static func describe(_ code: Int32) -> String {
+    static func describe(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
     #endif

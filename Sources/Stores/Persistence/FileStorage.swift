@@ -20,23 +20,41 @@ import Foundation
 /// **Folder.** The `folder` argument wins; else the ``environmentVariable``
 /// (`SINGLETON_STORES_DATA_DIR`, the folder itself; a relative path is resolved against the
 /// current folder); else, on Apple platforms, `Application Support/<appName>`; elsewhere
-/// `$XDG_DATA_HOME/<appName>` (when absolute) or `~/.local/share/<appName>`. The folder is
-/// created with permissions `0700` when first written to; an existing folder is used as it is.
+/// `$XDG_DATA_HOME/<appName>` (when absolute) or `~/.local/share/<appName>`. The folder (and
+/// any missing parent) is created with permissions `0700` when first written to, whatever the
+/// process's umask. The folder must belong to you: one owned by another user is refused
+/// (``StorageError/folderUnavailable(folder:reason:)``, naming its owner). One that other users
+/// can access is made private (`0700`) and reported once through `reportNotice`
+/// (``StorageNotice/folderMadePrivate(folder:previousMode:)``). A file where the folder or one
+/// of its parents should be is reported as "a file is in the way at <path>". The folder may be
+/// a symbolic link you made (it is followed); inside it, links are never followed: a document,
+/// lock file or temporary file that is a link is refused with an error and left alone.
 ///
 /// **Documents.** `{"formatVersion": 1, "value": …}`, pretty-printed with sorted keys, file
-/// permissions `0600`. A write goes to a temporary file in the same folder, is flushed
-/// (`fsync`), then renamed over the document, so a crash leaves the old document or the new
-/// one, never a mix. A document is rewritten only when its value changed. Values use
+/// permissions `0600` whatever the umask. A write goes to a temporary file in the same folder,
+/// is flushed (`fsync`), then renamed over the document, so a crash leaves the old document or
+/// the new one, never a mix. A document is rewritten only when its value changed. Values use
 /// `JSONEncoder`'s default strategies (a `Date` is stored exactly, as seconds since 2001).
+///
+/// **Fields this version does not know** (added to a document by a newer version of the app
+/// with the same ``formatVersion``) are ignored when reading and **dropped** when this version
+/// rewrites the document. Raise ``formatVersion`` when older versions must not lose a field:
+/// they then keep the newer document aside instead of rewriting it.
+///
+/// **Errors that may pass** — no free file descriptor, no memory, permission denied, a disk
+/// that is full or failing, an interrupted call (retried) — never move a document aside: the
+/// call throws ``StorageError/readFailed(file:reason:)``, ``StorageError/writeFailed(file:reason:)``
+/// or ``StorageError/lockFailed(file:reason:)``, and every file stays where it is.
 ///
 /// **Blocking.** Calls do file I/O on the calling thread and, for writes, wait while another
 /// writer of the same store holds the lock; keep them off the main actor when that matters.
 ///
-/// **Bad documents** (unreadable, empty, truncated, not JSON, of another shape, or of a
+/// **Bad documents** (not a regular file, empty, truncated, not JSON, of another shape, or of a
 /// newer ``formatVersion``) are never overwritten or deleted: they are renamed to
 /// `<key>~<reason>-<UTC time>.json` (with `-2`, `-3`… when that name is taken), the call
 /// continues from the default, and the ``StorageError`` naming both files comes back as its
-/// `recovery`.
+/// `recovery`. When a write replaces a bad document, moving it aside and writing the new one
+/// are one step: if the write fails, the bad document is back in place.
 ///
 /// **Locking.** Moving bad documents aside, ``save(_:forKey:)`` and
 /// ``update(_:forKey:default:_:)`` run under `flock(LOCK_EX)` on `<key>.lock`. The lock belongs
@@ -63,6 +81,9 @@ public struct FileStorage: StoreStorage {
     /// The source of the time stamped on the names of kept bad documents.
     let now: @Sendable () -> Date
 
+    /// Where notices about the data folder go.
+    let reportNotice: @Sendable (StorageNotice) -> Void
+
     /// Creates a storage in the given folder, or in the one the environment and platform choose.
     ///
     /// Nothing is created on disk until the first write.
@@ -73,16 +94,21 @@ public struct FileStorage: StoreStorage {
     ///     `A–Z a–z 0–9 . _ -` become `_`. Defaults to the bundle identifier or process name.
     ///   - environment: Where to read `SINGLETON_STORES_DATA_DIR`, `XDG_DATA_HOME` and `HOME`.
     ///   - now: The current time, used to name kept bad documents.
+    ///   - reportNotice: Called when the storage changed something on its own, such as making
+    ///     a data folder that other users could access private. Prints to standard error by
+    ///     default.
     public init(
         folder: URL? = nil,
         appName: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        reportNotice: @escaping @Sendable (StorageNotice) -> Void = StorageNotice.printToStandardError
     ) {
         let app = appName.map { StorageKey.sanitized($0, fallback: "SingletonStores") }
             ?? FileStorageFolder.defaultAppName
         self.folder = FileStorageFolder.resolve(explicit: folder, appName: app, environment: environment)
         self.now = now
+        self.reportNotice = reportNotice
     }
 
     /// The document file of the store named `key`.
@@ -100,16 +126,22 @@ public struct FileStorage: StoreStorage {
         default defaultValue: @autoclosure () -> Value
     ) throws(StorageError) -> StorageLoad<Value> {
         let file = try fileURL(forKey: key)
-        switch DocumentCoding.decode(Value.self, from: DocumentFile.contents(of: file), supportedVersion: Self.formatVersion) {
-        case .missing:
+        guard try FileStorageFolder.prepare(folder, creating: false, report: reportNotice) else {
             return StorageLoad(value: defaultValue(), isStored: false)
-        case .value(let value):
+        }
+        switch try readDocument(Value.self, file: file) {
+        case (let value?, _):
             return StorageLoad(value: value, isStored: true)
-        case .bad:
+        case (nil, nil):
+            return StorageLoad(value: defaultValue(), isStored: false)
+        case (nil, _?):
             return try DocumentFile.withExclusiveLock(on: lockURL(forKey: key)) { () throws(StorageError) in
-                let current = try readRecovering(Value.self, key: key, file: file)
+                let current = try readDocument(Value.self, file: file)
                 if let value = current.value { return StorageLoad(value: value, isStored: true) }
-                return StorageLoad(value: defaultValue(), isStored: false, recovery: current.recovery)
+                let recovery = try current.problem.map { problem throws(StorageError) in
+                    try keepAside(file, key: key, problem: problem)
+                }
+                return StorageLoad(value: defaultValue(), isStored: false, recovery: recovery)
             }
         }
     }
@@ -122,12 +154,11 @@ public struct FileStorage: StoreStorage {
     ) throws(StorageError) -> StorageError? {
         let file = try fileURL(forKey: key)
         let data = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
-        try FileStorageFolder.create(folder)
+        _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
         return try DocumentFile.withExclusiveLock(on: lockURL(forKey: key)) { () throws(StorageError) in
             removeStaleTemporaries(forKey: key)
-            let previous = try readRecovering(Value.self, key: key, file: file)
-            try DocumentFile.replace(file, with: data, temporary: temporaryURL(forKey: key))
-            return previous.recovery
+            let previous = try readDocument(Value.self, file: file)
+            return try write(data, to: file, key: key, replacing: previous.problem)
         }
     }
 
@@ -141,21 +172,24 @@ public struct FileStorage: StoreStorage {
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
         let file = try fileURL(forKey: key)
-        try FileStorageFolder.create(folder)
+        _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
         return try DocumentFile.withExclusiveLock(on: lockURL(forKey: key)) { () throws(StorageError) in
             removeStaleTemporaries(forKey: key)
-            let current = try readRecovering(Value.self, key: key, file: file)
+            let current = try readDocument(Value.self, file: file)
             var value = current.value ?? defaultValue()
             let before = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
             let outcome = try body(&value)
             let after = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
             let changed = after != before
+            let recovery: StorageError?
             if changed {
-                FaultInjection.reach(.willWrite(key))
-                try DocumentFile.replace(file, with: after, temporary: temporaryURL(forKey: key))
-                FaultInjection.reach(.didWrite(key))
+                recovery = try write(after, to: file, key: key, replacing: current.problem)
+            } else {
+                recovery = try current.problem.map { problem throws(StorageError) in
+                    try keepAside(file, key: key, problem: problem)
+                }
             }
-            return StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: current.recovery)
+            return StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery)
         }
     }
 }

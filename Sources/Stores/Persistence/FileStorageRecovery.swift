@@ -27,44 +27,84 @@ extension FileStorage {
         }
     }
 
-    /// Reads the document of `key`; a bad one is moved aside and reported.
+    /// Reads the document of `key`: its value, or what is wrong with it. Nothing is moved.
     ///
-    /// Call only while holding the key's lock.
-    func readRecovering<Value: Codable>(
-        _ type: Value.Type, key: String, file: URL
-    ) throws(StorageError) -> (value: Value?, recovery: StorageError?) {
-        switch DocumentCoding.decode(Value.self, from: DocumentFile.contents(of: file), supportedVersion: Self.formatVersion) {
-        case .missing:
-            return (nil, nil)
-        case .value(let value):
-            return (value, nil)
-        case .bad(let problem):
-            let kept = try keepAside(file, key: key, tag: problem.tag)
-            switch problem {
-            case .unreadable(let reason):
-                return (nil, .unreadable(file: file, keptAt: kept, reason: reason))
-            case .corrupted(let reason):
-                return (nil, .corrupted(file: file, keptAt: kept, reason: reason))
-            case .newerFormat(let found):
-                return (nil, .newerFormat(file: file, found: found, supported: Self.formatVersion, keptAt: kept))
-            }
+    /// - Throws: When the document could not be read at all (it is left as it is).
+    func readDocument<Value: Codable>(_ type: Value.Type, file: URL) throws(StorageError) -> (value: Value?, problem: DocumentProblem?) {
+        switch DocumentCoding.decode(Value.self, from: try DocumentFile.contents(of: file), supportedVersion: Self.formatVersion) {
+        case .missing: (nil, nil)
+        case .value(let value): (value, nil)
+        case .bad(let problem): (nil, problem)
         }
     }
 
-    /// Renames `file` to `<key>~<tag>-<UTC time>[-n].json`, never replacing an existing file.
+    /// Moves the bad document `file` aside and returns the report naming where it went.
+    ///
+    /// Call only while holding the key's lock.
+    func keepAside(_ file: URL, key: String, problem: DocumentProblem) throws(StorageError) -> StorageError {
+        let kept = try freeKeptName(for: file, key: key, problem: problem)
+        if let failure = DocumentFile.renameItem(file, to: kept) {
+            throw .keepAsideFailed(file: file, reason: "\(problem.summary); moving it to \(kept.filePath) failed: \(failure)")
+        }
+        return report(problem, file: file, keptAt: kept)
+    }
+
+    /// Writes `data` as the document of `key`. When the current document is bad (`problem`),
+    /// it is moved aside and the new one put in its place as one step: if the write fails, the
+    /// bad document is back where it was.
+    ///
+    /// Call only while holding the key's lock.
+    ///
+    /// - Returns: The report of the bad document that was moved aside, if any.
+    /// - Throws: ``StorageError/writeFailed(file:reason:)`` when nothing changed. In the one
+    ///   case where the bad document was moved aside, the new one could not be put in its place
+    ///   and the bad one could not be moved back, the report of the move is thrown instead.
+    func write(_ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?) throws(StorageError) -> StorageError? {
+        let temporary = temporaryURL(forKey: key)
+        FaultInjection.reach(.willWrite(key))
+        try DocumentFile.writeTemporary(data, at: temporary, for: file)
+        FaultInjection.reach(.temporaryWritten(key))
+        var recovery: StorageError?
+        if let problem {
+            do { recovery = try keepAside(file, key: key, problem: problem) } catch {
+                DocumentFile.remove(temporary)
+                throw error
+            }
+        }
+        guard let failure = DocumentFile.renameItem(temporary, to: file) else {
+            FaultInjection.reach(.didWrite(key))
+            return recovery
+        }
+        DocumentFile.remove(temporary)
+        if let recovery, let kept = recovery.keptFile, DocumentFile.renameItem(kept, to: file) != nil {
+            // The bad document could not be put back either: what is true on disk now is that
+            // it was moved aside and there is no document, as the report says.
+            throw recovery
+        }
+        throw .writeFailed(file: file, reason: failure)
+    }
+
+    /// A name `<key>~<tag>-<UTC time>[-n].json` no file has, for keeping `file` aside.
     ///
     /// Call only while holding the key's lock (it makes the free-name check race-free: no
     /// other store's files contain `~` followed by this key's names).
-    func keepAside(_ file: URL, key: String, tag: String) throws(StorageError) -> URL {
+    private func freeKeptName(for file: URL, key: String, problem: DocumentProblem) throws(StorageError) -> URL {
         let stamp = Self.timestamp(now())
         for attempt in 1...1_000 {
             let suffix = attempt == 1 ? "" : "-\(attempt)"
-            let kept = folder.appending(path: "\(key)~\(tag)-\(stamp)\(suffix).json", directoryHint: .notDirectory)
-            if DocumentFile.exists(kept) { continue }
-            try DocumentFile.move(file, to: kept)
-            return kept
+            let kept = folder.appending(path: "\(key)~\(problem.tag)-\(stamp)\(suffix).json", directoryHint: .notDirectory)
+            if !DocumentFile.exists(kept) { return kept }
         }
-        throw .writeFailed(file: file, reason: "it could not be moved aside: too many kept files named \(key)~\(tag)-\(stamp)")
+        throw .keepAsideFailed(file: file, reason: "\(problem.summary); too many kept files are named \(key)~\(problem.tag)-\(stamp)")
+    }
+
+    /// The report for a bad document moved from `file` to `kept`.
+    private func report(_ problem: DocumentProblem, file: URL, keptAt kept: URL) -> StorageError {
+        switch problem {
+        case .unreadable(let reason): .unreadable(file: file, keptAt: kept, reason: reason)
+        case .corrupted(let reason): .corrupted(file: file, keptAt: kept, reason: reason)
+        case .newerFormat(let found): .newerFormat(file: file, found: found, supported: Self.formatVersion, keptAt: kept)
+        }
     }
 
     /// `date` as `yyyyMMdd'T'HHmmss'Z'` in UTC, for file names.

@@ -6,7 +6,10 @@ import Foundation
 /// Storage uses the errors in two ways:
 ///
 /// - **Thrown** when an operation could not be done at all: an invalid key, a folder that
-///   can't be created, a document that can't be written or a lock that can't be taken.
+///   can't be created or used, a document that can't be read or written, a bad document
+///   that can't be moved aside, or a lock that can't be taken. Nothing on disk was changed
+///   then, and each message says so: a failure that may pass (no free file descriptor, no
+///   memory, permission denied, a disk error) never moves a good document aside.
 /// - **Reported** as ``StorageLoad/recovery`` or ``StorageUpdate/recovery`` when a bad
 ///   document was moved aside and the store carried on from its defaults:
 ///   ``corrupted(file:keptAt:reason:)``, ``unreadable(file:keptAt:reason:)`` and
@@ -27,10 +30,12 @@ public enum StorageError: Error, Sendable, Equatable {
     /// don't contain `..`.
     case invalidKey(String, reason: String)
 
-    /// The data folder could not be created or used.
+    /// The data folder could not be created or used: a file is in the way, it belongs to
+    /// another user, or others can change it and it could not be made private.
     case folderUnavailable(folder: URL, reason: String)
 
-    /// The document exists but could not be read; it was moved to `keptAt`.
+    /// Something other than a regular file (a folder, a pipe, a device) is where the document
+    /// should be; it was moved to `keptAt`.
     case unreadable(file: URL, keptAt: URL, reason: String)
 
     /// The document is not a valid document for this store (corrupted, truncated, empty,
@@ -45,11 +50,20 @@ public enum StorageError: Error, Sendable, Equatable {
     /// written.
     case encodingFailed(key: String, reason: String)
 
-    /// The document could not be written, or a bad document could not be moved aside;
-    /// the file on disk is unchanged.
+    /// The document could not be written; the file on disk is unchanged.
     case writeFailed(file: URL, reason: String)
 
-    /// The lock file that serialises writers could not be opened or locked.
+    /// The document is there but could not be read: permission denied, no free file
+    /// descriptor, no memory, a disk error, or it is a symbolic link (never followed). It was
+    /// left where it is, unchanged, and nothing was written.
+    case readFailed(file: URL, reason: String)
+
+    /// The document is bad but could not be moved aside; it is still in place, unchanged,
+    /// and nothing was written.
+    case keepAsideFailed(file: URL, reason: String)
+
+    /// The lock file that serialises writers could not be opened or locked; nothing was read
+    /// or written.
     case lockFailed(file: URL, reason: String)
 
     /// The document the problem is about, when there is one.
@@ -58,7 +72,8 @@ public enum StorageError: Error, Sendable, Equatable {
         case .invalidKey, .encodingFailed: nil
         case .folderUnavailable(let folder, _): folder
         case .unreadable(let file, _, _), .corrupted(let file, _, _),
-            .newerFormat(let file, _, _, _), .writeFailed(let file, _), .lockFailed(let file, _):
+            .newerFormat(let file, _, _, _), .writeFailed(let file, _), .readFailed(let file, _),
+            .keepAsideFailed(let file, _), .lockFailed(let file, _):
             file
         }
     }
@@ -101,7 +116,12 @@ extension StorageError: CustomStringConvertible {
         case .writeFailed(let file, let reason):
             "The saved data at \(file.filePath) could not be written: \(reason). The file on disk is unchanged."
         case .lockFailed(let file, let reason):
-            "The lock file \(file.filePath) could not be locked: \(reason)."
+            "The lock file \(file.filePath) could not be locked: \(reason). The saved data was not read or changed."
+        case .readFailed(let file, let reason):
+            "The saved data at \(file.filePath) could not be read: \(reason). It was left in place, unchanged."
+        case .keepAsideFailed(let file, let reason):
+            "The saved data at \(file.filePath) can't be used and could not be moved aside: \(reason). "
+                + "It is still in place, unchanged, and nothing was written."
         }
     }
 
@@ -111,10 +131,11 @@ extension StorageError: CustomStringConvertible {
         case .invalidKey:
             "Use 1–120 letters, digits, dots, underscores or hyphens, not starting with a dot and without “..”."
         case .folderUnavailable:
-            "Check that the folder (or its parent) exists and is writable by you, or choose another one "
+            "Check that the folder is a folder that belongs to you and is writable by you (move away any file "
+                + "in its place), or choose another one "
                 + "with the \(FileStorage.environmentVariable) environment variable."
         case .unreadable:
-            "Check the kept file's permissions; to restore it, quit the app and move it back."
+            "Look at what the kept item is; to restore a document, quit the app and put a regular file back in its place."
         case .corrupted:
             "If you need the old data, repair the kept file and move it back while the app is closed; "
                 + "otherwise you may delete it."
@@ -122,8 +143,17 @@ extension StorageError: CustomStringConvertible {
             "Update the app to the newest version, then quit it and move the kept file back."
         case .encodingFailed:
             "This is a bug in the app: report it. The previous saved data is still in place."
-        case .writeFailed, .lockFailed:
+        case .writeFailed:
             "Check that the disk is not full and that the folder is writable by you, then try again."
+        case .lockFailed:
+            "Check that the folder is writable by you, and that the app has free file descriptors and the "
+                + "disk is working; then try again."
+        case .readFailed:
+            "Check that the file and its folder are readable by you, and that the app has free file "
+                + "descriptors and memory and the disk is working; then try again."
+        case .keepAsideFailed:
+            "Check that the folder is writable by you, or move the file away yourself while the app "
+                + "is closed; then try again."
         }
     }
 }

@@ -17,7 +17,14 @@
 /// Bad documents are never overwritten and never deleted: a corrupted, unreadable or
 /// newer-format document is moved aside, the store starts from the default, and the problem
 /// comes back as the ``StorageLoad/recovery`` or ``StorageUpdate/recovery`` of the call.
-/// Errors are thrown only when nothing could be done (see ``StorageError``).
+/// Errors are thrown only when nothing could be done (see ``StorageError``); a document that
+/// merely could not be read this time (permission denied, no free file descriptor, a disk
+/// error) is left in place and the call throws.
+///
+/// A storage keeps what the value's type encodes, nothing more: fields a document carries that
+/// this version's type does not know (added by a newer version of the app) are dropped when the
+/// document is rewritten. To keep older versions from rewriting such documents, raise the
+/// storage's format version (``FileStorage/formatVersion``).
 ///
 /// Conforming types: ``FileStorage`` (production) and ``InMemoryStorage`` (tests).
 public protocol StoreStorage: Sendable {
@@ -25,7 +32,8 @@ public protocol StoreStorage: Sendable {
     ///
     /// A bad document is moved aside and reported in ``StorageLoad/recovery``; the value is
     /// then the default. Throws ``StorageError/invalidKey(_:reason:)`` for a bad key, or an
-    /// error when a bad document could not be moved aside (it is left untouched).
+    /// error when the document could not be read or a bad document could not be moved aside
+    /// (it is left untouched).
     func load<Value: Codable & Sendable>(
         _ type: Value.Type,
         forKey key: String,

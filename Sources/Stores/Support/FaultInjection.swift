@@ -37,6 +37,9 @@ public enum FaultInjection {
 
         /// A document of `key` is about to be written.
         public static func willWrite(_ key: String) -> Point { Point("\(key):before-write") }
+        /// The new document of `key` is complete in its temporary file, not yet renamed over the
+        /// old one.
+        public static func temporaryWritten(_ key: String) -> Point { Point("\(key):temporary-written") }
         /// A document of `key` was just written.
         public static func didWrite(_ key: String) -> Point { Point("\(key):after-write") }
     }

@@ -134,4 +134,20 @@ struct FileStorageTests {
             #expect(try storage.fileURL(forKey: key).lastPathComponent == "\(key).json")
         }
     }
+
+    /// Documented on FileStorage and StoreStorage: fields this version's type does not know are
+    /// read past, and dropped when the document is rewritten.
+    @Test func fieldsThisVersionDoesNotKnowAreDroppedOnRewrite() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let file = try storage.fileURL(forKey: "counter")
+            try Data(#"{"formatVersion": 1, "note": "x", "value": {"count": 2, "label": "c", "color": "red"}}"#.utf8).write(to: file)
+            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value
+                == PersistedCounter(count: 2, label: "c"))
+            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            let rewritten = try String(contentsOf: file, encoding: .utf8)
+            #expect(rewritten.contains(#""count" : 3"#))
+            #expect(!rewritten.contains("color") && !rewritten.contains("note"))
+        }
+    }
 }

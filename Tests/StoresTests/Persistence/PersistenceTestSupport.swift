@@ -13,3 +13,16 @@ func permissions(of url: URL) throws -> Int {
     let value = try #require(attributes[.posixPermissions] as? NSNumber)
     return value.intValue & 0o777
 }
+
+/// Every entry of `folder` by name, with the bytes of the regular files (`nil` for others), to
+/// check that a failed call moved, changed and left nothing.
+func snapshot(of folder: URL) throws -> [String: Data?] {
+    var entries: [String: Data?] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)) {
+        let url = folder.appending(path: name, directoryHint: .notDirectory)
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path(percentEncoded: false))
+        let isFile = attributes[.type] as? FileAttributeType == .typeRegular
+        entries[name] = isFile ? try Data(contentsOf: url) : nil
+    }
+    return entries
+}

@@ -1,0 +1,48 @@
+import SingletonStoresLocking
+
+/// Failures a test makes the next file-system calls of ``DocumentFile`` return, within one
+/// task: conditions that are hard to cause for real (`EIO`, `ENOSPC`, an interrupted call…).
+///
+/// ```swift
+/// let faults = FileFaults([.read: [EINTR], .fsync: [EIO]])
+/// try FileFaults.$current.withValue(faults) { try storage.save(value, forKey: "counter") }
+/// ```
+///
+/// Each listed call fails once per `errno` value, in order (`0` lets one call through); then
+/// calls behave normally again.
+/// Outside `withValue` nothing is injected, so production code pays one task-local read per call.
+final class FileFaults: Sendable {
+    /// A system call that can be made to fail.
+    enum Call: Hashable, Sendable {
+        case openDocument, openLock, openTemporary, fstat, read, write, fsync, flock, rename
+    }
+
+    /// The injections of the current task, if any.
+    @TaskLocal static var current: FileFaults?
+
+    private let pending: Locked<[Call: [Int32]]>
+
+    /// Makes each call in `failures` fail with its `errno` values, one per call, in order.
+    init(_ failures: [Call: [Int32]]) {
+        pending = Locked(failures)
+    }
+
+    /// The `errno` value the next `call` must fail with, if one is injected.
+    static func injected(_ call: Call) -> Int32? {
+        current?.take(call)
+    }
+
+    /// Whether every injected failure has been used.
+    var isUsedUp: Bool {
+        pending.withLock { $0.values.allSatisfy(\.isEmpty) }
+    }
+
+    private func take(_ call: Call) -> Int32? {
+        pending.withLock { failures in
+            guard var codes = failures[call], !codes.isEmpty else { return nil }
+            let code = codes.removeFirst()
+            failures[call] = codes
+            return code == 0 ? nil : code
+        }
+    }
+}

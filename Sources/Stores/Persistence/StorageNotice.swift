@@ -1,0 +1,46 @@
+import Foundation
+
+/// Something ``FileStorage`` did or found on its own that the user should know about, though
+/// the call it happened in went on and succeeded.
+///
+/// A storage reports notices to the closure given to ``FileStorage/init(folder:appName:environment:now:reportNotice:)``,
+/// which prints them to standard error by default:
+///
+/// ```swift
+/// let storage = FileStorage(reportNotice: { notice in logger.warning("\(notice)") })
+/// ```
+public enum StorageNotice: Sendable, Equatable, CustomStringConvertible {
+    /// Other users could read or change files in the data folder, so its permissions were
+    /// changed to `0700` (only you). `previousMode` holds the permission bits it had, such as
+    /// `0o777`.
+    case folderMadePrivate(folder: URL, previousMode: Int)
+
+    /// Other users can read the data folder (but not change it), and its permissions could not
+    /// be changed to `0700`; the folder is used as it is. Reported once per folder and process.
+    case folderNotPrivate(folder: URL, mode: Int, reason: String)
+
+    /// Prints the notice to standard error, prefixed with `SingletonStores:`.
+    public static let printToStandardError: @Sendable (StorageNotice) -> Void = { notice in
+        writeLineToStandardError("SingletonStores: \(notice)")
+    }
+
+    /// What happened and what, if anything, to do.
+    public var description: String {
+        switch self {
+        case .folderMadePrivate(let folder, let mode):
+            "The data folder \(folder.filePath) could be read or changed by other users (permissions "
+                + "\(Self.octal(mode))); it was made private (0700). If another user may have changed "
+                + "the files in it, check them."
+        case .folderNotPrivate(let folder, let mode, let reason):
+            "The data folder \(folder.filePath) can be read by other users (permissions \(Self.octal(mode))) "
+                + "and could not be made private: \(reason). Make it private with chmod 700, or choose another "
+                + "folder with the \(FileStorage.environmentVariable) environment variable."
+        }
+    }
+
+    /// Permission bits as `0755`.
+    static func octal(_ mode: Int) -> String {
+        let digits = String(mode & 0o7777, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
