@@ -53,9 +53,10 @@ struct CommandContext: Sendable {
         DemoStores(dataDirectory: dataDirectory, clock: ScaledClock(speed: speed), console: console)
     }
 
-    /// Prints `message` as an error line and returns ``ExitStatus/failure``.
+    /// Prints `message` as one error line, control characters escaped (it may quote stored
+    /// text or file paths), and returns ``ExitStatus/failure``.
     func fail(_ message: String) -> ExitStatus {
-        console.printError("demo-cli: \(message)")
+        console.printError("demo-cli: \(message.escapingControlCharacters)")
         return .failure
     }
 }

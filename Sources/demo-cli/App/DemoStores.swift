@@ -50,11 +50,11 @@ struct DemoStores: Sendable {
         FileStorage(folder: dataDirectory.map { URL(filePath: $0, directoryHint: .isDirectory) }, appName: "demo-cli")
     }
 
-    /// Prints each store issue as one warning line on standard error.
+    /// Prints each store issue as one warning line on standard error, control characters
+    /// escaped (an issue names files, whose paths may contain anything).
     static func reporter(_ console: Console) -> @Sendable (StoreIssue) -> Void {
         { issue in
-            let text = "\(issue)".replacingOccurrences(of: "\n", with: " ")
-            console.printError("demo-cli: warning: \(text)")
+            console.printError("demo-cli: warning: \("\(issue)".escapingControlCharacters)")
         }
     }
 
