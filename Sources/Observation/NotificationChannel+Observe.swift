@@ -9,6 +9,10 @@ extension NotificationChannel {
     /// let token = channel.observe(center: center) { value in print(value) }
     /// ```
     ///
+    /// Once ``ObservationToken/cancel()`` has returned, `handler` is not called again, whatever
+    /// the delivery and whichever thread posts (see ``ObservationToken/cancel()`` for the one
+    /// exception, a token cancelled from inside its own handler).
+    ///
     /// - Parameters:
     ///   - center: The notification center to observe.
     ///   - object: Only notifications whose `object` is this instance are delivered; `nil`
@@ -25,21 +29,23 @@ extension NotificationChannel {
         _ handler: @escaping @Sendable (Payload) -> Void
     ) -> ObservationToken {
         let channel = self
+        let gate = ObservationGate()
         let observer: any NSObjectProtocol
         switch delivery {
         case .postingThread:
             observer = center.addObserver(forName: name, object: object, queue: nil) { note in
-                if let value = channel.payload(of: note) { handler(value) }
+                if let value = channel.payload(of: note) { gate.pass { handler(value) } }
             }
         case .queue(let queue):
             // Extract on the posting thread, then hand only the Sendable payload to the queue:
-            // the poster never waits for the handler.
+            // the poster never waits for the handler. The gate is checked when the operation
+            // runs, so an operation still queued when the token is cancelled does nothing.
             observer = center.addObserver(forName: name, object: object, queue: nil) { note in
                 guard let value = channel.payload(of: note) else { return }
-                queue.addOperation { handler(value) }
+                queue.addOperation { gate.pass { handler(value) } }
             }
         }
-        return ObservationToken(center: center, observer: observer)
+        return ObservationToken(center: center, observer: observer, gate: gate)
     }
 
     /// Calls a main-actor handler with every value posted on this channel.
@@ -70,14 +76,20 @@ extension NotificationChannel {
         object: AnyObject? = nil,
         _ handler: @escaping @MainActor @Sendable (Payload) -> Void
     ) -> ObservationToken {
-        observe(center: center, object: object, on: .postingThread) { value in
+        let channel = self
+        let gate = ObservationGate()
+        // The gate is checked on the main actor, right before the handler runs, so a value still
+        // queued for the main queue when the token is cancelled is dropped.
+        let observer = center.addObserver(forName: name, object: object, queue: nil) { note in
+            guard let value = channel.payload(of: note) else { return }
             if Thread.isMainThread {
-                MainActor.assumeIsolated { handler(value) }
+                MainActor.assumeIsolated { gate.pass { handler(value) } }
             } else {
                 DispatchQueue.main.async {
-                    MainActor.assumeIsolated { handler(value) }
+                    MainActor.assumeIsolated { gate.pass { handler(value) } }
                 }
             }
         }
+        return ObservationToken(center: center, observer: observer, gate: gate)
     }
 }

@@ -20,14 +20,20 @@ import SingletonStoresLocking
 /// }
 /// ```
 ///
-/// A token is `Sendable`; cancelling it from any thread, any number of times, is safe.
+/// A token is `Sendable`; cancelling it from any thread, any number of times, is safe. Once
+/// ``cancel()`` has returned, the handler is not called again and is not running on any other
+/// thread (see ``cancel()`` for the details).
 public final class ObservationToken: Sendable, Hashable {
     private let registration: Locked<Registration?>
+    /// The gate the handler's calls go through; `nil` for a token made with ``init(onCancel:)``.
+    private let gate: ObservationGate?
 
-    /// Wraps the opaque observer object that `NotificationCenter.addObserver` returns.
+    /// Wraps the opaque observer object that `NotificationCenter.addObserver` returns, and the
+    /// gate its block calls the handler through.
     @usableFromInline
-    init(center: NotificationCenter, observer: any NSObjectProtocol) {
+    init(center: NotificationCenter, observer: any NSObjectProtocol, gate: ObservationGate) {
         registration = Locked(Registration(center: center, observer: observer))
+        self.gate = gate
     }
 
     /// Creates a token that runs `onCancel` once, when it is cancelled or deinitialised.
@@ -38,6 +44,7 @@ public final class ObservationToken: Sendable, Hashable {
     /// - Parameter onCancel: The clean-up to run. It runs outside any lock.
     public init(onCancel: @escaping @Sendable () -> Void) {
         registration = Locked(Registration(cleanUp: onCancel))
+        gate = nil
     }
 
     /// Whether the observer is still registered.
@@ -45,8 +52,26 @@ public final class ObservationToken: Sendable, Hashable {
         registration.withLock { $0 != nil }
     }
 
-    /// Removes the observer. Calling it again does nothing.
+    /// Removes the observer: once this method returns, the handler is not called again.
+    ///
+    /// This holds for every delivery — on the posting thread, on an `OperationQueue`, on the
+    /// main actor — even while other threads are posting: a value posted before the cancel but
+    /// not yet handed to the handler is dropped (a queued operation or main-queue block finds
+    /// the token cancelled and does nothing). A handler call already running on another thread
+    /// is waited for, so when `cancel()` returns the handler is not running anywhere and
+    /// whatever it uses can be torn down.
+    ///
+    /// Because it waits, never call `cancel()` while holding something the handler waits for
+    /// (a lock it takes, a queue it calls `sync` on): the two would wait for each other.
+    ///
+    /// A handler may cancel its own token. Then no call starts once `cancel()` returns, but
+    /// calls already running on other threads are not waited for (two calls cancelling at the
+    /// same moment would wait for each other forever): they may still be finishing.
+    ///
+    /// Calling it again does nothing more; a second call made while the first one waits waits
+    /// too.
     public func cancel() {
+        gate?.close()
         let taken = registration.withLock { current -> Registration? in
             let value = current
             current = nil

@@ -50,6 +50,9 @@ import SingletonStoresLocking
 /// ``sleeperCount`` shows it. A ``CountdownTimer`` announces its task to the clock, so `advance`
 /// waits for it by itself.
 ///
+/// To move far ahead the way a device wakes from sleep — each overdue sleeper woken once, at the
+/// new time, whatever the distance — use ``jump(by:)`` instead.
+///
 /// A sleep whose deadline is not in the future returns at once. A sleeping task that is
 /// cancelled stops sleeping and throws `CancellationError` right away.
 public final class ManualClock: Clock, Sendable {
@@ -176,6 +179,58 @@ public final class ManualClock: Clock, Sendable {
             next.continuation.resume()
             await settle()
         }
+    }
+
+    /// Moves the clock forward by `duration` in one step, as a device waking from sleep sees
+    /// time: every sleeper whose deadline is passed wakes once, all with ``now`` already at the
+    /// new time.
+    ///
+    /// Where ``advance(by:)`` stops at each deadline on the way and lets each woken task run
+    /// before going on (so a countdown delivers every tick in the span, and an advance of a
+    /// century takes as long as three billion ticks), `jump` visits no intermediate instant: it
+    /// costs the same for a second as for a hundred years. Use it to test what happens after a
+    /// long absence:
+    ///
+    /// ```swift
+    /// let timer = CountdownTimer(clock: clock) { event in … }
+    /// timer.start(duration: CountdownTimer.maximumDuration)
+    /// await clock.jump(by: CountdownTimer.maximumDuration)
+    /// // events: tick(3_153_600_000), tick(0), ended(.finished)
+    /// ```
+    ///
+    /// Woken tasks run until they sleep again (on a deadline after the new time) or end, as
+    /// with `advance`, before this method returns. A task that sleeps again on a deadline that
+    /// is not after the new time does not sleep at all, as on any clock: a loop that sleeps until
+    /// each second in turn runs through the missed seconds at once, without waiting. A negative
+    /// duration does nothing.
+    ///
+    /// - Parameter duration: How far to move the clock.
+    public func jump(by duration: Duration) async {
+        await jump(to: now.advanced(by: duration))
+    }
+
+    /// Moves the clock forward to `deadline` in one step, waking once every sleeper whose
+    /// deadline it passes, all at the new time; see ``jump(by:)``.
+    ///
+    /// A deadline before ``now`` does nothing: the clock never goes back.
+    ///
+    /// - Parameter deadline: The instant to move to.
+    public func jump(to deadline: Instant) async {
+        await settle()
+        let woken = state.withLock { state -> [Sleeper] in
+            state.now = max(state.now, deadline)
+            let now = state.now
+            let due = state.sleepers.prefix { $0.deadline <= now }
+            let woken = Array(due)
+            state.sleepers.removeFirst(woken.count)
+            for sleeper in woken {
+                if let task = sleeper.task { state.wakingTasks.insert(task) }
+            }
+            return woken
+        }
+        // In deadline order, so tasks that start at once start in the order they were due.
+        for sleeper in woken { sleeper.continuation.resume() }
+        await settle()
     }
 
     /// Advances the clock sleeper by sleeper until nobody sleeps on it any more.

@@ -294,3 +294,58 @@ import Testing
         #expect(timer.tasksStarted == 1)
     }
 }
+
+/// A countdown on a clock that jumps far ahead, as after a device sleep: it computes from its
+/// deadline, so it ends once, without a tick per missed second.
+@Suite(.timeLimit(.minutes(1)))
+struct CountdownTimerJumpTests {
+    static let maximumSeconds = Int(CountdownTimer.maximumDuration.components.seconds)
+
+    @Test func aHundredYearCountdownJumpedToItsEndFinishesAtOnce() async {
+        let probe = TimerProbe()
+        probe.timer.start(duration: CountdownTimer.maximumDuration)
+
+        let elapsed = await ContinuousClock().measure {
+            await probe.clock.jump(by: CountdownTimer.maximumDuration)
+        }
+
+        let end = ManualClock.Instant(offset: CountdownTimer.maximumDuration)
+        #expect(probe.events.values == [
+            Stamped(event: .tick(Self.maximumSeconds), at: .seconds(0)),
+            Stamped(event: .tick(0), at: end),
+            Stamped(event: .ended(.finished), at: end),
+        ])
+        #expect(probe.endCount == 1)
+        #expect(probe.ticks.last == 0)
+        #expect(probe.timer.tasksStarted == 1)
+        #expect(!probe.timer.isRunning)
+        #expect(probe.clock.sleeperCount == 0)
+        // Reported, not asserted: one wake, not three billion ticks.
+        print("CountdownTimer: a jump over 100 years took \(elapsed)")
+    }
+
+    @Test func aJumpPastTheEndEndsOnceAtTheJumpedTime() async {
+        let probe = TimerProbe()
+        probe.timer.start(duration: .seconds(90))
+        await probe.clock.jump(by: .seconds(1_000))
+        #expect(probe.events.values == [tick(90, at: 0), tick(0, at: 1_000), ended(.finished, at: 1_000)])
+    }
+
+    @Test func aJumpPartWayShowsTheTimeLeftThenTicksOnFromTheDeadline() async {
+        let probe = TimerProbe()
+        probe.timer.start(duration: CountdownTimer.maximumDuration)
+        let halfway = Duration.seconds(Self.maximumSeconds / 2) + .milliseconds(500)
+
+        await probe.clock.jump(by: halfway)
+
+        let shown = Self.maximumSeconds - Self.maximumSeconds / 2  // 0.5 s left over: rounded up
+        #expect(probe.ticks == [Self.maximumSeconds, shown])
+        #expect(probe.timer.shownSeconds == shown)
+        #expect(probe.clock.sleeperCount == 1, "asleep until the next change, not looping")
+
+        await probe.clock.advance(by: .seconds(2))
+        #expect(probe.ticks.suffix(2) == [shown - 1, shown - 2])
+        #expect(probe.events.values.last?.at == ManualClock.Instant(offset: halfway + .milliseconds(1_500)))
+        probe.timer.stop()
+    }
+}

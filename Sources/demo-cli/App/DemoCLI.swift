@@ -9,7 +9,7 @@ enum DemoCLI {
     ///
     /// - Parameters:
     ///   - arguments: The arguments, without the program name.
-    ///   - environment: The process environment (`NO_COLOR`, `SINGLETON_STORES_DATA_DIR`).
+    ///   - environment: The process environment (`NO_COLOR`, `SINGLETON_STORES_DATA_DIR`, `HOME`).
     ///   - console: Where output goes.
     /// - Returns: The exit status.
     static func run(arguments: [String], environment: [String: String], console: Console) async -> ExitStatus {
@@ -20,10 +20,20 @@ enum DemoCLI {
             console.printError(error.description)
             return .usage
         }
-        let context = CommandContext(console: console, dataDirectory: invocation.dataDirectory)
-        switch invocation.command {
-        case .help(let path):
+        if case .help(let path) = invocation.command {
             console.print(HelpText.page(for: path))
+            return .success
+        }
+        let dataDirectory: String?
+        do {
+            dataDirectory = try DataFolderPath.resolve(option: invocation.dataDirectory, environment: environment)
+        } catch {
+            console.printError(error.description)
+            return .usage
+        }
+        let context = CommandContext(console: console, dataDirectory: dataDirectory)
+        switch invocation.command {
+        case .help:
             return .success
         case .showcase(let options):
             return await ShowcaseCommand.run(options, context: context)
@@ -45,7 +55,8 @@ enum DemoCLI {
 struct CommandContext: Sendable {
     /// Where output goes.
     let console: Console
-    /// `--data-dir`, if given.
+    /// The data folder from `--data-dir` or the environment, `~` expanded; `nil` for the
+    /// per-user data folder.
     let dataDirectory: String?
 
     /// The stores, on a clock `speed` times faster than real time.
@@ -53,9 +64,10 @@ struct CommandContext: Sendable {
         DemoStores(dataDirectory: dataDirectory, clock: ScaledClock(speed: speed), console: console)
     }
 
-    /// Prints `message` as an error line and returns ``ExitStatus/failure``.
+    /// Prints `message` as one error line, control characters escaped (it may quote stored
+    /// text or file paths), and returns ``ExitStatus/failure``.
     func fail(_ message: String) -> ExitStatus {
-        console.printError("demo-cli: \(message)")
+        console.printError("demo-cli: \(message.escapingControlCharacters)")
         return .failure
     }
 }

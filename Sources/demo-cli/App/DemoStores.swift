@@ -29,7 +29,8 @@ struct DemoStores: Sendable {
     /// Builds the stores.
     ///
     /// - Parameters:
-    ///   - dataDirectory: `--data-dir`; `nil` for the default folder (see ``Stores/FileStorage``).
+    ///   - dataDirectory: The data folder, `~` already expanded (see ``DataFolderPath``); `nil` for
+    ///     the default folder (see ``Stores/FileStorage``).
     ///   - clock: The clock the boost counts down on.
     ///   - console: Where warnings go.
     ///   - boostStorage: Where the boost is kept; the data folder by default. The showcase
@@ -45,16 +46,17 @@ struct DemoStores: Sendable {
         apiTarget = APITargetStore(storage: storage, center: center, reportIssue: report)
     }
 
-    /// The storage for `--data-dir`, or the default folder of the `demo-cli` app.
+    /// The storage for the data folder (already `~`-expanded by ``DataFolderPath``), or the
+    /// default folder of the `demo-cli` app.
     static func storage(dataDirectory: String?) -> FileStorage {
         FileStorage(folder: dataDirectory.map { URL(filePath: $0, directoryHint: .isDirectory) }, appName: "demo-cli")
     }
 
-    /// Prints each store issue as one warning line on standard error.
+    /// Prints each store issue as one warning line on standard error, control characters
+    /// escaped (an issue names files, whose paths may contain anything).
     static func reporter(_ console: Console) -> @Sendable (StoreIssue) -> Void {
         { issue in
-            let text = "\(issue)".replacingOccurrences(of: "\n", with: " ")
-            console.printError("demo-cli: warning: \(text)")
+            console.printError("demo-cli: warning: \("\(issue)".escapingControlCharacters)")
         }
     }
 

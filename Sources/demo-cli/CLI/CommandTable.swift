@@ -12,7 +12,7 @@ enum CommandTable {
     static let defaultItemSeconds = 30 * 60
 
     private static let seconds = OptionSpec.value("--seconds", "N", "The boost's length in whole seconds (1–86400).")
-    private static let speed = OptionSpec.value("--speed", "X", "Run the clock X times faster (0 < X ≤ 1000).")
+    private static let speed = OptionSpec.value("--speed", "X", "Run the clock X times faster (0.001 ≤ X ≤ 1000; below 1 runs slower).")
 
     static let commands: [CommandSpec] = [
         CommandSpec(

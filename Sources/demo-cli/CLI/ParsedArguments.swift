@@ -32,11 +32,12 @@ struct ParsedArguments: Sendable, Equatable {
 
     /// The clock speed given with `--speed`, or 1.
     ///
-    /// - Throws: ``UsageError`` unless it is a finite number above 0 and at most 1000.
+    /// - Throws: ``UsageError`` unless it is a number from 0.001 to 1000 (``ScaledClock/speedRange``).
     func speed() throws(UsageError) -> Double {
         guard let text = values["--speed"] else { return 1 }
-        guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 1000 else {
-            throw UsageError("--speed expects a number above 0 and at most 1000, got '\(text)'", command: command)
+        let range = ScaledClock<ContinuousClock>.speedRange
+        guard let speed = Double(text), speed.isFinite, range.contains(speed) else {
+            throw UsageError("--speed expects a number from \(range.lowerBound) to \(Int(range.upperBound)), got '\(text)'", command: command)
         }
         return speed
     }

@@ -11,9 +11,10 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
         self.command = command
     }
 
-    /// The message and where to find help, as printed.
+    /// The message and where to find help, as printed: one line, with control characters
+    /// escaped (the message may quote what the user typed).
     var description: String {
         let help = command.isEmpty ? "demo-cli --help" : "demo-cli \(command) --help"
-        return "demo-cli: \(message) (try '\(help)')"
+        return "demo-cli: \(message.escapingControlCharacters) (try '\(help.escapingControlCharacters)')"
     }
 }

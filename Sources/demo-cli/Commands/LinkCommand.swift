@@ -10,10 +10,10 @@ enum LinkCommand {
             // `toURLString(params:api:)` call takes production stores or stubs.
             let genderStore: any GenderStoreContract = gender.map { GenderStoreStub($0) } ?? GenderStore(profile: stores.profile)
             let api: any APITargetStoreContract = target.map { APITargetStoreStub(target: $0) } ?? stores.apiTarget
-            context.console.print(link.toURLString(params: [.gender(genderStore)], api: api))
+            context.console.print(link.toURLString(params: [.gender(genderStore)], api: api).escapingControlCharacters)
             return .success
         case .targetShow:
-            context.console.print("API target: \(stores.apiTarget.target) (\(stores.apiTarget.target.baseWebURLString))")
+            context.console.print("API target: \(stores.apiTarget.target) (\(stores.apiTarget.target.baseWebURLString))".escapingControlCharacters)
             return .success
         case .targetSet(let target):
             do {

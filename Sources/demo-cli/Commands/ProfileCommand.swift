@@ -23,7 +23,7 @@ enum ProfileCommand {
         }
     }
 
-    /// The profile, one field a line.
+    /// The profile, one field a line; stored text is shown with control characters escaped.
     static func lines(_ profile: UserProfile) -> [String] {
         let gender: String
         if let value = profile.gender {
@@ -34,11 +34,11 @@ enum ProfileCommand {
             gender = "none"
         }
         return [
-            "nickname: \(profile.nickname.isEmpty ? "(not set)" : profile.nickname)",
+            "nickname: \(profile.nickname.isEmpty ? "(not set)" : profile.nickname.escapingControlCharacters)",
             "gender: \(gender)",
-            "rank: \(profile.rank)",
+            "rank: \(profile.rank.rawValue.escapingControlCharacters)",
             "beta: \(profile.isBetaUser ? "yes" : "no")",
-            "id: \(profile.id ?? "(none)")",
+            "id: \(profile.id?.escapingControlCharacters ?? "(none)")",
         ]
     }
 }

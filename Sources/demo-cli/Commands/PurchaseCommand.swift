@@ -30,7 +30,7 @@ enum PurchaseCommand {
         case .purchaseShow:
             context.console.print("boost items: \(purchases.ownedBoostItems)")
             context.console.print("premium: \(premium(purchases))")
-            context.console.print("flow: \(purchases.flowState)")
+            context.console.print("flow: \(purchases.flowState.description.escapingControlCharacters)")
             context.console.print("ledger entries: \(purchases.purchaseLedger.entries.count)")
             return .success
         default:

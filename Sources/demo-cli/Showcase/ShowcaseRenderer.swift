@@ -59,9 +59,10 @@ enum ShowcaseRenderer {
     }
 
     private static func profileLine(_ header: ShowcaseHeader) -> String {
-        // Kept short so that the frame's lines never wrap on an 80-column terminal.
-        let name = header.nickname.isEmpty
-            ? "(no nickname)" : header.nickname.count > 24 ? header.nickname.prefix(23) + "…" : header.nickname
+        // Escaped (stored text), then kept short so that the frame's lines never wrap on an
+        // 80-column terminal.
+        let nickname = header.nickname.escapingControlCharacters
+        let name = nickname.isEmpty ? "(no nickname)" : nickname.count > 24 ? nickname.prefix(23) + "…" : nickname
         let gender = header.gender.map { "\($0) (gender_code=\($0.isoCode))" } ?? "no gender"
         return "Profile: \(name), \(gender)"
     }
@@ -69,7 +70,7 @@ enum ShowcaseRenderer {
     private static func purchasesLine(_ header: ShowcaseHeader) -> String {
         let items = header.boostItems == 1 ? "1 boost item" : "\(header.boostItems) boost items"
         let premium = header.premiumUntil.map { "premium until \($0.formatted(.iso8601.year().month().day()))" } ?? "no premium"
-        return "Purchases: \(items), \(premium), flow \(header.purchaseFlow)"
+        return "Purchases: \(items), \(premium), flow \(header.purchaseFlow.escapingControlCharacters)"
     }
 
     private static func status(_ state: ShowcaseState, style: Style) -> String {

@@ -196,4 +196,20 @@ struct SubcommandBinaryTests {
             #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 4")
         }
     }
+
+    @Test func aHostileNicknameStoredByOneRunCannotForgeTheNextRunsOutput() throws {
+        try withDemoBinary { binary in
+            let hostile = "Aki\ngender: female (gender_code=2)\nrank: gold\u{1B}]0;owned\u{07}"
+            let set = try binary.run(["profile", "set", "--nickname", hostile])
+            #expect(set.status == 0)
+            let show = try binary.run(["profile", "show"])
+            #expect(show.reason == .exit && show.status == 0)
+            #expect(!show.standardOutput.utf8.contains(0x1B), "no ESC byte reaches the terminal")
+            #expect(!show.standardOutput.utf8.contains(0x07))
+            #expect(show.lines == [
+                #"nickname: Aki\ngender: female (gender_code=2)\nrank: gold\u{1B}]0;owned\u{7}"#,
+                "gender: none", "rank: regular", "beta: no", "id: (none)",
+            ])
+        }
+    }
 }

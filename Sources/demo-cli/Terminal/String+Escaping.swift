@@ -1,0 +1,51 @@
+extension String {
+    /// The string with every character that could move the cursor, start a new line, change the
+    /// terminal's state or reorder the text shown as a visible escape, so that text from storage
+    /// or from the command line prints as exactly one line and cannot forge output.
+    ///
+    /// ```swift
+    /// "Aki\ngender: female\u{1B}]0;owned\u{07}".escapingControlCharacters
+    /// // Aki\ngender: female\u{1B}]0;owned\u{7}   (one line, printed as these characters)
+    /// ```
+    ///
+    /// Escaped, per Unicode scalar:
+    /// - `\n`, `\r`, `\t` as those two characters, and the backslash itself as `\\`, so an
+    ///   escape in the output always means an escaped character;
+    /// - every other C0 control (U+0000–U+001F, including ESC), DEL (U+007F) and every C1
+    ///   control (U+0080–U+009F, including CSI and NEL) as `\u{…}` in hexadecimal;
+    /// - the line and paragraph separators (U+2028, U+2029), which some terminals and viewers
+    ///   break lines at;
+    /// - the bidirectional marks, embeddings, overrides and isolates (U+200E, U+200F,
+    ///   U+202A–U+202E, U+2066–U+2069), which can make a line read differently from what it
+    ///   contains.
+    ///
+    /// Everything else — letters of any script, emoji, combining marks — is kept as it is.
+    var escapingControlCharacters: String {
+        guard unicodeScalars.contains(where: Self.needsEscaping) else { return self }
+        var escaped = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where Self.isControlOrFormatting(scalar):
+                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    private static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\\" || isControlOrFormatting(scalar)
+    }
+
+    private static func isControlOrFormatting(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+}
