@@ -37,7 +37,7 @@ struct DemoStores: Sendable {
     ///     passes an in-memory storage so its short boost never replaces one started with
     ///     `boost start`.
     init(dataDirectory: String?, clock: some Clock<Duration>, console: Console, boostStorage: (any StoreStorage)? = nil) {
-        storage = Self.storage(dataDirectory: dataDirectory)
+        storage = Self.storage(dataDirectory: dataDirectory, console: console)
         center = NotificationCenter()
         let report = Self.reporter(console)
         boost = BoostTimeManager(clock: clock, wallClock: .system, storage: boostStorage ?? storage, center: center, reportIssue: report)
@@ -47,9 +47,12 @@ struct DemoStores: Sendable {
     }
 
     /// The storage for the data folder (already `~`-expanded by ``DataFolderPath``), or the
-    /// default folder of the `demo-cli` app.
-    static func storage(dataDirectory: String?) -> FileStorage {
-        FileStorage(folder: dataDirectory.map { URL(filePath: $0, directoryHint: .isDirectory) }, appName: "demo-cli")
+    /// default folder of the `demo-cli` app; notices about the folder (made private) are
+    /// printed as warnings.
+    static func storage(dataDirectory: String?, console: Console) -> FileStorage {
+        FileStorage(
+            folder: dataDirectory.map { URL(filePath: $0, directoryHint: .isDirectory) }, appName: "demo-cli",
+            reportNotice: { notice in console.printError("demo-cli: warning: \("\(notice)".escapingControlCharacters)") })
     }
 
     /// Prints each store issue as one warning line on standard error, control characters

@@ -95,13 +95,13 @@ struct SubcommandBinaryTests {
             #expect(show.lines[0] == "boost items: 3")
             #expect(show.lines[1].hasPrefix("premium: premium until "))
             #expect(show.lines[2] == "flow: idle")
-            // The ledger is lost; the local backend's receipts bring the purchases back.
+            // The ledger is lost; the next launch credits the local backend's receipts again,
+            // and a restore then finds nothing missing.
             try FileManager.default.removeItem(at: binary.dataFolder.appending(path: "purchases.json"))
-            #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 0")
+            #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 3")
             let restore = try binary.run(["purchase", "restore"])
             #expect(restore.status == 0)
-            #expect(restore.lines.first?.hasPrefix("Restored 2 purchases. You own 3 boost items;") == true)
-            #expect(try binary.run(["purchase", "restore"]).lines.first?.hasPrefix("Restored 0 purchases.") == true)
+            #expect(restore.lines.first?.hasPrefix("Restored 0 purchases. You own 3 boost items;") == true)
         }
     }
 

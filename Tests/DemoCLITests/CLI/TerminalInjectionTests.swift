@@ -64,7 +64,8 @@ struct TerminalInjectionTests {
         let parent = try makeTemporaryFolder(prefix: "DemoCLITests")
         defer { try? FileManager.default.removeItem(at: parent) }
         let folder = parent.appending(path: "bad\n\u{1B}[31mdir", directoryHint: .isDirectory)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try Data("{\"formatVersion\": 1, \"value\": {\"nick".utf8).write(to: folder.appending(path: "profile.json"))
 
         let output = CapturedOutput()

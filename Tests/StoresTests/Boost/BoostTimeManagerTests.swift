@@ -101,6 +101,21 @@ import Timers
         #expect(rig.ends == [.finished])
     }
 
+    /// A device that wakes after a century: the clock jumps, the countdown wakes once, ends once.
+    @Test func aHundredYearBoostJumpedToItsEndEndsOnceWithoutTickingEverySecond() async {
+        let rig = BoostTestRig()
+        rig.boost.startCountDown(duration: .max)  // clamped to 100 years
+        #expect(rig.ticks == [Int(BoostTimeManager.maximumDuration.components.seconds)])
+        let started = ContinuousClock.now
+        await rig.clock.jump(by: BoostTimeManager.maximumDuration)
+        await rig.clock.advance()  // let the woken countdown finish its step
+        print("100-year boost jumped to its end in \(ContinuousClock.now - started) of real time")
+        #expect(rig.ticks == [Int(BoostTimeManager.maximumDuration.components.seconds), 0])
+        #expect(rig.ends == [.finished])
+        #expect(!rig.boost.isInBoostTime)
+        #expect(!rig.relaunch().boost.isInBoostTime, "the ended boost is cleared on disk")
+    }
+
     @Test func stopEndsOnceAndClearsThePersistedBoost() async {
         let rig = BoostTestRig()
         rig.boost.startCountDown(duration: 60)
