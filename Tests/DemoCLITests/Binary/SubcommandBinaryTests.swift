@@ -213,3 +213,35 @@ struct SubcommandBinaryTests {
         }
     }
 }
+
+@Suite("boost use from several processes")
+struct ConcurrentBoostUseBinaryTests {
+    /// Eight `demo-cli boost use` at once on an idle boost: one spends an item and starts the
+    /// boost; the others are told a boost runs and spend nothing, and so are eight more.
+    @Test func eightConcurrentUsesSpendOneItem() throws {
+        try withDemoBinary { binary in
+            _ = try binary.run(["purchase", "buy", "--items", "8"])
+            func useTogether() throws -> [Int32] {
+                let processes = try (0..<8).map { _ in
+                    let process = try binary.makeProcess(["boost", "use", "--seconds", "86400"])
+                    process.standardOutput = FileHandle.nullDevice
+                    process.standardError = FileHandle.nullDevice
+                    return process
+                }
+                for process in processes { try process.run() }
+                return processes.map { process in
+                    process.waitUntilExit()
+                    return process.terminationStatus
+                }
+            }
+            let first = try useTogether()
+            #expect(first.filter { $0 == 0 }.count == 1, "\(first)")
+            #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 7")
+            let second = try useTogether()
+            #expect(second.allSatisfy { $0 != 0 }, "\(second)")
+            #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 7")
+            let status = try binary.run(["boost", "status"]).lines.first ?? ""
+            #expect(["Boost: 24:00:00 left.", "Boost: 23:59:5"].contains { status.hasPrefix($0) }, "\(status)")
+        }
+    }
+}
