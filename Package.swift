@@ -26,7 +26,8 @@ let package = Package(
             dependencies: ["Stores", "Timers", "StoreObservation", "Automaton"]
         ),
         // Test helper: a second process for the cross-process storage tests. Not a product.
-        .executableTarget(name: "storage-stress", dependencies: ["Stores"], path: "Tests/StorageStress"),
+        .executableTarget(
+            name: "storage-stress", dependencies: ["Stores", "SingletonStoresTestSupport"], path: "Tests/StorageStress"),
         // Internal helpers shared by the test targets (recorder, temporary folders, built
         // executables, manual-clock waits). Not a product.
         .target(

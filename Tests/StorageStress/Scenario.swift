@@ -1,26 +1,6 @@
 import Foundation
+import SingletonStoresTestSupport
 import Stores
-
-/// What the stores on one data folder show at launch, printed by `storage-stress report`.
-struct StoreReport: Codable {
-    /// The boost items owned.
-    var items: Int
-    /// The seconds the boost shows; 0 when none runs.
-    var boostSeconds: Int
-    /// How many ledger entries spent an item, and how many of those carry their boost.
-    var usedEntries: Int
-    var usedEntriesWithGrant: Int
-    /// Every receipt id the ledger credits, once per credit.
-    var creditedReceiptIDs: [String]
-    /// Every receipt the local backend holds.
-    var receiptIDs: [String]
-    /// Boost items bought, summed over the credited entries.
-    var itemsBought: Int
-    /// Seconds from now until the newest grant's end (negative when it has passed); nil without one.
-    var newestGrantSecondsLeft: Double?
-    /// Problems the stores reported while launching.
-    var problems: [String]
-}
 
 /// The scenarios of `storage-stress` that drive the real stores on a data folder.
 struct Scenario {

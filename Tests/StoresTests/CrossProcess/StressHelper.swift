@@ -72,16 +72,3 @@ struct StressHelper {
         }
     }
 }
-
-/// What `storage-stress report` prints: the stores as a fresh launch shows them.
-struct StoreReport: Codable {
-    var items: Int
-    var boostSeconds: Int
-    var usedEntries: Int
-    var usedEntriesWithGrant: Int
-    var creditedReceiptIDs: [String]
-    var receiptIDs: [String]
-    var itemsBought: Int
-    var newestGrantSecondsLeft: Double?
-    var problems: [String]
-}

@@ -1,0 +1,39 @@
+/// What the stores on one data folder show at launch: printed as JSON by
+/// `storage-stress report`, read back by the cross-process tests.
+package struct StoreReport: Codable, Sendable {
+    /// The boost items owned.
+    package var items: Int
+    /// The seconds the boost shows; 0 when none runs.
+    package var boostSeconds: Int
+    /// How many ledger entries spent an item.
+    package var usedEntries: Int
+    /// How many of those carry the boost they started.
+    package var usedEntriesWithGrant: Int
+    /// Every receipt id the ledger credits, once per credit.
+    package var creditedReceiptIDs: [String]
+    /// Every receipt the local backend holds.
+    package var receiptIDs: [String]
+    /// Boost items bought, summed over the credited entries.
+    package var itemsBought: Int
+    /// Seconds from now until the newest grant's end (negative when it has passed); `nil`
+    /// without one.
+    package var newestGrantSecondsLeft: Double?
+    /// Problems the stores reported while launching.
+    package var problems: [String]
+
+    /// Creates a report.
+    package init(
+        items: Int, boostSeconds: Int, usedEntries: Int, usedEntriesWithGrant: Int, creditedReceiptIDs: [String],
+        receiptIDs: [String], itemsBought: Int, newestGrantSecondsLeft: Double?, problems: [String]
+    ) {
+        self.items = items
+        self.boostSeconds = boostSeconds
+        self.usedEntries = usedEntries
+        self.usedEntriesWithGrant = usedEntriesWithGrant
+        self.creditedReceiptIDs = creditedReceiptIDs
+        self.receiptIDs = receiptIDs
+        self.itemsBought = itemsBought
+        self.newestGrantSecondsLeft = newestGrantSecondsLeft
+        self.problems = problems
+    }
+}
