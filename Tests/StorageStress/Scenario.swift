@@ -39,11 +39,12 @@ struct Scenario {
         try await purchases.buy(.boostItems(items))
     }
 
-    /// Buys, uses short boosts and renames the profile, forever.
+    /// Buys, uses short boosts and renames the profile, forever; prints `step` after each one.
     func churn(seed: UInt64) async throws {
         var random = SplitMix(seed: seed)
         let (_, purchases, profile) = stores()
         while true {
+            defer { FileHandle.standardOutput.write(Data("step\n".utf8)) }
             switch random.next() % 3 {
             case 0:
                 try await purchases.buy(.boostItems(1))
