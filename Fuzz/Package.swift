@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The fuzz targets of SingletonStores, in a package of their own so that the root package's
+// build and dependencies stay as they are. Build and run them with `scripts/fuzz.sh`, which
+// passes `-sanitize=fuzzer,address -parse-as-library -enable-testing` (libFuzzer provides
+// `main`; `@testable import Stores` reaches the document types the library keeps internal).
+// See Fuzz/README.md.
+// What a document or CLI target links.
+let fuzzed: [Target.Dependency] = [
+    "FuzzSupport",
+    .product(name: "Stores", package: "SingletonStores"),
+    .product(name: "Timers", package: "SingletonStores"),
+]
+
+let package = Package(
+    name: "SingletonStoresFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "SingletonStores", path: ".."),
+    ],
+    targets: [
+        // The byte-level helpers every target shares: the library's own document decoding,
+        // splitting an input into strings.
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["LibFuzzerDriver", .product(name: "Stores", package: "SingletonStores")]
+        ),
+        // The declaration of libFuzzer's driver, which each target's `main` calls.
+        .target(name: "LibFuzzerDriver"),
+        // One executable per parser of outside input. Each defines `LLVMFuzzerTestOneInput`.
+        .executableTarget(name: "fuzz-boost", dependencies: fuzzed),
+        .executableTarget(name: "fuzz-ledger", dependencies: fuzzed),
+        .executableTarget(name: "fuzz-receipts", dependencies: fuzzed),
+        .executableTarget(name: "fuzz-profile", dependencies: fuzzed),
+        .executableTarget(name: "fuzz-api-target", dependencies: fuzzed),
+        // The demo CLI's parser: Sources/fuzz-cli/CLI links to Sources/demo-cli/CLI (an
+        // executable target, so not importable) and is compiled into the fuzz binary.
+        .executableTarget(
+            name: "fuzz-cli",
+            dependencies: fuzzed + [.product(name: "Automaton", package: "SingletonStores")]
+        ),
+        .executableTarget(
+            name: "fuzz-transition-table",
+            dependencies: ["FuzzSupport", .product(name: "Automaton", package: "SingletonStores")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

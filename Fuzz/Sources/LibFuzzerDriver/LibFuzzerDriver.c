@@ -1,0 +1,2 @@
+// Declarations only: LLVMFuzzerRunDriver comes from the toolchain's libFuzzer.
+#include "LibFuzzerDriver.h"
