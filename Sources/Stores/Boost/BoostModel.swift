@@ -36,6 +36,8 @@ struct BoostModel: Sendable {
         var phase: Phase
         /// The record it left on disk.
         var record: BoostRecord
+        /// Whether the countdown must move: the phase changed, or was adopted from disk.
+        var movesCountdown: Bool
     }
 
     /// The newest committed phase.
@@ -56,9 +58,9 @@ struct BoostModel: Sendable {
 
     /// Takes a ticket for a change being committed (called under the document's lock, so
     /// tickets follow the order of the writes).
-    mutating func begin(_ phase: Phase, record: BoostRecord) -> Commit {
+    mutating func begin(_ phase: Phase, record: BoostRecord, movesCountdown: Bool) -> Commit {
         issued &+= 1
-        return Commit(ticket: issued, phase: phase, record: record)
+        return Commit(ticket: issued, phase: phase, record: record, movesCountdown: movesCountdown)
     }
 
     /// Makes a written change this process's phase, unless a later one already did; returns
@@ -68,6 +70,7 @@ struct BoostModel: Sendable {
         finished = commit.ticket
         phase = commit.phase
         committed = commit.record
+        guard commit.movesCountdown else { return false }
         outbox.append(commit.phase)
         return outbox.claim()
     }
@@ -77,7 +80,8 @@ struct BoostModel: Sendable {
         if let paused = record.pausedRemainingSeconds, paused > 0 {
             let limit = CountdownTimer.maximumDuration
             let remaining = paused.isFinite && paused < limit.seconds ? Duration.seconds(paused) : limit
-            return .paused(remaining: remaining)
+            // A time left too small for a Duration (1e-300 s) is no time left.
+            return remaining > .zero ? .paused(remaining: remaining) : .idle
         }
         if let endDate = record.endDate {
             let left = wallClock.duration(until: endDate)

@@ -273,16 +273,21 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         let commit = try journal.transaction { (record: inout BoostRecord) throws(StorageError) -> BoostModel.Commit in
             let now = timer.now
             let onDisk = record
-            let current = model.withLock { model -> BoostModel.Phase in
+            let (current, adopted) = model.withLock { model -> (BoostModel.Phase, Bool) in
                 // The disk is the truth; the monotonic phase is kept only while the disk still
                 // holds what this process last saw or wrote.
-                model.committed == onDisk ? model.phase : BoostModel.phase(of: onDisk, at: now, wallClock: wallClock)
+                guard model.committed == onDisk else {
+                    return (BoostModel.phase(of: onDisk, at: now, wallClock: wallClock), true)
+                }
+                return (model.phase, false)
             }
             let next = try decide(&record, current, now)
             if record == onDisk, next != current {
                 record = BoostModel.record(of: next, at: now, wallClock: wallClock, settled: onDisk.settledGrantID)
             }
-            return model.withLock { model in model.begin(next, record: record) }
+            return model.withLock { model in
+                model.begin(next, record: record, movesCountdown: adopted || next != current)
+            }
         }
         let claimed = model.withLock { $0.finish(commit) }
         if claimed { deliver() }
@@ -311,6 +316,8 @@ public final class BoostTimeManager: BoostTimeManagerContract {
             } else {
                 timer.start(duration: timer.now.duration(to: deadline))
             }
+        case .paused(let remaining) where remaining <= .zero:
+            timer.stop()
         case .paused(let remaining):
             if timer.isRunning { timer.pause() }
             if timer.isPaused {

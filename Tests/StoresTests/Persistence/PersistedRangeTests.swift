@@ -43,6 +43,22 @@ struct PersistedRangeTests {
         }
     }
 
+    /// Found by the boost fuzz target: a paused time too small for a `Duration` made the
+    /// countdown end and restart forever at launch.
+    @Test func aPausedTimeTooSmallToCountIsNoBoost() throws {
+        try withTemporaryFolder { folder in
+            try Self.write(#"{"formatVersion": 1, "value": {"pausedRemainingSeconds": 1e-300}}"#, key: "boost", in: folder)
+            let boost = BoostTimeManager(
+                clock: ManualClock(), storage: FileStorage(folder: folder), center: NotificationCenter(),
+                reportIssue: { _ in })
+            #expect(!boost.isInBoostTime)
+            #expect(!boost.isPaused)
+            boost.resume()
+            boost.extend(by: 60)
+            #expect(!boost.isInBoostTime)
+        }
+    }
+
     @Test(arguments: [
         #"{"boostItemsBought": {"_0": 9223372036854775807}}"#,
         #"{"boostItemsBought": {"_0": -3}}"#,

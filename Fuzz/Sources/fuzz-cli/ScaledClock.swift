@@ -1,0 +1,1 @@
+../../../Sources/demo-cli/Timing/ScaledClock.swift

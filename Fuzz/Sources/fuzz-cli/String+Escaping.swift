@@ -1,0 +1,1 @@
+../../../Sources/demo-cli/Terminal/String+Escaping.swift
