@@ -66,8 +66,7 @@ run() {
     # shellcheck disable=SC2086
     SWIFT_BACKTRACE=enable=no "$executable" "${options[@]}" ${FUZZ_ARGS:-} >"$log" 2>&1 || status=$?
     if [ "$status" -eq 0 ]; then
-        grep -E "^stat::number_of_executed_units|^Done|^#[0-9]+\s+DONE" "$log" | tr '\n' ' ' | sed 's/^/   /'
-        echo
+        echo "   no crash: $(grep -E '^#[0-9]+' "$log" | tail -1)"
     else
         # The error, the symbolized stack and the input: not libFuzzer's progress lines, not the
         # Swift runtime's unsymbolized copy of the stack.
@@ -75,7 +74,7 @@ run() {
         local input
         input="$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)"
         [ -z "$input" ] && input="$(sed -n 's/^Running: \(.*\)$/\1/p' "$log" | tail -1)"
-        echo "fuzz.sh: fuzz-$target crashed (exit $status) on ${input:-an unknown input}"
+        echo "fuzz.sh: fuzz-$target failed (exit $status) on ${input:-the inputs in $crashes}"
         echo "   reproduce: scripts/fuzz.sh $target ${input:-FILE}"
     fi
     rm -rf "$work"
