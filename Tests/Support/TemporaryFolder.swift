@@ -23,3 +23,18 @@ package func makeTemporaryFolder(prefix: String = "SingletonStoresTests") throws
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     return folder
 }
+
+/// Runs `body` on a thread of its own and waits for it without holding a thread of Swift's
+/// cooperative pool: for tests that block for seconds (waiting for child processes), so that
+/// tests running in parallel are never starved of threads. A failed expectation inside is still
+/// reported, with its source location, and fails the run (Swift Testing cannot tell which test
+/// it belongs to, since the thread is not the test's task).
+package func runOffThePool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Swift.Result { try body() })
+        }
+        thread.start()
+    }
+}
+

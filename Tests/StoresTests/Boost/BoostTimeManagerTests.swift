@@ -106,10 +106,8 @@ import Timers
         let rig = BoostTestRig()
         rig.boost.startCountDown(duration: .max)  // clamped to 100 years
         #expect(rig.ticks == [Int(BoostTimeManager.maximumDuration.components.seconds)])
-        let started = ContinuousClock.now
-        await rig.clock.jump(by: BoostTimeManager.maximumDuration)
+        await rig.clock.jump(by: BoostTimeManager.maximumDuration)  // one wake, not 3,153,600,000 ticks
         await rig.clock.advance()  // let the woken countdown finish its step
-        print("100-year boost jumped to its end in \(ContinuousClock.now - started) of real time")
         #expect(rig.ticks == [Int(BoostTimeManager.maximumDuration.components.seconds), 0])
         #expect(rig.ends == [.finished])
         #expect(!rig.boost.isInBoostTime)

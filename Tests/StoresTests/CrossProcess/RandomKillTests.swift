@@ -7,39 +7,41 @@ import Testing
 /// invariant intact and no item lost.
 @Suite("Random kills")
 struct RandomKillTests {
-    @Test func twoHundredKilledChurnsLeaveTheLedgerWhole() throws {
-        try withTemporaryFolder { folder in
-            let helper = try StressHelper(folder: folder)
-            var delays = SeededDelays(seed: 0x5EED)
-            for iteration in 0..<200 {
-                let (process, output, errors) = try helper.start("churn", [String(iteration)])
-                // Once the first step is done (however slow the machine), a random moment: the
-                // invariants must hold at any of them.
-                _ = output.fileHandleForReading.availableData
-                usleep(delays.next())
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                _ = output.fileHandleForReading.readDataToEndOfFile()
-                let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                #expect(failure.isEmpty, "iteration \(iteration): the churn failed before the kill: \(failure)")
+    @Test func twoHundredKilledChurnsLeaveTheLedgerWhole() async throws {
+        try await runOffThePool {
+            try withTemporaryFolder { folder in
+                let helper = try StressHelper(folder: folder)
+                var delays = SeededDelays(seed: 0x5EED)
+                for iteration in 0..<200 {
+                    let (process, output, errors) = try helper.start("churn", [String(iteration)])
+                    // Once the first step is done (however slow the machine), a random moment: the
+                    // invariants must hold at any of them.
+                    _ = output.fileHandleForReading.availableData
+                    usleep(delays.next())
+                    kill(process.processIdentifier, SIGKILL)
+                    process.waitUntilExit()
+                    _ = output.fileHandleForReading.readDataToEndOfFile()
+                    let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    #expect(failure.isEmpty, "iteration \(iteration): the churn failed before the kill: \(failure)")
 
-                let report = try helper.report()
-                #expect(report.problems == [], "iteration \(iteration): no document was damaged")
-                #expect(report.creditedReceiptIDs.sorted() == report.receiptIDs.sorted(),
-                        "iteration \(iteration): every receipt credited exactly once")
-                #expect(report.items == report.itemsBought - report.usedEntries,
-                        "iteration \(iteration): items = bought − used")
-                #expect(report.usedEntriesWithGrant == report.usedEntries,
-                        "iteration \(iteration): every spent item carries its boost")
-                if let left = report.newestGrantSecondsLeft, left > 0.2 {
-                    #expect(report.boostSeconds > 0, "iteration \(iteration): a spent item's boost runs to its end")
+                    let report = try helper.report()
+                    #expect(report.problems == [], "iteration \(iteration): no document was damaged")
+                    #expect(report.creditedReceiptIDs.sorted() == report.receiptIDs.sorted(),
+                            "iteration \(iteration): every receipt credited exactly once")
+                    #expect(report.items == report.itemsBought - report.usedEntries,
+                            "iteration \(iteration): items = bought − used")
+                    #expect(report.usedEntriesWithGrant == report.usedEntries,
+                            "iteration \(iteration): every spent item carries its boost")
+                    if let left = report.newestGrantSecondsLeft, left > 0.2 {
+                        #expect(report.boostSeconds > 0, "iteration \(iteration): a spent item's boost runs to its end")
+                    }
+                    if report.problems.isEmpty == false { break }
                 }
-                if report.problems.isEmpty == false { break }
+                // Every churn finished at least its first step before it was killed.
+                let last = try helper.report()
+                print("after 200 kills: \(last.receiptIDs.count) purchases, \(last.usedEntries) items used")
+                #expect(last.receiptIDs.count >= 20 && last.usedEntries >= 1)
             }
-            // Every churn finished at least its first step before it was killed.
-            let last = try helper.report()
-            print("after 200 kills: \(last.receiptIDs.count) purchases, \(last.usedEntries) items used")
-            #expect(last.receiptIDs.count >= 20 && last.usedEntries >= 1)
         }
     }
 }
