@@ -143,7 +143,10 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// runs under that lock with the ``BoostGrant`` describing the boost; it should record the
     /// grant in the same write that spends the item (``PurchaseManager`` writes it into the
     /// ledger entry). A crash after that write leaves the item spent and its boost running to
-    /// the grant's end; a crash before it leaves neither.
+    /// the grant's end; a crash before it leaves neither. That holds when the ledger is in this
+    /// manager's storage (the default); with separate storages the boost's own record, written
+    /// right after, is what a later launch reads, so a crash between the two writes would show
+    /// the item spent and no boost.
     ///
     /// - Parameters:
     ///   - duration: Seconds, above zero; more than ``maximumDuration`` is clamped.
