@@ -20,7 +20,7 @@ import Foundation
 /// A channel is a thin layer over an ordinary notification, so code that observes the classic
 /// way, by name, keeps working: the payload travels in `userInfo` under
 /// ``NotificationChannel/payloadKey``, and a poster can also put a value in the notification's
-/// `object` for seed-style observers.
+/// `object` for classic observers.
 ///
 /// Every entry point takes the `NotificationCenter` to use, defaulting to `.default`. Tests pass
 /// a center of their own so that tests running in parallel never see each other's notifications.
@@ -57,7 +57,7 @@ public struct NotificationChannel<Payload: Sendable>: Sendable, Hashable {
     /// - Parameters:
     ///   - payload: The value to deliver.
     ///   - object: The notification's `object`, for classic observers that filter by sender or
-    ///     read the value from `object` (seed 004 posts the remaining seconds there).
+    ///     read the value from `object` (the boost countdown posts its remaining seconds there).
     ///   - userInfo: Extra entries for classic observers. The payload is added under
     ///     ``payloadKey``.
     ///   - center: The notification center to post on.

@@ -1,7 +1,7 @@
 /// One rule of an ``EffectAutomaton``: from a state and an input, the next state and the effect
 /// to start, or `nil` when the rule does not apply.
 ///
-/// Write rules as a `switch`, or with the operators of seed 002, and combine them — the first
+/// Write rules as a `switch`, or with the `|` and `=>` operators, and combine them — the first
 /// rule that matches wins:
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 /// A state machine whose transitions start effects — async work that may feed inputs back —
 /// on Swift concurrency, with effect queues, cancellation and an injected clock.
 ///
-/// Seed 002's reactive automaton: a mapping `(State, Input) -> (State, Effect)?` decides each
+/// A reactive automaton: a mapping `(State, Input) -> (State, Effect)?` decides each
 /// transition; the effect runs in a child task the automaton owns and may send the next input
 /// itself. Written with the mapping DSL:
 ///

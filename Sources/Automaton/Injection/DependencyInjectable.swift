@@ -1,6 +1,6 @@
 /// A type built from exactly the dependencies it needs, named as one value.
 ///
-/// Seed 001's rule for screens: no segues, no half-initialised view controllers; each screen
+/// A rule for screens: no segues, no half-initialised view controllers; each screen
 /// declares its `Dependency` and is created through ``make(withDependency:)``. A flow's output can
 /// then be "the next screen, built with exactly what it needs":
 ///

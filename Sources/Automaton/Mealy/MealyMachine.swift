@@ -1,7 +1,7 @@
 /// A Mealy machine whose transition is a ``StateMonad``: each input becomes a stateful
 /// computation that yields the next state and an output.
 ///
-/// This is seed 000's `MonadicAutomaton` (`A -> State[S, B]`), with one change: an input the
+/// A monadic automaton (`A -> State[S, B]`), with one change from the textbook form: an input the
 /// current state does not accept is an explicit rejection — the computation yields `nil`, the
 /// machine keeps its state and no output is built — instead of a catch-all `.any` state.
 ///

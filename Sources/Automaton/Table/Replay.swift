@@ -32,7 +32,7 @@ public struct Replay<State: Hashable & Sendable, Event: TransitionEvent>: Sendab
 extension TransitionTable {
     /// Sends `events` one after another starting in `state`, stopping at the first rejection.
     ///
-    /// This is the seeds' `tryRoute(events:)`: a flow test in one line.
+    /// `tryRoute(events:)`: a flow test in one line.
     public func replay(_ events: some Sequence<Event>, from state: State) -> Replay<State, Event> {
         var current = state
         var replies: [TransitionReply<State, Event>] = []

@@ -5,10 +5,10 @@ import Timers
 
 /// The app's one boost countdown: every screen reads it, so every screen shows the same time.
 ///
-/// Seed 004 found a main screen at 12:34 and its popup at 12:35 because each ran its own
+/// A QA report once found a main screen at 12:34 and its popup at 12:35 because each ran its own
 /// `Timer`. Here one deadline-based ``Timers/CountdownTimer`` drives the boost; each change of the
 /// shown seconds is posted once as `.boostTimeNotification`, with the seconds as the
-/// notification's `object` exactly as the seed posted them, and through the typed channel:
+/// notification's `object` as classic observers read them, and through the typed channel:
 ///
 /// ```swift
 /// BoostTimeManager.shared.startCountDown(duration: 15 * 60)
@@ -42,7 +42,7 @@ import Timers
 /// replaced.
 ///
 /// ## Bad input
-/// Zero or negative durations end any running boost at once (the seed's `guard isInBoostTime`);
+/// Zero or negative durations end any running boost at once (as a stop would);
 /// durations beyond ``maximumDuration`` (100 years) are clamped to it.
 public final class BoostTimeManager: BoostTimeManagerContract {
     /// The app's boost countdown: the continuous clock, the system wall clock, the default data

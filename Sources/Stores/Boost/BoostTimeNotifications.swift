@@ -4,7 +4,7 @@ import Timers
 
 extension Notification.Name {
     /// Posted each time the boost's shown remaining seconds change, with the seconds as the
-    /// notification's `object` (seed 004) and as the typed payload of
+    /// notification's `object` (as UIKit-era observers expect) and as the typed payload of
     /// ``StoreObservation/NotificationChannel/boostTime``.
     public static let boostTimeNotification = Notification.Name("boostTime")
 

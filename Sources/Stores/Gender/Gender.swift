@@ -1,4 +1,4 @@
-/// A person's gender as an ISO/IEC 5218 code, the form the seed's server expects
+/// A person's gender as an ISO/IEC 5218 code, the form the server expects
 /// (`gender_code=2` for a woman).
 ///
 /// ```swift

@@ -1,5 +1,5 @@
-/// The production gender store: the gender of the current user profile (seed 004's
-/// `GenderStore`, reading the profile instead of the Keychain).
+/// The production gender store: the gender of the current user profile, read from the
+/// profile store rather than kept in a second place.
 ///
 /// It stores nothing itself, so it can never disagree with the profile:
 ///

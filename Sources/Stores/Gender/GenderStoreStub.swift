@@ -1,5 +1,5 @@
 /// A gender store that returns the values it was made with, for tests, previews and debug
-/// screens (seed 004).
+/// screens.
 ///
 /// ```swift
 /// WebViewLink.help.toURLString(
@@ -15,9 +15,9 @@ public struct GenderStoreStub: GenderStoreContract, Equatable {
     /// The code the stub reports.
     public let genderCode: Int?
 
-    /// The seed's initializer: a female or male user, optionally without a code.
+    /// A female or male user, optionally without a code.
     ///
-    /// As in seed 004, `isMale` is `!isFemale`, and `isNilGenderCode` withholds the code
+    /// `isMale` is `!isFemale`, and `isNilGenderCode` withholds the code
     /// independently — the case of a user whose gender is known but who sends no code.
     ///
     /// - Parameters:

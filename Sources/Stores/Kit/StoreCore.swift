@@ -61,7 +61,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     ///   - center: The notification center to post to; `.default` in apps, a fresh
     ///     `NotificationCenter()` in each test.
     ///   - object: The notification `object` for classic observers, derived from each change;
-    ///     `nil` by default. Seed 004's boost countdown posts the remaining seconds here.
+    ///     `nil` by default. The boost countdown posts its remaining seconds here.
     public init(
         _ initial: State,
         channel: NotificationChannel<StoreChange<State>>,

@@ -1,4 +1,4 @@
-/// Which server environment links and requests go to (seed 004's contract).
+/// Which server environment links and requests go to.
 ///
 /// Production code reads the persisted choice through ``APITargetStore``; tests pass an
 /// ``APITargetStoreStub``.

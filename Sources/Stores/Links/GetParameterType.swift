@@ -1,6 +1,6 @@
 import Foundation
 
-/// A query parameter a web link can carry, built from the store it comes from (seed 004).
+/// A query parameter a web link can carry, built from the store it comes from.
 ///
 /// The associated value is the source of the parameter's value, so the same link code works
 /// with production stores and with stubs:
@@ -25,8 +25,7 @@ public enum GetParameterType: Sendable {
         }
     }
 
-    /// The parameter as `name=value`, percent-encoded, or `nil` when it adds none (the seed's
-    /// `keyValueString`).
+    /// The parameter as `name=value`, percent-encoded, or `nil` when it adds none.
     public var keyValueString: String? {
         guard let item = queryItem else { return nil }
         return "\(percentEncodedQueryComponent(item.name))=\(percentEncodedQueryComponent(item.value ?? ""))"

@@ -1,7 +1,6 @@
 import Foundation
 
-/// A web page the app opens in a web view, addressed on the current server environment
-/// (seed 004).
+/// A web page the app opens in a web view, addressed on the current server environment.
 ///
 /// ```swift
 /// // In app code: the current API target, the current user's gender.

@@ -1,4 +1,4 @@
-/// What the app knows about its user (seed 004's list of app state): the single place the
+/// What the app knows about its user: the single place the
 /// gender lives.
 ///
 /// ```swift

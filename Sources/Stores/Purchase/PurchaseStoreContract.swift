@@ -1,6 +1,6 @@
 import Foundation
 
-/// Purchase state, read from one place by every screen (seed 004's `PurchaseManager`).
+/// Purchase state, read from one place by every screen.
 ///
 /// ```swift
 /// let purchases = StoreValues.current.purchases

@@ -2,7 +2,7 @@
 /// overrides for tests, previews and debugging.
 ///
 /// App code never names a singleton. It reads the current store through the registry — or takes
-/// a contract parameter whose default is the current store, as seed 004's
+/// a contract parameter whose default is the current store, as
 /// `toURLString(params:api:)` does — and so works unchanged when a test swaps the store:
 ///
 /// ```swift

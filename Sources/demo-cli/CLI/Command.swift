@@ -63,9 +63,9 @@ enum FlowRequest: Sendable, Equatable {
 
 /// The two example flows of the Automaton module.
 enum DemoFlow: String, Sendable, CaseIterable {
-    /// `RegistrationFlow`: sign-up and log-in screens (seeds 000, 001, 003).
+    /// `RegistrationFlow`: sign-up and log-in screens.
     case registration
-    /// `LoginFlow`: logging in and out (seed 002).
+    /// `LoginFlow`: logging in and out.
     case login
 }
 

@@ -21,7 +21,7 @@ enum CommandTable {
             options: [
                 .value("--seconds", "N", "The boost's length in whole seconds (1–86400; default 10)."),
                 speed,
-                .flag("--naive", "Run the \"before\": each screen with its own timer, as in seed 004's bug."),
+                .flag("--naive", "Run the \"before\": each screen with its own timer, so they disagree."),
             ]
         ) { arguments throws(UsageError) in
             .showcase(ShowcaseOptions(

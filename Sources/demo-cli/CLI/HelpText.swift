@@ -18,7 +18,7 @@ enum HelpText {
             "",
             "The showcase starts a short boost and shows it on two screens, \"Main screen\" and",
             "\"Boost popup\" (opened 0.4 s later), both redrawn only from the store's notifications.",
-            "--naive shows the bug of seed 004: each screen runs its own timer and they disagree.",
+            "--naive shows the bug this fixes: each screen runs its own timer and they disagree.",
             "",
             "COMMANDS",
         ]

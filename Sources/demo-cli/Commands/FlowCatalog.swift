@@ -21,7 +21,7 @@ enum FlowCatalog {
     static func listing() -> [String] {
         var lines: [String] = []
         for flow in DemoFlow.allCases {
-            let title = flow == .registration ? "RegistrationFlow (seeds 000–003)" : "LoginFlow (seed 002)"
+            let title = flow == .registration ? "RegistrationFlow (sign-up and log-in screens)" : "LoginFlow (logging in and out)"
             lines.append("\(flow.rawValue) routes — \(title):")
             lines += routeNames(of: flow).map { "  \($0)" }
         }

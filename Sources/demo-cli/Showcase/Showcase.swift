@@ -4,7 +4,7 @@ import Stores
 import Timers
 
 /// The showcase: a boost counting down on two screens, the main screen and the boost popup
-/// (opened 0.4 s after the boost starts, as in seed 004's QA report).
+/// (opened 0.4 s after the boost starts, as in the QA report where they showed 12:34 and 12:35).
 ///
 /// ```swift
 /// var sink = ConsoleShowcaseSink(console: .standard(environment: [:]))
@@ -70,7 +70,7 @@ enum Showcase {
         }
     }
 
-    /// The "before" (seed 004's bug): each screen counts down with its own repeating 1-second
+    /// The "before": each screen counts down with its own repeating 1-second
     /// timer. The popup opens 0.4 s later with the value the main screen shows, then ticks on
     /// its own schedule, 0.4 s behind: after every main-screen tick the two disagree until the
     /// popup's tick.

@@ -21,7 +21,7 @@ enum PanelValue: Sendable, Equatable {
 enum ShowcaseMode: Sendable, Equatable {
     /// One `BoostTimeManager`; both screens redraw from its notifications.
     case shared
-    /// Seed 004's "before": each screen counts down with its own timer.
+    /// The "before": each screen counts down with its own timer.
     case naive
 }
 
@@ -84,7 +84,7 @@ struct ShowcaseState: Sendable, Equatable {
         }
     }
 
-    /// Whether both screens show a time and the times differ: seed 004's bug on screen.
+    /// Whether both screens show a time and the times differ: the bug on screen.
     var screensDisagree: Bool {
         guard let main = main.seconds, let popup = popup.seconds else { return false }
         return main != popup

@@ -1,4 +1,4 @@
-/// Seed 002's login flow as an ``EffectAutomaton``: logging in and out take time on the server,
+/// A login flow as an ``EffectAutomaton``: logging in and out take time on the server,
 /// and the server's answer (`loginOK`, `logoutOK`) is an input the effect sends by itself.
 ///
 /// ```swift
@@ -28,7 +28,7 @@ public enum LoginFlow {
         state == .loggingIn || state == .loggedIn
     }
 
-    /// The flow's rules in seed 002's notation.
+    /// The flow's rules in the `|` / `=>` notation.
     ///
     /// - Parameters:
     ///   - loginDuration: Time from `login` to the effect's `loginOK`.

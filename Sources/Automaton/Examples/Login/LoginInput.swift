@@ -1,4 +1,4 @@
-/// The inputs of seed 002's login flow: what the user does and what the server answers.
+/// The inputs of the login flow: what the user does and what the server answers.
 ///
 /// Without payloads, each input is its own ``TransitionEvent/Kind``.
 public enum LoginInput: String, Hashable, Sendable, CaseIterable, TransitionEvent {

@@ -1,4 +1,4 @@
-/// The states of seed 002's login flow.
+/// The states of the login flow.
 public enum LoginState: String, Hashable, Sendable, CaseIterable {
     /// Nobody is logged in.
     case loggedOut

@@ -1,7 +1,7 @@
-/// The sign-up and log-in flow of seeds 000, 001 and 003, as data: its edges, named routes
+/// A sign-up and log-in flow, as data: its edges, named routes
 /// through it, and the screen each event leads to.
 ///
-/// Test a route without any UI, as the seeds' `tryRoute(events:)` did:
+/// Test a route without any UI, with `tryRoute(events:)`:
 ///
 /// ```swift
 /// let table = try RegistrationFlow.makeTable()
@@ -50,11 +50,11 @@ public enum RegistrationFlow {
         Transition(from: .atteLogin, to: .home, by: .loginAndShowHome),
     ]
 
-    /// Named routes through the flow, each ending at ``RegistrationState/home``: the seeds' test
+    /// Named routes through the flow, each ending at ``RegistrationState/home``: the flow's test
     /// scenarios, with sample payloads.
     ///
-    /// - `email-sign-up`: e-mail sign-up, profile, SMS confirmation, home (seed 000).
-    /// - `mercari-sms`: Mercari account without SMS confirmation registers with Atte (seed 001).
+    /// - `email-sign-up`: e-mail sign-up, profile, SMS confirmation, home.
+    /// - `mercari-sms`: Mercari account without SMS confirmation registers with Atte.
     /// - `facebook`: Facebook sign-up, profile, SMS code, home.
     /// - `email-login`: e-mail log-in straight to home.
     /// - `reset-password`: forgotten password, reset, log-in, home.

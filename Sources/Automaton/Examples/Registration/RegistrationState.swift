@@ -1,4 +1,4 @@
-/// The screens of the sign-up and log-in flow of seeds 000, 001 and 003 (Mercari Atte), one
+/// The screens of a sign-up and log-in flow (e-mail, Facebook or a Mercari account), one
 /// state per screen.
 ///
 /// ```swift
