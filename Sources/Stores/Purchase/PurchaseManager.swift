@@ -163,9 +163,11 @@ public final class PurchaseManager: PurchaseStoreContract {
     public func useBoostItem(duration: Int) throws(PurchaseError) {
         let boost = self.boost ?? StoreValues.current.boost
         let now = wallClock.now()
-        defer { adoptLedgerFromDisk() }
+        var readLedger = false
+        defer { if readLedger { adoptLedgerFromDisk() } }  // memory follows the disk, after every lock
         try boost.startCountDownIfIdle(duration: duration) { grant throws(PurchaseError) in
-            // Under the boost's lock: spend on disk; memory follows once every lock is released.
+            // Under the boost's lock: spend on disk, from the ledger as it is on disk.
+            readLedger = true
             let spent: Bool
             do throws(StorageError) {
                 spent = try storage.update(PurchaseLedger.self, forKey: Self.ledgerKey, default: PurchaseLedger()) { ledger in

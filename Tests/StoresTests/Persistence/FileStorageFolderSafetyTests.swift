@@ -22,6 +22,15 @@ struct FileStorageFolderSafetyTests {
         var report: @Sendable (StorageNotice) -> Void { { notice in self.received.withLock { $0.append(notice) } } }
     }
 
+    /// Runs `operation` ("load" or "update") on the counter document.
+    static func perform(_ operation: String, on storage: FileStorage) throws {
+        if operation == "load" {
+            _ = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+        } else {
+            try update(storage)
+        }
+    }
+
     static func update(_ storage: FileStorage) throws(StorageError) {
         try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
     }
@@ -51,11 +60,7 @@ struct FileStorageFolderSafetyTests {
             let before = try snapshot(of: folder)
             for operation in ["load", "update"] {
                 #expect {
-                    if operation == "load" {
-                        _ = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
-                    } else {
-                        try Self.update(storage)
-                    }
+                    try Self.perform(operation, on: storage)
                 } throws: { error in
                     guard case StorageError.folderUnavailable(_, let reason) = error else { return false }
                     return reason.contains("another user (uid 65534)")
@@ -99,11 +104,7 @@ struct FileStorageFolderSafetyTests {
             let before = try snapshot(of: folder)
             for operation in ["load", "update"] {
                 #expect {
-                    if operation == "load" {
-                        _ = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
-                    } else {
-                        try Self.update(storage)
-                    }
+                    try Self.perform(operation, on: storage)
                 } throws: { error in
                     guard case StorageError.readFailed(let reported, let reason) = error else { return false }
                     return reported == file && reason.contains("symbolic link")
