@@ -16,15 +16,13 @@ struct BoostModel: Sendable {
 
         /// The seconds shown while a boost is running or paused; `nil` when there is none.
         func shownSeconds(at now: CountdownTimer.Instant) -> Int? {
-            let left: Duration
+            let shown: Int
             switch self {
             case .idle: return nil
-            case .running(let deadline): left = now.duration(to: deadline)
-            case .paused(let remaining): left = remaining
+            case .running(let deadline): shown = Countdown(deadline: deadline).shownSeconds(at: now)
+            case .paused(let remaining): shown = Countdown(deadline: now.advanced(by: remaining)).shownSeconds(at: now)
             }
-            guard left > .zero else { return nil }
-            let (seconds, attoseconds) = left.components
-            return attoseconds > 0 ? Int(seconds) + 1 : Int(seconds)
+            return shown > 0 ? shown : nil
         }
     }
 
