@@ -6,6 +6,7 @@ let package = Package(
     name: "SingletonStores",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        .library(name: "SingletonStores", targets: ["SingletonStores"]),
         .library(name: "StoreObservation", targets: ["StoreObservation"]),
         .library(name: "Timers", targets: ["Timers"]),
         .library(name: "Stores", targets: ["Stores"]),
@@ -19,15 +20,19 @@ let package = Package(
         // Named StoreObservation so it never shadows the toolchain's Observation module.
         .target(name: "StoreObservation", dependencies: ["SingletonStoresLocking"], path: "Sources/Observation"),
         .target(name: "Timers", dependencies: ["SingletonStoresLocking"]),
-        .target(name: "Stores", dependencies: ["SingletonStoresLocking", "StoreObservation", "Timers"]),
+        // The kit an app builds its own stores with: cores, the registry, persistence.
+        .target(name: "SingletonStores", dependencies: ["SingletonStoresLocking", "StoreObservation"]),
+        // The built-in stores, built with the kit.
+        .target(name: "Stores", dependencies: ["SingletonStores", "SingletonStoresLocking", "StoreObservation", "Timers"]),
         .target(name: "Automaton"),
         .executableTarget(
             name: "demo-cli",
-            dependencies: ["Stores", "Timers", "StoreObservation", "Automaton"]
+            dependencies: ["Stores", "SingletonStores", "Timers", "StoreObservation", "Automaton"]
         ),
         // Test helper: a second process for the cross-process storage tests. Not a product.
         .executableTarget(
-            name: "storage-stress", dependencies: ["Stores", "SingletonStoresTestSupport"], path: "Tests/StorageStress"),
+            name: "storage-stress", dependencies: ["SingletonStores", "Stores", "SingletonStoresTestSupport"],
+            path: "Tests/StorageStress"),
         // Internal helpers shared by the test targets (recorder, temporary folders, built
         // executables, manual-clock waits). Not a product.
         .target(
@@ -37,8 +42,15 @@ let package = Package(
         .testTarget(name: "StoreObservationTests", dependencies: ["StoreObservation", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
         .testTarget(name: "TimersTests", dependencies: ["Timers", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
         .testTarget(
+            name: "SingletonStoresTests", dependencies: [
+                "SingletonStores", "StoreObservation", "SingletonStoresLocking", "SingletonStoresTestSupport",
+            ]),
+        // The README's quick start, verbatim: proves the kit is usable on its own.
+        .testTarget(name: "QuickStartTests", dependencies: ["SingletonStores"]),
+        .testTarget(
             name: "StoresTests", dependencies: [
-                "Stores", "StoreObservation", "Timers", "SingletonStoresLocking", "SingletonStoresTestSupport",
+                "Stores", "SingletonStores", "StoreObservation", "Timers", "SingletonStoresLocking",
+                "SingletonStoresTestSupport",
             ]),
         .testTarget(name: "AutomatonTests", dependencies: ["Automaton", "Timers", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
         .testTarget(name: "DemoCLITests", dependencies: ["demo-cli", "SingletonStoresTestSupport"]),

@@ -20,6 +20,7 @@
 // point; --trace prints every point reached to standard error.
 // Exit status: 0 on success, 1 on a storage or purchase error, 2 on bad arguments.
 import Foundation
+@_spi(FaultInjection) import SingletonStores
 @_spi(FaultInjection) import Stores
 
 struct Counter: Codable, Sendable {

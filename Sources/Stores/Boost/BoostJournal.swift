@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStores
 
 /// The disk side of the boost: reads the `boost` document together with the newest boost grant
 /// in the purchase ledger, and changes it under the document's lock.

@@ -2,6 +2,7 @@ import Foundation
 import SingletonStoresLocking
 import StoreObservation
 import Timers
+@_spi(FaultInjection) import SingletonStores
 
 /// The app's one boost countdown: every screen reads it, so every screen shows the same time.
 ///

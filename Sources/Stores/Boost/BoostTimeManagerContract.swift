@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStores
 
 /// The one boost countdown every screen reads.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import StoreObservation
 import Timers
+import SingletonStores
 
 extension Notification.Name {
     /// Posted each time the boost's shown remaining seconds change, with the seconds as the

@@ -1,3 +1,4 @@
+import SingletonStores
 /// The production gender store: the gender of the current user profile, read from the
 /// profile store rather than kept in a second place.
 ///

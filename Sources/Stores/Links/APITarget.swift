@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStores
 
 /// The server environment the app talks to: production, or one of the development servers.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import StoreObservation
+import SingletonStores
 
 extension NotificationChannel where Payload == StoreChange<APITarget> {
     /// Every change of the selected API target.

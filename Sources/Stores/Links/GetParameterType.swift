@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStores
 
 /// A query parameter a web link can carry, built from the store it comes from.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStores
 
 /// A web page the app opens in a web view, addressed on the current server environment.
 ///

@@ -1,3 +1,4 @@
+import SingletonStores
 /// What the app knows about its user: the single place the
 /// gender lives.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import StoreObservation
+import SingletonStores
 
 extension NotificationChannel where Payload == StoreChange<UserProfile> {
     /// Every committed change of the user profile.

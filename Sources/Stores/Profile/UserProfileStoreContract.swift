@@ -1,3 +1,4 @@
+import SingletonStores
 /// The user's profile, read by screens and changed through intent methods.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import SingletonStoresLocking
+import SingletonStores
 
 /// A profile store that keeps its profile in memory, for tests and previews.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStores
 
 /// The payment side of a purchase: asks for payment and returns a receipt, or says the user
 /// cancelled; lists earlier receipts for a restore.

@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStores
 
 /// Everything bought and used, as an append-only list. Counts are derived from it, never stored.
 ///

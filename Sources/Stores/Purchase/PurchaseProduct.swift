@@ -1,3 +1,4 @@
+import SingletonStores
 /// Something the user can buy.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStores
 
 /// Purchase state, read from one place by every screen.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SingletonStoresLocking
+import SingletonStores
 
 /// A purchase store held in memory, for tests and previews: buying always succeeds.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SingletonStoresLocking
+import SingletonStores
 
 /// A purchase backend that plays back scripted outcomes, for tests and previews.
 ///

@@ -1,0 +1,182 @@
+import Foundation
+import StoreObservation
+import SingletonStoresLocking
+
+/// The building block of a store: locked state, intent-based writes and change notifications.
+///
+/// A store owns one `StoreCore`, exposes its state read-only, and changes it only through
+/// intent methods that call ``update(_:)``. The core does the rest: the state lives in a
+/// `Mutex`, a read-modify-write is one locked transaction, and each committed change is posted
+/// once — after the lock is released — with the old and the new value. A write that leaves the
+/// state unchanged posts nothing.
+///
+/// ```swift
+/// extension NotificationChannel where Payload == StoreChange<Int> {
+///     static let counter = NotificationChannel("CounterStore.changed")
+/// }
+///
+/// final class CounterStore: Sendable {
+///     static let shared = CounterStore()
+///     private let core: StoreCore<Int>
+///
+///     init(center: NotificationCenter = .default) {
+///         core = StoreCore(0, channel: .counter, center: center)
+///     }
+///     var count: Int { core.state }
+///     func increment() { core.update { $0 += 1 } }
+/// }
+/// ```
+///
+/// ## Delivery order
+/// Changes are posted in the order they were committed, each exactly once. The thread whose
+/// commit finds no delivery in progress posts; if another thread is already posting this
+/// store's changes, that thread posts the new change right after the earlier ones and `update`
+/// returns without waiting. So an observer may write to the store it observes — its change is
+/// delivered after its handler returns, never nested inside it — and never deadlocks.
+///
+/// ## Performance
+/// Reads and writes are `@inlinable`, so they are specialised for the store's `State` where
+/// they are called: a read is a lock and a copy, with no run-time generic metadata look-up and
+/// no allocation.
+public final class StoreCore<State: Sendable & Equatable>: Sendable {
+    @usableFromInline let storage: Locked<Storage>
+    /// The channel every committed change is posted on.
+    public let channel: NotificationChannel<StoreChange<State>>
+    /// The notification center changes are posted to.
+    public let center: NotificationCenter
+    @usableFromInline let classicObject: @Sendable (StoreChange<State>) -> (any Sendable)?
+
+    @usableFromInline struct Storage: ~Copyable {
+        @usableFromInline var state: State
+        @usableFromInline var outbox = Outbox<StoreChange<State>>()
+
+        init(state: State) { self.state = state }
+    }
+
+    /// Creates a core holding `initial`.
+    ///
+    /// - Parameters:
+    ///   - initial: The state the store starts with.
+    ///   - channel: The channel changes are posted on. Give each store a channel of its own.
+    ///   - center: The notification center to post to; `.default` in apps, a fresh
+    ///     `NotificationCenter()` in each test.
+    ///   - object: The notification `object` for classic observers, derived from each change;
+    ///     `nil` by default. A countdown store might post its remaining seconds here.
+    public init(
+        _ initial: State,
+        channel: NotificationChannel<StoreChange<State>>,
+        center: NotificationCenter = .default,
+        object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil }
+    ) {
+        storage = Locked(Storage(state: initial))
+        self.channel = channel
+        self.center = center
+        self.classicObject = object
+    }
+
+    /// The current state: a snapshot taken under the lock.
+    @inlinable
+    public var state: State {
+        storage.withLock { $0.state }
+    }
+
+    /// Reads a part of the state under the lock, without copying the rest.
+    ///
+    /// - Parameter body: Derives a value from the state. It runs under the lock: keep it short
+    ///   and call nothing outside the state.
+    @inlinable
+    public func read<Result>(_ body: (borrowing State) throws -> Result) rethrows -> Result {
+        try storage.withLock { try body($0.state) }
+    }
+
+    /// Changes the state in one locked transaction and posts the change after unlocking.
+    ///
+    /// The body sees the current state and may change it and return a result; whatever it
+    /// decides is committed atomically with what it read, so concurrent callers never lose an
+    /// update. If the body throws, the state is left as it was and nothing is posted.
+    ///
+    /// ```swift
+    /// let left = try core.update { cart in
+    ///     guard cart.items > 0 else { throw CartError.empty }
+    ///     cart.items -= 1
+    ///     return cart.items
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: The transaction. It runs under the store's lock: it must not post,
+    ///   call observers, or call any other store.
+    /// - Returns: What `body` returns.
+    @discardableResult
+    @inlinable
+    public func update<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        // The committing thread that finds no delivery in progress takes its own change
+        // straight out of the transaction and posts it; changes committed meanwhile (by other
+        // threads, or by observers writing back) queue in the outbox behind it.
+        let (result, change) = try storage.withLock {
+            storage throws(Failure) -> (Result, StoreChange<State>?) in
+            var working = storage.state
+            let result = try body(&working)
+            guard working != storage.state else { return (result, nil) }
+            let change = StoreChange(old: storage.state, new: working)
+            storage.state = working
+            return (result, storage.outbox.deliverOrQueue(change))
+        }
+        if let change { deliver(first: change) }
+        return result
+    }
+
+    /// Replaces the state with `newValue`, posting a change if it differs.
+    ///
+    /// - Parameter newValue: The new state.
+    public func set(_ newValue: State) {
+        update { $0 = newValue }
+    }
+
+    /// Posts `first`, then the changes queued meanwhile, oldest first, until none are left.
+    /// Runs with the lock released.
+    @inlinable
+    func deliver(first: StoreChange<State>) {
+        post(first)
+        while true {
+            let batch = storage.withLock { $0.outbox.takeBatch() }
+            if batch.isEmpty { return }
+            for change in batch { post(change) }
+        }
+    }
+
+    @inlinable
+    func post(_ change: StoreChange<State>) {
+        var info = channel.userInfo(carrying: change, classicEntries: 2)
+        info["old"] = change.old
+        info["new"] = change.new
+        center.post(name: channel.name, object: classicObject(change), userInfo: info)
+    }
+}
+
+extension StoreCore {
+    /// Calls `handler` with every change this core posts, until the token is cancelled.
+    ///
+    /// - Parameters:
+    ///   - delivery: Where the handler runs; the posting thread by default.
+    ///   - handler: Called with each committed change.
+    /// - Returns: A token that keeps the observer registered.
+    @inlinable
+    public func observe(
+        on delivery: ObservationDelivery = .postingThread,
+        _ handler: @escaping @Sendable (StoreChange<State>) -> Void
+    ) -> ObservationToken {
+        channel.observe(center: center, on: delivery, handler)
+    }
+
+    /// The changes this core posts, as an asynchronous sequence; see
+    /// ``StoreObservation/NotificationChannel/values(center:object:buffering:)``.
+    ///
+    /// - Parameter buffering: What to keep while the consumer is busy.
+    public func changes(
+        buffering: NotificationChannel<StoreChange<State>>.Buffering = .newest(1)
+    ) -> AsyncStream<StoreChange<State>> {
+        channel.values(center: center, buffering: buffering)
+    }
+}

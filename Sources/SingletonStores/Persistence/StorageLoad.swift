@@ -1,0 +1,34 @@
+/// The value a store starts from, and whether a bad document had to be moved aside to get it.
+///
+/// ```swift
+/// let loaded = try storage.load(Settings.self, forKey: "settings", default: Settings())
+/// let core = StoreCore(loaded.value, channel: .settings)
+/// if let problem = loaded.recovery { report(problem) }   // after init, outside any lock
+/// ```
+///
+/// ``PersistentStoreCore`` does exactly this for a store.
+public struct StorageLoad<Value> {
+    /// The stored value, or the default when there was no usable document.
+    public var value: Value
+
+    /// Whether ``value`` was read from a stored document (`false`: it is the default).
+    public var isStored: Bool
+
+    /// The bad document that was moved aside before falling back to the default, if any.
+    ///
+    /// One of ``StorageError/corrupted(file:keptAt:reason:)``,
+    /// ``StorageError/unreadable(file:keptAt:reason:)`` or
+    /// ``StorageError/newerFormat(file:found:supported:keptAt:)``. A store that falls back to
+    /// defaults after `load` threw may record the thrown error here too, to report one problem.
+    public var recovery: StorageError?
+
+    /// Creates a load result.
+    public init(value: Value, isStored: Bool, recovery: StorageError? = nil) {
+        self.value = value
+        self.isStored = isStored
+        self.recovery = recovery
+    }
+}
+
+extension StorageLoad: Sendable where Value: Sendable {}
+extension StorageLoad: Equatable where Value: Equatable {}

@@ -1,0 +1,77 @@
+/// Where a store keeps its state between launches: one document per store, named by a key.
+///
+/// A store loads its value once at init, then changes it through ``update(_:forKey:default:_:)``,
+/// which re-reads the current document under an exclusive lock, applies a pure transform and
+/// writes the result back, so two processes (or two instances) changing the same store at once
+/// lose no update. The store adopts the committed value, then posts it after the call returns.
+///
+/// Stores rarely call a storage directly: ``PersistentStoreCore`` does the loading, the locked
+/// updates, the posting and the problem reporting:
+///
+/// ```swift
+/// let persisted = PersistentStoreCore(
+///     key: "settings", default: Settings(), storage: FileStorage(), channel: .settings)
+/// try persisted.update { $0.fontSize = 17 }
+/// ```
+///
+/// Bad documents are never overwritten and never deleted: a corrupted, unreadable or
+/// newer-format document is moved aside, the store starts from the default, and the problem
+/// comes back as the ``StorageLoad/recovery`` or ``StorageUpdate/recovery`` of the call.
+/// Errors are thrown only when nothing could be done (see ``StorageError``); a document that
+/// merely could not be read this time (permission denied, no free file descriptor, a disk
+/// error) is left in place and the call throws.
+///
+/// A storage keeps what the value's type encodes, nothing more: fields a document carries that
+/// this version's type does not know (added by a newer version of the app) are dropped when the
+/// document is rewritten. To keep older versions from rewriting such documents, raise the
+/// storage's format version (``FileStorage/formatVersion``).
+///
+/// Conforming types: ``FileStorage`` (production) and ``InMemoryStorage`` (tests).
+public protocol StoreStorage: Sendable {
+    /// Reads the value stored under `key`, or `defaultValue` when there is none.
+    ///
+    /// A bad document is moved aside and reported in ``StorageLoad/recovery``; the value is
+    /// then the default. Throws ``StorageError/invalidKey(_:reason:)`` for a bad key, or an
+    /// error when the document could not be read or a bad document could not be moved aside
+    /// (it is left untouched).
+    func load<Value: Codable & Sendable>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value
+    ) throws(StorageError) -> StorageLoad<Value>
+
+    /// Replaces the value stored under `key` with `value`.
+    ///
+    /// Returns the problem with the previous document, if it was bad and had to be moved
+    /// aside first; `nil` otherwise.
+    @discardableResult
+    func save<Value: Codable & Sendable>(
+        _ value: Value,
+        forKey key: String
+    ) throws(StorageError) -> StorageError?
+
+    /// Re-reads the document under `key` under an exclusive lock, lets `body` change it, and
+    /// writes it back if it changed.
+    ///
+    /// - Parameters:
+    ///   - type: The stored value's type.
+    ///   - key: The store name.
+    ///   - defaultValue: The value to start from when there is no usable document.
+    ///   - body: A transform of the value, run exactly once while the document is locked. It
+    ///     must not call observers or post notifications (the caller posts after `update`
+    ///     returns), and must not touch this key again (that would wait for its own lock). It
+    ///     may read or update *other* keys of the same storage when a decision spans two
+    ///     documents, provided every caller takes such nested keys in one fixed order (say,
+    ///     always `cart` before `wallet`). To refuse a change, leave the value
+    ///     as it is and return the reason: an unchanged value is not rewritten. If `body`
+    ///     throws, nothing is written and the error is rethrown.
+    /// - Returns: The committed value, what `body` returned, and any bad document that was
+    ///   moved aside before `body` ran.
+    @discardableResult
+    func update<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>
+}

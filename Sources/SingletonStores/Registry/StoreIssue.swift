@@ -1,0 +1,49 @@
+/// A problem the store registry reports instead of crashing.
+///
+/// Issues go to ``StoreValues/reportIssue``, which prints them by default.
+public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
+    /// A key with no production value was read outside any override; its stub was used.
+    ///
+    /// - Parameter key: The key's fully qualified type name.
+    case noProductionValue(key: String)
+
+    /// A store's document could not be used; it was kept aside (see the error) and the store
+    /// started from its defaults.
+    case storageRecovered(StorageError)
+
+    /// A store loaded a document whose value it cannot use as it is. The store says what it
+    /// did instead (kept the value, read it as a default, …) and what the user can do.
+    ///
+    /// Any store reports this case, with its document's key and a message in its own words:
+    ///
+    /// ```swift
+    /// if settings.fontSize > 72 {
+    ///     reportIssue(.unusableStoredValue(key: "settings", message:
+    ///         "The stored font size \(settings.fontSize) is above 72; 72 is used. Set it again to replace it."))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key of the document the value was read from.
+    ///   - message: What is wrong, what the store did about it, and how to fix it.
+    case unusableStoredValue(key: String, message: String)
+
+    /// Prints the issue to standard error, prefixed with `SingletonStores:`.
+    public static let printToStandardError: @Sendable (StoreIssue) -> Void = { issue in
+        writeLineToStandardError("SingletonStores: \(issue)")
+    }
+
+    /// What went wrong and how to fix it.
+    public var description: String {
+        switch self {
+        case .noProductionValue(let key):
+            "No store is set for \(key): it declares no production value. Override it with "
+                + "withStores { $0[\(key).self] = … } in this test or preview, or conform "
+                + "\(key) to ProductionStoreKey. Its stub was used instead."
+        case .storageRecovered(let error):
+            "\(error)"
+        case .unusableStoredValue(let key, let message):
+            "The stored \(key) document: \(message)"
+        }
+    }
+}

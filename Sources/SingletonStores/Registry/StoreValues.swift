@@ -1,0 +1,240 @@
+/// The current store for every store contract: production singletons by default, with scoped
+/// overrides for tests, previews and debugging.
+///
+/// App code never names a singleton. It reads the current store through the registry — or takes
+/// a contract parameter whose default is the current store — and so works unchanged when a test
+/// swaps the store:
+///
+/// ```swift
+/// func badgeText(cart: any CartContract = StoreValues.current.cart) -> String {
+///     cart.itemCount == 0 ? "" : "\(cart.itemCount)"
+/// }
+///
+/// @Test func badgeShowsTheCount() {
+///     withStores {
+///         $0.cart = CartStub(itemCount: 3)
+///     } operation: {
+///         #expect(badgeText() == "3")
+///     }
+/// }
+/// ```
+///
+/// Overrides live in a task-local value: they apply for the duration of the `withStores`
+/// operation, to the code it calls, and to the child tasks and `Task { }` it creates.
+/// `Task.detached` does not inherit them. Tests running concurrently never see each other's
+/// overrides.
+///
+/// Each store joins the registry with a ``StoreKey`` and a computed property, declared next to
+/// the store (the `cart` above is one); the registry itself needs no change.
+public struct StoreValues: Sendable {
+    /// The store values in effect for the current task.
+    ///
+    /// Read stores from it (`StoreValues.current.cart`); change it only with ``withStores(_:operation:)``.
+    @inlinable public static var current: StoreValues { taskLocal.get() }
+
+    // The task-local behind `current`, which `withStores` binds. A plain `TaskLocal` rather than
+    // the `@TaskLocal` wrapper so that reading `current` is inlined where a store is read: one
+    // call into the concurrency runtime, no accessor in between.
+    @usableFromInline static let taskLocal = TaskLocal(wrappedValue: StoreValues())
+
+    // Everything that differs from the defaults — store overrides, the `useStubs()` mark, a
+    // custom issue reporter — as an immutable list, newest first. With nothing changed it is
+    // `nil`, so the values are one null reference: free to copy out of the task-local, and a
+    // read goes straight to the production store.
+    @usableFromInline var overrides: OverrideNode?
+
+    /// Receives the problems the registry reports, such as reading a key that has no production
+    /// value outside an override. Prints to standard error by default.
+    ///
+    /// Set it inside `withStores` to collect reports in a test:
+    ///
+    /// ```swift
+    /// withStores { $0.reportIssue = { messages.append($0) } } operation: { … }
+    /// ```
+    public var reportIssue: @Sendable (StoreIssue) -> Void {
+        get {
+            overrides?.value(at: reportIssueSlot, as: (@Sendable (StoreIssue) -> Void).self)
+                ?? StoreIssue.printToStandardError
+        }
+        set { setValue(newValue, at: reportIssueSlot) }
+    }
+
+    /// Creates registry values with no overrides: every key reads its production value.
+    public init() {}
+
+    /// The current store for `key`: the override if one is set, else the stub when
+    /// ``useStubs()`` is in effect, else the key's production value.
+    public subscript<Key: ProductionStoreKey>(key: Key.Type) -> Key.Value {
+        // Inlinable, and always inlined, so that a read is specialised for the key where it is
+        // written: no run-time generic metadata, just the task-local read, an emptiness check
+        // and the store, copied once straight out of its node. `self` holds the list for the
+        // whole read, so the walk borrows the nodes without counting references.
+        @inlinable @inline(__always) get {
+            guard let overrides else { return Key.productionValue }
+            if let node = overrides.node(at: ObjectIdentifier(key)) {
+                return node._withUnsafeGuaranteedRef {
+                    unsafeDowncast($0, to: TypedOverride<Key.Value>.self).value
+                }
+            }
+            return overrides.usesStubs ? Key.stubValue : Key.productionValue
+        }
+        @inlinable set { setValue(newValue, at: ObjectIdentifier(key)) }
+    }
+
+    /// The current store for a key that may have no production value.
+    ///
+    /// Without an override (and outside ``useStubs()``), a key with no production value reports
+    /// ``StoreIssue/noProductionValue(key:)`` and returns the key's stub.
+    @_disfavoredOverload
+    public subscript<Key: StoreKey>(key: Key.Type) -> Key.Value {
+        get {
+            if let overrides {
+                if let value = overrides.value(at: ObjectIdentifier(key), as: Key.Value.self) {
+                    return value
+                }
+                if overrides.usesStubs { return Key.stubValue }
+            }
+            if let production = productionValue(of: key) { return production }
+            reportIssue(.noProductionValue(key: String(reflecting: key)))
+            return Key.stubValue
+        }
+        @inlinable set { setValue(newValue, at: ObjectIdentifier(key)) }
+    }
+
+    /// Makes every key without an override read its stub instead of its production value.
+    ///
+    /// Use it to run a test or a preview with no production store at all:
+    ///
+    /// ```swift
+    /// withStores { $0.useStubs() } operation: { … }
+    /// ```
+    public mutating func useStubs() {
+        guard overrides?.usesStubs != true else { return }
+        overrides = StubsMark(next: overrides)
+    }
+
+    /// Removes the override for `key`, so it reads its default again.
+    ///
+    /// - Parameter key: The key to reset.
+    public mutating func removeOverride<Key: StoreKey>(for key: Key.Type) {
+        overrides = overrides?.removing(ObjectIdentifier(key))
+    }
+
+    @inlinable
+    mutating func setValue<Value: Sendable>(_ value: Value, at slot: ObjectIdentifier) {
+        // Replace rather than shadow, so that setting a key again and again does not grow the list.
+        overrides = TypedOverride(key: slot, value: value, next: overrides?.removing(slot))
+    }
+
+    private func productionValue<Key: StoreKey>(of key: Key.Type) -> Key.Value? {
+        guard let production = key as? any ProductionStoreKey.Type else { return nil }
+        return openProductionValue(production) as? Key.Value
+    }
+
+    private func openProductionValue<Key: ProductionStoreKey>(_ key: Key.Type) -> any Sendable {
+        Key.productionValue
+    }
+}
+
+/// The slot of the custom issue reporter in the override list.
+private enum ReportIssueSlot {}
+private let reportIssueSlot = ObjectIdentifier(ReportIssueSlot.self)
+
+/// One entry of the registry's override list: an immutable node, newest first.
+///
+/// A scope adds one node in front of the list it inherits, so an override costs one allocation
+/// and copying the registry copies one reference. Stores are few, so a linear search is as fast
+/// as hashing.
+@usableFromInline class OverrideNode: @unchecked Sendable {
+    // @unchecked: every stored property is an immutable `let` of a Sendable type (the value in
+    // `TypedOverride` is constrained to Sendable); the class is not final only so that
+    // `TypedOverride` can add the typed value.
+    @usableFromInline let key: ObjectIdentifier
+    @usableFromInline let next: OverrideNode?
+    /// Whether this node or one after it is a ``StubsMark``.
+    @usableFromInline let usesStubs: Bool
+
+    @inlinable
+    init(key: ObjectIdentifier, next: OverrideNode?, marksStubs: Bool) {
+        self.key = key
+        self.next = next
+        self.usesStubs = marksStubs || next?.usesStubs == true
+    }
+
+    /// The node stored under `key` in the list starting here, if any.
+    ///
+    /// `self` keeps the whole list alive — every node holds the next one and none of them
+    /// changes — so the walk borrows the nodes without counting references, and so may the
+    /// caller, for as long as it holds `self`.
+    @inlinable
+    final func node(at key: ObjectIdentifier) -> Unmanaged<OverrideNode>? {
+        var node = Unmanaged.passUnretained(self)
+        while node._withUnsafeGuaranteedRef({ $0.key != key }) {
+            guard let next = node._withUnsafeGuaranteedRef({ $0.next.map(Unmanaged.passUnretained) }) else {
+                return nil
+            }
+            node = next
+        }
+        return node
+    }
+
+    /// The value stored under `key` in the list starting here, if any.
+    ///
+    /// `key` must be a key slot or the issue-reporter slot, never the ``StubsMark``'s own key.
+    @inlinable
+    final func value<Value: Sendable>(at key: ObjectIdentifier, as type: Value.Type) -> Value? {
+        guard let node = node(at: key) else { return nil }
+        // Only `setValue` makes nodes under a key's slot, and it always stores that key's
+        // `Value` there (the issue-reporter slot likewise only ever holds the reporter), so the
+        // node is a `TypedOverride<Value>` and needs no run-time type check. Debug builds still
+        // check it.
+        return node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: TypedOverride<Value>.self).value }
+    }
+
+    /// A copy of this node with a different tail. Every subclass overrides it.
+    func relinked(to next: OverrideNode?) -> OverrideNode {
+        OverrideNode(key: key, next: next, marksStubs: false)
+    }
+
+    /// Whether the list starting here has a node for `key`.
+    @usableFromInline final func contains(_ key: ObjectIdentifier) -> Bool {
+        var node: OverrideNode? = self
+        while let current = node {
+            if current.key == key { return true }
+            node = current.next
+        }
+        return false
+    }
+
+    /// The list starting here without the nodes for `key`; shares the tail after the last one.
+    @usableFromInline final func removing(_ key: ObjectIdentifier) -> OverrideNode? {
+        guard contains(key) else { return self }
+        let rest = next?.removing(key)
+        return self.key == key ? rest : relinked(to: rest)
+    }
+}
+
+/// An override node carrying the store for its key.
+@usableFromInline final class TypedOverride<Value: Sendable>: OverrideNode, @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    @inlinable init(key: ObjectIdentifier, value: Value, next: OverrideNode?) {
+        self.value = value
+        super.init(key: key, next: next, marksStubs: false)
+    }
+
+    override func relinked(to next: OverrideNode?) -> OverrideNode {
+        TypedOverride(key: key, value: value, next: next)
+    }
+}
+
+/// The mark `useStubs()` leaves: keys without an override read their stub from here on.
+final class StubsMark: OverrideNode, @unchecked Sendable {
+    init(next: OverrideNode?) {
+        super.init(key: ObjectIdentifier(StubsMark.self), next: next, marksStubs: true)
+    }
+
+    override func relinked(to next: OverrideNode?) -> OverrideNode {
+        StubsMark(next: next)
+    }
+}

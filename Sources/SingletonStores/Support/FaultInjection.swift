@@ -1,0 +1,56 @@
+import Synchronization
+
+/// Named points on the paths that write more than one document, where a test can stop the
+/// process — with `SIGKILL`, say — to prove that a crash at any of them loses nothing.
+///
+/// Only test helpers use it; an app never installs a handler, and then reaching a point costs one
+/// atomic load. Every document write has three points (see ``Point/willWrite(_:)``); a store
+/// whose change spans documents names its own points and reports them with ``reach(_:)``.
+///
+/// ```swift
+/// @_spi(FaultInjection) import SingletonStores
+///
+/// FaultInjection.install { point in
+///     if point == .didWrite("cart") { kill(getpid(), SIGKILL) }
+/// }
+/// ```
+@_spi(FaultInjection)
+public enum FaultInjection {
+    /// A named point.
+    public struct Point: Hashable, Sendable, CustomStringConvertible {
+        /// The point's name, such as `boost.item-spent` or `purchases:after-write`.
+        public var name: String
+
+        /// Creates a point.
+        public init(_ name: String) {
+            self.name = name
+        }
+
+        /// The name.
+        public var description: String { name }
+
+        /// A document of `key` is about to be written.
+        public static func willWrite(_ key: String) -> Point { Point("\(key):before-write") }
+        /// The new document of `key` is complete in its temporary file, not yet renamed over the
+        /// old one.
+        public static func temporaryWritten(_ key: String) -> Point { Point("\(key):temporary-written") }
+        /// A document of `key` was just written.
+        public static func didWrite(_ key: String) -> Point { Point("\(key):after-write") }
+    }
+
+    private static let isInstalled = Atomic<Bool>(false)
+    private static let handler = Mutex<(@Sendable (Point) -> Void)?>(nil)
+
+    /// Calls `handler` at every point this process reaches from now on.
+    public static func install(_ handler: @escaping @Sendable (Point) -> Void) {
+        self.handler.withLock { $0 = handler }
+        isInstalled.store(true, ordering: .releasing)
+    }
+
+    /// Reports that the process reached `point`: calls the installed handler, if any.
+    public static func reach(_ point: @autoclosure () -> Point) {
+        guard isInstalled.load(ordering: .acquiring) else { return }
+        let handler = self.handler.withLock { $0 }
+        handler?(point())
+    }
+}

@@ -1,0 +1,12 @@
+@_spi(FaultInjection) import SingletonStores
+
+/// The points on the built-in stores' paths that span two documents.
+@_spi(FaultInjection)
+extension FaultInjection.Point {
+    /// A boost item was spent in the ledger on disk; the `boost` record is not yet written.
+    public static let boostItemSpent = Self("boost.item-spent")
+    /// The backend returned a receipt; the ledger does not credit it yet.
+    public static let purchasePaid = Self("purchase.paid")
+    /// The ledger credits the purchase; the purchase flow has not moved on yet.
+    public static let purchaseCredited = Self("purchase.credited")
+}

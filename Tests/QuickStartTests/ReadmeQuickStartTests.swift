@@ -1,0 +1,96 @@
+// The README's quick start, verbatim between the markers, so that it always compiles — in a test
+// target that depends on SingletonStores alone, which proves the kit works without the built-in
+// stores and without Timers. The tests exercise it without touching any process-wide state.
+// The README's second example (the built-in stores) is mirrored in
+// Tests/StoresTests/ReadmeBuiltInStoresTests.swift; the first test here checks both mirrors.
+
+// README quick start: begin
+import Foundation
+import SingletonStores
+import Testing
+
+protocol CartContract: Sendable { var itemCount: Int { get }; func add() }
+
+extension NotificationChannel where Payload == StoreChange<Int> {
+    static let cart = NotificationChannel("CartStore.changed")
+}
+
+final class CartStore: CartContract {
+    static let shared = CartStore()
+    let core: StoreCore<Int>  // locked state; each change posted after unlocking
+    init(center: NotificationCenter = .default) { core = StoreCore(0, channel: .cart, center: center) }
+    var itemCount: Int { core.state }
+    func add() { core.update { $0 += 1 } }
+}
+
+struct CartStub: CartContract { var itemCount: Int; func add() {} }
+
+enum CartKey: ProductionStoreKey {  // registers the store: production by default
+    static var productionValue: any CartContract { CartStore.shared }
+    static var stubValue: any CartContract { CartStub(itemCount: 0) }
+}
+extension StoreValues {
+    var cart: any CartContract { get { self[CartKey.self] } set { self[CartKey.self] = newValue } }
+}
+
+func badgeText(cart: any CartContract = StoreValues.current.cart) -> String { "\(cart.itemCount) in cart" }
+
+func watchCart() -> ObservationToken {  // keep the token; drop it to stop observing
+    CartStore.shared.core.observe { change in print("cart: \(change.old) → \(change.new)") }
+}
+
+@Test func badgeShowsTheStubbedCount() {
+    withStores { $0.cart = CartStub(itemCount: 3) } operation: {
+        #expect(badgeText() == "3 in cart")
+    }
+}
+// README quick start: end
+
+@Suite struct ReadmeQuickStartTests {
+    @Test func readmeBlockMatchesThisFile() throws {
+        let testFile = URL(fileURLWithPath: #filePath)
+        let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: testFile, encoding: .utf8)
+        let builtInsFile = root.appendingPathComponent("Tests/StoresTests/ReadmeBuiltInStoresTests.swift")
+        let builtInsSource = try String(contentsOf: builtInsFile, encoding: .utf8)
+        let mirrored = try #require(source.between("// README quick start: begin\n", "// README quick start: end"))
+        let blocks = readme.swiftBlocks
+        #expect(blocks.count == 2, "each Swift block of the README is mirrored here")
+        let quickStart = try #require(blocks.first)
+        #expect(quickStart == mirrored, "README.md's quick start and this file must stay identical")
+        #expect(quickStart.split(separator: "\n").count <= 40)
+        let builtIns = try #require(builtInsSource.between("    // README built-in stores: begin\n", "    // README built-in stores: end"))
+        #expect(blocks.dropFirst().first == builtIns, "README.md's built-in stores example and this file must stay identical")
+    }
+
+    @Test func cartStoreIsObservedAndCounted() {
+        let center = NotificationCenter()
+        let recorder = ChangeRecorder(center: center)
+        let cart = CartStore(center: center)
+        cart.add()
+        cart.add()
+        #expect(cart.itemCount == 2)
+        #expect(recorder.newValues(of: .cart) == [1, 2])
+        #expect(badgeText(cart: cart) == "2 in cart")
+    }
+}
+
+extension String {
+    /// The contents of every ```swift block, in order.
+    fileprivate var swiftBlocks: [String] {
+        var blocks: [String] = []
+        var rest = self[...]
+        while let open = rest.range(of: "```swift\n"), let close = rest[open.upperBound...].range(of: "```") {
+            blocks.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return blocks
+    }
+
+    fileprivate func between(_ start: String, _ end: String) -> String? {
+        guard let lower = range(of: start)?.upperBound,
+              let upper = self[lower...].range(of: end)?.lowerBound else { return nil }
+        return String(self[lower..<upper])
+    }
+}

@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SingletonStoresTestSupport
+import Foundation
+import Testing
+@testable import SingletonStores
+
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+/// Real conditions the test process can't put itself in: a narrow umask, an unprivileged user
+/// (root bypasses permissions), few file descriptors. `storage-stress as-user` does the storage
+/// work in a child process; these tests set up the files and check what is on disk afterwards.
+@Suite("FileStorage as another user, umask or descriptor limit")
+struct FileStorageAsUserTests {
+    /// The unprivileged user the child becomes (`nobody` on most systems).
+    static let nobody: uid_t = 65534
+
+    /// What the child printed, one line per step, and how it exited.
+    struct Run {
+        var status: Int32
+        var lines: [String]
+        var errorOutput: String
+    }
+
+    /// Runs `storage-stress as-user <uid> <umask> <folder> <steps…>` and waits for it.
+    static func run(uid: uid_t?, umask: String? = nil, folder: URL, steps: [String]) throws -> Run {
+        let (found, searched) = BuiltProduct.locate("storage-stress")
+        let binary = try #require(found, "\(BuiltProduct.notFoundMessage("storage-stress", searched: searched))")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["as-user", uid.map { String($0) } ?? "-", umask ?? "-", folder.path(percentEncoded: false)] + steps
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            lines: String(decoding: outputData, as: UTF8.self).split(separator: "\n").map(String.init),
+            errorOutput: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Gives `url` to the unprivileged user.
+    static func giveToNobody(_ url: URL) throws {
+        try #require(chown(url.path(percentEncoded: false), nobody, gid_t(nobody)) == 0)
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "becoming an unprivileged user needs root; as one, there is no one to become"))
+    func narrowUmaskStillGivesWorkingFilesAndAPrivateFolder() throws {
+        try withTemporaryFolder { parent in
+            try Self.giveToNobody(parent)
+            let folder = parent.appending(path: "app/data", directoryHint: .isDirectory)
+            let run = try Self.run(uid: Self.nobody, umask: "0277", folder: folder, steps: ["update", "update", "load"])
+            #expect(run.status == 0)
+            #expect(run.lines == ["update: ok count=1", "update: ok count=2", "load: ok count=2 stored=true"])
+            #expect(try permissions(of: parent.appending(path: "app")) == 0o700)
+            #expect(try permissions(of: folder) == 0o700)
+            #expect(try permissions(of: folder.appending(path: "counter.json")) == 0o600)
+            #expect(try permissions(of: folder.appending(path: "counter.lock")) == 0o600)
+        }
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "becoming an unprivileged user needs root; as one, there is no one to become"))
+    func folderEveryoneCanWriteIsMadePrivateAndReported() throws {
+        try withTemporaryFolder { folder in
+            try Self.giveToNobody(folder)
+            try #require(chmod(folder.path(percentEncoded: false), 0o777) == 0)
+            let run = try Self.run(uid: Self.nobody, folder: folder, steps: ["update", "update"])
+            #expect(run.lines == ["update: ok count=1", "update: ok count=2"])
+            #expect(try permissions(of: folder) == 0o700)
+            let notices = run.errorOutput.split(separator: "\n")
+            #expect(notices.count == 1, "reported once: \(run.errorOutput)")
+            #expect(notices.first?.contains("permissions 0777); it was made private (0700)") == true)
+        }
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "becoming an unprivileged user needs root; as one, there is no one to become"))
+    func folderOfAnotherUserIsRefused() throws {
+        try withTemporaryFolder { folder in
+            try FileStorage(folder: folder, reportNotice: { _ in }).save(PersistedCounter(count: 5), forKey: "counter")
+            try #require(chmod(folder.path(percentEncoded: false), 0o777) == 0)  // root's, writable by anyone
+            let before = try snapshot(of: folder)
+            let run = try Self.run(uid: Self.nobody, folder: folder, steps: ["load", "update"])
+            #expect(run.lines.count == 2)
+            for line in run.lines {
+                #expect(line.contains("error folderUnavailable: ") && line.contains("belongs to another user (uid 0)"), "\(line)")
+            }
+            #expect(try snapshot(of: folder) == before)
+        }
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "becoming an unprivileged user needs root; as one, there is no one to become"))
+    func documentTheUserCanNotReadIsLeftInPlace() throws {
+        try withTemporaryFolder { folder in
+            try FileStorage(folder: folder, reportNotice: { _ in }).save(PersistedCounter(count: 5), forKey: "counter")
+            for name in ["", "counter.json", "counter.lock"] {
+                try Self.giveToNobody(folder.appending(path: name))
+            }
+            try #require(chmod(folder.appending(path: "counter.json").path(percentEncoded: false), 0o000) == 0)
+            let before = try snapshot(of: folder)
+            let run = try Self.run(uid: Self.nobody, folder: folder, steps: ["load", "update", "load"])
+            #expect(run.lines.count == 3)
+            for line in run.lines {
+                #expect(line.contains("error readFailed: ") && line.contains("Permission denied"), "\(line)")
+                #expect(line.contains("It was left in place, unchanged."), "\(line)")
+            }
+            #expect(try snapshot(of: folder) == before, "the document was moved or changed")
+        }
+    }
+
+    @Test func noFreeFileDescriptorLeavesTheDocumentInPlace() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 5), forKey: "counter")
+            let before = try snapshot(of: folder)
+            let run = try Self.run(uid: nil, folder: folder, steps: [
+                "limit-descriptors", "exhaust-descriptors", "load", "update",
+                "free-one-descriptor", "update", "free-descriptors", "load",
+            ])
+            #expect(run.status == 0)
+            try #require(run.lines.count == 4, "\(run.lines)")
+            #expect(run.lines[0].hasPrefix("load: error readFailed: ") && run.lines[0].contains("Too many open files"))
+            #expect(run.lines[1].hasPrefix("update: error lockFailed: "))
+            #expect(run.lines[2].hasPrefix("update: error readFailed: ") && run.lines[2].contains("left in place, unchanged"))
+            #expect(run.lines[3] == "load: ok count=5 stored=true")
+            #expect(try snapshot(of: folder) == before)
+        }
+    }
+}
+#endif

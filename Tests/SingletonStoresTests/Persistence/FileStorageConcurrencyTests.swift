@@ -1,0 +1,57 @@
+import SingletonStoresTestSupport
+import Foundation
+import Testing
+@testable import SingletonStores
+
+@Suite("FileStorage under concurrent writers")
+struct FileStorageConcurrencyTests {
+    /// FileStorage has no in-process lock: only `flock` on the lock file stands between these
+    /// eight instances (eight tasks, each waiting on a writer thread), so an exact total
+    /// proves the file lock excludes them.
+    @Test func eightInstancesLoseNoIncrement() async throws {
+        try await withTemporaryFolder { folder in
+            let writers = 8
+            let increments = 250
+            await onSeparateThreads(writers) { _ in
+                let storage = FileStorage(folder: folder)  // a different instance per writer
+                for _ in 0..<increments {
+                    do {
+                        try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                            $0.count += 1
+                        }
+                    } catch {
+                        Issue.record("update failed: \(error)")
+                    }
+                }
+            }
+            let total = try FileStorage(folder: folder).load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            #expect(total.value.count == writers * increments)
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)).sorted()
+            #expect(names == ["counter.json", "counter.lock"], "no temporary or kept files left")
+        }
+    }
+
+    /// Readers never see a half-written document while a writer replaces it.
+    @Test func readersNeverSeeAPartialDocument() async throws {
+        try await withTemporaryFolder { folder in
+            let writer = FileStorage(folder: folder)
+            let reader = FileStorage(folder: folder)
+            try writer.save(PersistedCounter(count: 0, label: String(repeating: "x", count: 100_000)), forKey: "big")
+            await onSeparateThreads(2) { role in
+                for _ in 0..<100 {
+                    do {
+                        if role == 0 {
+                            try writer.update(PersistedCounter.self, forKey: "big", default: PersistedCounter()) { $0.count += 1 }
+                        } else {
+                            let loaded = try reader.load(PersistedCounter.self, forKey: "big", default: PersistedCounter())
+                            #expect(loaded.recovery == nil && loaded.isStored)
+                        }
+                    } catch {
+                        Issue.record("storage call failed: \(error)")
+                    }
+                }
+            }
+            #expect(try reader.load(PersistedCounter.self, forKey: "big", default: PersistedCounter()).value.count == 100)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import SingletonStoresTestSupport
+import Foundation
+import Testing
+@testable import SingletonStores
+
+@Suite("FileStorage basics")
+struct FileStorageTests {
+    @Test func savedValueLoadsBackEqual() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder)
+            let value = PersistedCounter(count: 42, label: "ünïcödé / \"quoted\"")
+            #expect(try storage.save(value, forKey: "counter") == nil)
+
+            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            #expect(loaded == StorageLoad(value: value, isStored: true))
+
+            let fresh = FileStorage(folder: folder)  // another instance reads the same document
+            #expect(try fresh.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value == value)
+        }
+    }
+
+    @Test func missingDocumentYieldsTheDefaultAndCreatesNothing() throws {
+        try withTemporaryFolder { folder in
+            let dataFolder = folder.appending(path: "data", directoryHint: .isDirectory)
+            let storage = FileStorage(folder: dataFolder)
+            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter(count: 7))
+            #expect(loaded == StorageLoad(value: PersistedCounter(count: 7), isStored: false, recovery: nil))
+            #expect(!FileManager.default.fileExists(atPath: dataFolder.path(percentEncoded: false)))
+        }
+    }
+
+    @Test func documentIsAVersionedEnvelope() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder)
+            try storage.save(PersistedCounter(count: 3), forKey: "counter")
+            let data = try Data(contentsOf: try storage.fileURL(forKey: "counter"))
+            let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(json["formatVersion"] as? Int == FileStorage.formatVersion)
+            let value = try #require(json["value"] as? [String: Any])
+            #expect(value["count"] as? Int == 3)
+        }
+    }
+
+    @Test func folderIsCreated0700AndDocument0600() throws {
+        try withTemporaryFolder { folder in
+            let dataFolder = folder.appending(path: "nested/data", directoryHint: .isDirectory)
+            let storage = FileStorage(folder: dataFolder)
+            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            let file = try storage.fileURL(forKey: "counter")
+            #expect(try permissions(of: dataFolder) == 0o700)
+            #expect(try permissions(of: file) == 0o600)
+            #expect(try permissions(of: storage.lockURL(forKey: "counter")) == 0o600)
+
+            // Loosen it by hand: the next write replaces the file with a fresh 0600 one.
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path(percentEncoded: false))
+            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            #expect(try permissions(of: file) == 0o600)
+        }
+    }
+
+    @Test func updateAppliesTheBodyToTheCurrentDocument() throws {
+        try withTemporaryFolder { folder in
+            let first = FileStorage(folder: folder)
+            let second = FileStorage(folder: folder)
+            try first.save(PersistedCounter(count: 10), forKey: "counter")
+
+            // `second` never loaded, yet it updates what `first` wrote.
+            let update = try second.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                $0.count += 5
+                return $0.count * 2
+            }
+            #expect(update == StorageUpdate(value: PersistedCounter(count: 15), outcome: 30, didWrite: true))
+            #expect(try first.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 15)
+        }
+    }
+
+    @Test func unchangedValueIsNotRewritten() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder)
+            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            let file = try storage.fileURL(forKey: "counter")
+            let inode = try FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))[.systemFileNumber] as? NSNumber
+
+            let refused = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { _ in "nothing to do" }
+            #expect(refused.outcome == "nothing to do")
+            #expect(!refused.didWrite)
+            let after = try FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))[.systemFileNumber] as? NSNumber
+            #expect(inode != nil && inode == after)  // an atomic rewrite would have a new inode
+
+            // On a missing document, an update that changes nothing writes nothing either.
+            let untouched = try storage.update(PersistedCounter.self, forKey: "other", default: PersistedCounter()) { _ in }
+            #expect(!untouched.didWrite)
+            #expect(!FileManager.default.fileExists(atPath: try storage.fileURL(forKey: "other").path(percentEncoded: false)))
+        }
+    }
+
+    @Test func valueThatCannotBeEncodedIsATypedErrorAndLeavesTheDocument() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder)
+            try storage.save([1.5], forKey: "numbers")
+            #expect(throws: StorageError.self) { try storage.save([Double.nan], forKey: "numbers") }
+            #expect(try storage.load([Double].self, forKey: "numbers", default: []).value == [1.5])
+        }
+    }
+
+    @Test(arguments: ["", "a/b", "/abs", "..", "a..b", "../escape", ".hidden", "back\\slash", "spa ce", "ünï", "a~b",
+                      String(repeating: "k", count: 121)])
+    func invalidKeyIsRejected(key: String) throws {
+        try withTemporaryFolder { (folder: URL) throws in
+            let storage = FileStorage(folder: folder)
+            #expect(throws: StorageError.self) { try storage.fileURL(forKey: key) }
+            #expect(throws: StorageError.self) { try storage.load(PersistedCounter.self, forKey: key, default: PersistedCounter()) }
+            #expect(throws: StorageError.self) { try storage.save(PersistedCounter(), forKey: key) }
+            do throws(StorageError) {
+                try storage.update(PersistedCounter.self, forKey: key, default: PersistedCounter()) { $0.count += 1 }
+                Issue.record("update accepted the key \(key)")
+            } catch {
+                guard case .invalidKey(let rejected, _) = error else {
+                    Issue.record("expected .invalidKey, got \(error)")
+                    return
+                }
+                #expect(rejected == key)
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)).isEmpty)
+        }
+    }
+
+    @Test(arguments: ["profile", "com.example.profile", "boost_deadline-2", "A", String(repeating: "k", count: 120)])
+    func validKeyIsAccepted(key: String) throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder)
+            try storage.save(PersistedCounter(count: 2), forKey: key)
+            #expect(try storage.load(PersistedCounter.self, forKey: key, default: PersistedCounter()).value.count == 2)
+            #expect(try storage.fileURL(forKey: key).lastPathComponent == "\(key).json")
+        }
+    }
+
+    /// Documented on FileStorage and StoreStorage: fields this version's type does not know are
+    /// read past, and dropped when the document is rewritten.
+    @Test func fieldsThisVersionDoesNotKnowAreDroppedOnRewrite() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let file = try storage.fileURL(forKey: "counter")
+            try Data(#"{"formatVersion": 1, "note": "x", "value": {"count": 2, "label": "c", "color": "red"}}"#.utf8).write(to: file)
+            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value
+                == PersistedCounter(count: 2, label: "c"))
+            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            let rewritten = try String(contentsOf: file, encoding: .utf8)
+            #expect(rewritten.contains(#""count" : 3"#))
+            #expect(!rewritten.contains("color") && !rewritten.contains("note"))
+        }
+    }
+}

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SingletonStoresTestSupport
+import Foundation
+import Testing
+@testable import SingletonStores
+
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+/// An `errno` value with its name, for readable test arguments.
+struct Errno: Sendable, CustomTestStringConvertible {
+    var code: Int32
+    var name: String
+    var testDescription: String { name }
+
+    /// Failures that may pass or that the user must fix, but that say nothing about the content.
+    static let transient: [Errno] = [
+        Errno(code: EMFILE, name: "EMFILE"), Errno(code: ENFILE, name: "ENFILE"), Errno(code: ENOMEM, name: "ENOMEM"),
+        Errno(code: EAGAIN, name: "EAGAIN"), Errno(code: EACCES, name: "EACCES"), Errno(code: EPERM, name: "EPERM"),
+        Errno(code: EIO, name: "EIO"), Errno(code: ENOSPC, name: "ENOSPC"), Errno(code: EROFS, name: "EROFS"),
+    ]
+}
+
+/// Failures of system calls, injected through ``FileFaults``: none may move a good document.
+@Suite("FileStorage: transient errors leave the files in place")
+struct FileStorageTransientErrorTests {
+    /// A folder holding a good document `counter` with count 7.
+    static func withGoodDocument(_ body: (FileStorage, URL) throws -> Void) throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 7), forKey: "counter")
+            try body(storage, folder)
+        }
+    }
+
+    static func update(_ storage: FileStorage) throws(StorageError) {
+        try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+    }
+
+    static func load(_ storage: FileStorage) throws(StorageError) -> StorageLoad<PersistedCounter> {
+        try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+    }
+
+    /// What `load` or `update` threw, or `nil`.
+    static func failure(of operation: String, _ storage: FileStorage) -> StorageError? {
+        do throws(StorageError) {
+            if operation == "load" { _ = try load(storage) } else { try update(storage) }
+            return nil
+        } catch { return error }
+    }
+
+    @Test(arguments: Errno.transient, [FileFaults.Call.openDocument, .fstat, .read])
+    func readFailureThrowsAndMovesNothing(failure: Errno, call: FileFaults.Call) throws {
+        try Self.withGoodDocument { storage, folder in
+            let before = try snapshot(of: folder)
+            for operation in ["load", "update"] {
+                let faults = FileFaults([call: [failure.code]])
+                let error = FileFaults.$current.withValue(faults) { Self.failure(of: operation, storage) }
+                guard case .readFailed(let file, let reason)? = error else {
+                    Issue.record("\(operation): expected readFailed, got \(String(describing: error))")
+                    continue
+                }
+                #expect(faults.isUsedUp)
+                #expect(file == (try storage.fileURL(forKey: "counter")))
+                #expect(reason == String(cString: strerror(failure.code)))
+                #expect(error?.description.contains("left in place, unchanged") == true)
+                #expect(try snapshot(of: folder) == before, "\(operation) moved or changed a file")
+            }
+            #expect(try Self.load(storage) == StorageLoad(value: PersistedCounter(count: 7), isStored: true))
+        }
+    }
+
+    @Test(arguments: [
+        (FileFaults.Call.write, ENOSPC), (.write, EIO), (.fsync, EIO), (.openTemporary, EROFS), (.openTemporary, EMFILE),
+        (.rename, EIO),
+    ])
+    func writeFailureSaysTheDocumentIsUnchangedAndItIs(call: FileFaults.Call, code: Int32) throws {
+        try Self.withGoodDocument { storage, folder in
+            let before = try snapshot(of: folder)
+            let faults = FileFaults([call: [code]])
+            #expect {
+                try FileFaults.$current.withValue(faults) { try Self.update(storage) }
+            } throws: { error in
+                guard case StorageError.writeFailed(_, let reason) = error else { return false }
+                return reason == String(cString: strerror(code)) && "\(error)".contains("The file on disk is unchanged.")
+            }
+            #expect(faults.isUsedUp)
+            #expect(try snapshot(of: folder) == before, "the document changed or a temporary file was left")
+        }
+    }
+
+    @Test(arguments: Errno.transient)
+    func lockFailureThrowsAndMovesNothing(failure: Errno) throws {
+        try Self.withGoodDocument { storage, folder in
+            let before = try snapshot(of: folder)
+            for call in [FileFaults.Call.openLock, .flock] {
+                #expect {
+                    try FileFaults.$current.withValue(FileFaults([call: [failure.code]])) { try Self.update(storage) }
+                } throws: { error in
+                    guard case StorageError.lockFailed = error else { return false }
+                    return "\(error)".contains("not read or changed")
+                }
+            }
+            #expect(try snapshot(of: folder) == before)
+        }
+    }
+
+    @Test func interruptedCallsAreRetried() throws {
+        try Self.withGoodDocument { storage, _ in
+            let faults = FileFaults([
+                .openLock: [EINTR], .flock: [EINTR, EINTR], .openDocument: [EINTR], .read: [EINTR],
+                .openTemporary: [EINTR], .write: [EINTR],
+            ])
+            try FileFaults.$current.withValue(faults) { try Self.update(storage) }
+            #expect(faults.isUsedUp)
+            #expect(try Self.load(storage).value.count == 8)
+        }
+    }
+
+    @Test func badDocumentThatCanNotBeMovedAsideStaysInPlace() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let file = try storage.fileURL(forKey: "counter")
+            try Data("not json".utf8).write(to: file)
+            let before = try snapshot(of: folder)
+            for operation in ["load", "update"] {
+                let error = FileFaults.$current.withValue(FileFaults([.rename: [EACCES]])) { Self.failure(of: operation, storage) }
+                guard case .keepAsideFailed(let reported, let reason)? = error else {
+                    Issue.record("\(operation): expected keepAsideFailed, got \(String(describing: error))")
+                    continue
+                }
+                #expect(reported == file)
+                #expect(reason.contains("it is damaged") && reason.contains(String(cString: strerror(EACCES))))
+                #expect(error?.description.contains("It is still in place, unchanged, and nothing was written.") == true)
+                var after = try snapshot(of: folder)
+                after["counter.lock"] = nil
+                #expect(after == before)
+            }
+        }
+    }
+
+    @Test func failedWriteAfterKeepingABadDocumentAsidePutsItBack() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let file = try storage.fileURL(forKey: "counter")
+            try Data("not json".utf8).write(to: file)
+            let before = try snapshot(of: folder)
+            // The first rename keeps the bad document aside; the second, of the new document, fails.
+            let faults = FileFaults([.rename: [0, EIO]])
+            #expect {
+                try FileFaults.$current.withValue(faults) { try Self.update(storage) }
+            } throws: { error in
+                guard case StorageError.writeFailed = error else { return false }
+                return "\(error)".contains("unchanged")
+            }
+            #expect(faults.isUsedUp)
+            var after = try snapshot(of: folder)
+            after["counter.lock"] = nil
+            #expect(after == before, "the bad document is back, nothing else is left")
+        }
+    }
+}
+#endif
