@@ -19,7 +19,7 @@ let package = Package(
         .target(
             name: "BenchmarkSupport",
             dependencies: [
-                .product(name: "Stores", package: "SingletonStores"),
+                .product(name: "SingletonStores", package: "SingletonStores"),
                 .product(name: "StoreObservation", package: "SingletonStores"),
                 .product(name: "Timers", package: "SingletonStores"),
                 .product(name: "Automaton", package: "SingletonStores"),

@@ -72,24 +72,6 @@ public struct NotificationChannel<Payload: Sendable>: Sendable, Hashable {
         center.post(name: name, object: object, userInfo: info)
     }
 
-    /// A `userInfo` dictionary holding `payload` under ``payloadKey``, with room for
-    /// `classicEntries` more; the caller adds those and posts.
-    ///
-    /// Every observer looks the payload up, and each occupied slot a lookup passes on the way
-    /// costs an `AnyHashable` comparison — a dynamic cast, far dearer than the hash. The payload
-    /// goes in first, into an empty table, so it sits in its home slot and every observer finds
-    /// it with one comparison whatever else the dictionary holds. The table is also kept sparse
-    /// (about four slots per entry), so the entries added after it rarely pass an occupied slot
-    /// either. (`StoreCore` posts through this directly, building one dictionary per change.)
-    @inlinable
-    package func userInfo(carrying payload: Payload, classicEntries: Int) -> [AnyHashable: Any] {
-        var info = classicEntries <= 2
-            ? sparseUserInfo
-            : [AnyHashable: Any](minimumCapacity: 3 * (classicEntries + 1))
-        info[channelPayloadKey] = payload
-        return info
-    }
-
     /// Reads this channel's payload from a notification, or returns `nil` if it carries none.
     ///
     /// The payload is looked for in `userInfo` under ``payloadKey`` first and in `object`
@@ -107,10 +89,3 @@ public struct NotificationChannel<Payload: Sendable>: Sendable, Hashable {
 
 /// The key every channel uses; one constant so generic code and classic observers agree.
 @usableFromInline let channelPayloadKey = "payload"
-
-/// An empty `userInfo` table with room for a payload and two more entries, about four slots
-/// each. `userInfo(carrying:classicEntries:)` starts from a copy of it: copying an empty table
-/// costs an allocation and nothing else, where `Dictionary(minimumCapacity:)` runs unspecialised
-/// and looks the storage type up in the runtime's metadata cache on every call.
-// nonisolated(unsafe): an immutable empty dictionary; every write goes to a copy of its own.
-@usableFromInline nonisolated(unsafe) let sparseUserInfo = [AnyHashable: Any](minimumCapacity: 9)

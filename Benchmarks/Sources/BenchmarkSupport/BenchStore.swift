@@ -1,6 +1,6 @@
 import Foundation
 import StoreObservation
-import Stores
+import SingletonStores
 
 /// The store every benchmark reads and mutates: a counter with seed 004's shape — a contract,
 /// a production class on `StoreCore`, a stub, and a registry key.

@@ -1,5 +1,5 @@
 import Dependencies
-import Stores
+import SingletonStores
 
 /// One measured operation, ready to run: `run(n)` performs it `n` times in a loop.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import OpenCombine
 import StoreObservation
-import Stores
+import SingletonStores
 
 /// One `update` of a `StoreCore` store that has `observers` observers registered with
 /// `core.observe` (handlers run on the posting thread and read `change.new`).

@@ -31,8 +31,9 @@ import StoreObservation
 /// default, keeps the problem in ``loadProblem`` and reports it once as
 /// ``StoreIssue/storageRecovered(_:)``.
 public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: Sendable {
-    /// The in-memory core: observe it for changes.
-    public let core: StoreCore<State>
+    // The in-memory state. Private, so that every write goes through `update`, which writes
+    // the document first: nothing can change the state without the disk.
+    private let core: StoreCore<State>
     /// The document's name in the storage.
     public let key: String
     /// The problem found when the document was loaded, if it had to be kept aside or could not
@@ -105,5 +106,30 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// - Throws: ``StorageError`` when the document could not be read.
     public func reload() throws(StorageError) {
         try update { _ in }
+    }
+}
+
+extension PersistentStoreCore {
+    /// Calls `handler` with every change this store commits, until the token is cancelled.
+    ///
+    /// - Parameters:
+    ///   - delivery: Where the handler runs; the posting thread by default.
+    ///   - handler: Called with each committed change, after it is on disk.
+    /// - Returns: A token that keeps the observer registered.
+    public func observe(
+        on delivery: ObservationDelivery = .postingThread,
+        _ handler: @escaping @Sendable (StoreChange<State>) -> Void
+    ) -> ObservationToken {
+        core.observe(on: delivery, handler)
+    }
+
+    /// The changes this store commits, as an asynchronous sequence; see
+    /// ``StoreCore/changes(buffering:)``.
+    ///
+    /// - Parameter buffering: What to keep while the consumer is busy.
+    public func changes(
+        buffering: NotificationChannel<StoreChange<State>>.Buffering = .newest(1)
+    ) -> AsyncStream<StoreChange<State>> {
+        core.changes(buffering: buffering)
     }
 }

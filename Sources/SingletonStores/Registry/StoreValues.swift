@@ -66,15 +66,12 @@ public struct StoreValues: Sendable {
     /// ``useStubs()`` is in effect, else the key's production value.
     public subscript<Key: ProductionStoreKey>(key: Key.Type) -> Key.Value {
         // Inlinable, and always inlined, so that a read is specialised for the key where it is
-        // written: no run-time generic metadata, just the task-local read, an emptiness check
-        // and the store, copied once straight out of its node. `self` holds the list for the
-        // whole read, so the walk borrows the nodes without counting references.
+        // written. Outside any override it is the task-local read, one emptiness check and the
+        // production store.
         @inlinable @inline(__always) get {
             guard let overrides else { return Key.productionValue }
-            if let node = overrides.node(at: ObjectIdentifier(key)) {
-                return node._withUnsafeGuaranteedRef {
-                    unsafeDowncast($0, to: TypedOverride<Key.Value>.self).value
-                }
+            if let value = overrides.value(at: ObjectIdentifier(key), as: Key.Value.self) {
+                return value
             }
             return overrides.usesStubs ? Key.stubValue : Key.productionValue
         }
@@ -139,102 +136,3 @@ public struct StoreValues: Sendable {
 /// The slot of the custom issue reporter in the override list.
 private enum ReportIssueSlot {}
 private let reportIssueSlot = ObjectIdentifier(ReportIssueSlot.self)
-
-/// One entry of the registry's override list: an immutable node, newest first.
-///
-/// A scope adds one node in front of the list it inherits, so an override costs one allocation
-/// and copying the registry copies one reference. Stores are few, so a linear search is as fast
-/// as hashing.
-@usableFromInline class OverrideNode: @unchecked Sendable {
-    // @unchecked: every stored property is an immutable `let` of a Sendable type (the value in
-    // `TypedOverride` is constrained to Sendable); the class is not final only so that
-    // `TypedOverride` can add the typed value.
-    @usableFromInline let key: ObjectIdentifier
-    @usableFromInline let next: OverrideNode?
-    /// Whether this node or one after it is a ``StubsMark``.
-    @usableFromInline let usesStubs: Bool
-
-    @inlinable
-    init(key: ObjectIdentifier, next: OverrideNode?, marksStubs: Bool) {
-        self.key = key
-        self.next = next
-        self.usesStubs = marksStubs || next?.usesStubs == true
-    }
-
-    /// The node stored under `key` in the list starting here, if any.
-    ///
-    /// `self` keeps the whole list alive — every node holds the next one and none of them
-    /// changes — so the walk borrows the nodes without counting references, and so may the
-    /// caller, for as long as it holds `self`.
-    @inlinable
-    final func node(at key: ObjectIdentifier) -> Unmanaged<OverrideNode>? {
-        var node = Unmanaged.passUnretained(self)
-        while node._withUnsafeGuaranteedRef({ $0.key != key }) {
-            guard let next = node._withUnsafeGuaranteedRef({ $0.next.map(Unmanaged.passUnretained) }) else {
-                return nil
-            }
-            node = next
-        }
-        return node
-    }
-
-    /// The value stored under `key` in the list starting here, if any.
-    ///
-    /// `key` must be a key slot or the issue-reporter slot, never the ``StubsMark``'s own key.
-    @inlinable
-    final func value<Value: Sendable>(at key: ObjectIdentifier, as type: Value.Type) -> Value? {
-        guard let node = node(at: key) else { return nil }
-        // Only `setValue` makes nodes under a key's slot, and it always stores that key's
-        // `Value` there (the issue-reporter slot likewise only ever holds the reporter), so the
-        // node is a `TypedOverride<Value>` and needs no run-time type check. Debug builds still
-        // check it.
-        return node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: TypedOverride<Value>.self).value }
-    }
-
-    /// A copy of this node with a different tail. Every subclass overrides it.
-    func relinked(to next: OverrideNode?) -> OverrideNode {
-        OverrideNode(key: key, next: next, marksStubs: false)
-    }
-
-    /// Whether the list starting here has a node for `key`.
-    @usableFromInline final func contains(_ key: ObjectIdentifier) -> Bool {
-        var node: OverrideNode? = self
-        while let current = node {
-            if current.key == key { return true }
-            node = current.next
-        }
-        return false
-    }
-
-    /// The list starting here without the nodes for `key`; shares the tail after the last one.
-    @usableFromInline final func removing(_ key: ObjectIdentifier) -> OverrideNode? {
-        guard contains(key) else { return self }
-        let rest = next?.removing(key)
-        return self.key == key ? rest : relinked(to: rest)
-    }
-}
-
-/// An override node carrying the store for its key.
-@usableFromInline final class TypedOverride<Value: Sendable>: OverrideNode, @unchecked Sendable {
-    @usableFromInline let value: Value
-
-    @inlinable init(key: ObjectIdentifier, value: Value, next: OverrideNode?) {
-        self.value = value
-        super.init(key: key, next: next, marksStubs: false)
-    }
-
-    override func relinked(to next: OverrideNode?) -> OverrideNode {
-        TypedOverride(key: key, value: value, next: next)
-    }
-}
-
-/// The mark `useStubs()` leaves: keys without an override read their stub from here on.
-final class StubsMark: OverrideNode, @unchecked Sendable {
-    init(next: OverrideNode?) {
-        super.init(key: ObjectIdentifier(StubsMark.self), next: next, marksStubs: true)
-    }
-
-    override func relinked(to next: OverrideNode?) -> OverrideNode {
-        StubsMark(next: next)
-    }
-}

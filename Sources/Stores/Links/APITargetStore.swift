@@ -53,6 +53,6 @@ public final class APITargetStore: APITargetStoreContract {
     public func observe(
         _ handler: @escaping @Sendable (StoreChange<APITarget>) -> Void
     ) -> ObservationToken {
-        persisted.core.observe(handler)
+        persisted.observe(handler)
     }
 }

@@ -90,6 +90,6 @@ public final class UserProfileStore: UserProfileStoreContract {
         on delivery: ObservationDelivery = .postingThread,
         _ handler: @escaping @Sendable (StoreChange<UserProfile>) -> Void
     ) -> ObservationToken {
-        persisted.core.observe(on: delivery, handler)
+        persisted.observe(on: delivery, handler)
     }
 }

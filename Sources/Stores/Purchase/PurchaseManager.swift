@@ -190,7 +190,7 @@ public final class PurchaseManager: PurchaseStoreContract {
     public func observeLedger(
         _ handler: @escaping @Sendable (StoreChange<PurchaseLedger>) -> Void
     ) -> ObservationToken {
-        ledger.core.observe(handler)
+        ledger.observe(handler)
     }
 
     /// Calls `handler` with every move of the purchase flow.
