@@ -29,12 +29,8 @@
     /// the cast succeeds whenever the key matches.
     @inlinable
     final func value<Value: Sendable>(at key: ObjectIdentifier, as type: Value.Type) -> Value? {
-        var node: OverrideNode? = self
-        while let current = node {
-            if current.key == key { return (current as? TypedOverride<Value>)?.value }
-            node = current.next
-        }
-        return nil
+        if self.key == key { return (self as? TypedOverride<Value>)?.value }
+        return next?.value(at: key, as: type)
     }
 
     /// A copy of this node with a different tail. Every subclass overrides it.

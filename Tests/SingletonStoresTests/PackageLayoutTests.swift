@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// The shape of the package that users and maintainers rely on, checked on the source text: the
+/// kit imports no built-in store and no clock module, public files hold no unsafe machinery, and
+/// nothing a user reads cites the talks by number.
+@Suite struct PackageLayoutTests {
+    /// The repository's root, found from this file's path.
+    private static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func theKitImportsOnlyTheToolchainTheLockAndObservation() throws {
+        let allowed: Set<String> = [
+            "Foundation", "Synchronization", "Dispatch", "Darwin", "Glibc", "Musl",
+            "StoreObservation", "SingletonStoresLocking",
+        ]
+        let imports = try Self.swiftFiles(under: "Sources/SingletonStores").flatMap { file in
+            try Self.importedModules(of: file).map { (file: file.lastPathComponent, module: $0) }
+        }
+        #expect(!imports.isEmpty)
+        let strays = imports.filter { !allowed.contains($0.module) }
+        #expect(strays.isEmpty, "the kit must not import \(strays)")
+    }
+
+    @Test func publicRegistryAndChannelFilesHoldNoUnsafeMachinery() throws {
+        let banned = ["Unmanaged", "unsafeDowncast", "_withUnsafeGuaranteedRef", "nonisolated(unsafe)"]
+        for path in ["Sources/SingletonStores/Registry/StoreValues.swift", "Sources/Observation/NotificationChannel.swift"] {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+            #expect(text.contains("public"), "\(path) is read")
+            for word in banned {
+                #expect(!text.contains(word), "\(path) contains \(word): move it to an internal file")
+            }
+        }
+    }
+
+    @Test func sourcesAndReadmeNeverCiteTalksByNumber() throws {
+        var texts = try Self.swiftFiles(under: "Sources").map {
+            (name: $0.path, text: try String(contentsOf: $0, encoding: .utf8))
+        }
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        texts.append((name: "README.md", text: Self.removingSection("Origins", from: readme)))
+        #expect(texts.count > 10)
+        let pattern = /(?i)seed ?[0-9]|seeds? [0-9]/
+        for (name, text) in texts {
+            #expect(text.firstMatch(of: pattern) == nil, "\(name) cites a source by number")
+        }
+    }
+
+    @Test func theLayoutCheckFindsWhatItLooksFor() {
+        // The checks above would pass vacuously if their patterns matched nothing.
+        #expect("see seed 004".firstMatch(of: /(?i)seed ?[0-9]|seeds? [0-9]/) != nil)
+        #expect(Self.importedModules(ofText: "import Foundation\n@testable import Timers\n") == ["Foundation", "Timers"])
+        let readme = "# A\n## Origins\nseed 1\n## Next\nkept\n"
+        #expect(Self.removingSection("Origins", from: readme) == "# A\n## Next\nkept\n")
+    }
+
+    // MARK: - Reading the tree
+
+    private static func swiftFiles(under folder: String) throws -> [URL] {
+        let base = root.appendingPathComponent(folder)
+        guard let walk = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
+        return walk.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+    }
+
+    private static func importedModules(of file: URL) throws -> [String] {
+        importedModules(ofText: try String(contentsOf: file, encoding: .utf8))
+    }
+
+    /// The modules a source text imports, whatever attributes precede `import`.
+    private static func importedModules(ofText text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            guard let match = line.firstMatch(of: /^(?:@\w+(?:\([^)]*\))? +)*import +(?:\w+ +)?(\w+)/) else { return nil }
+            return String(match.1)
+        }
+    }
+
+    /// `markdown` without the `## title` section (up to the next `## ` heading).
+    private static func removingSection(_ title: String, from markdown: String) -> String {
+        guard let start = markdown.range(of: "## \(title)\n") else { return markdown }
+        let end = markdown[start.upperBound...].range(of: "\n## ")?.lowerBound ?? markdown.endIndex
+        let next = end == markdown.endIndex ? end : markdown.index(after: end)
+        return String(markdown[..<start.lowerBound] + markdown[next...])
+    }
+}
