@@ -1,7 +1,7 @@
 import Foundation
+import SingletonStores
 import SingletonStoresLocking
 import Timers
-import SingletonStores
 
 /// This process's view of the boost, in monotonic time, and the bookkeeping that moves the
 /// countdown to each committed change in commit order.

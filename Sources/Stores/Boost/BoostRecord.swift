@@ -1,6 +1,6 @@
 import Foundation
-import Timers
 import SingletonStores
+import Timers
 
 /// What the boost persists so that every process and every later launch agree: the wall-clock
 /// end of a running boost, or the time left of a paused one. Stored as the `boost` document.

@@ -1,8 +1,8 @@
 import Foundation
+@_spi(FaultInjection) import SingletonStores
 import SingletonStoresLocking
 import StoreObservation
 import Timers
-@_spi(FaultInjection) import SingletonStores
 
 /// The app's one boost countdown: every screen reads it, so every screen shows the same time.
 ///

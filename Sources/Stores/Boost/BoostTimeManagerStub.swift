@@ -1,7 +1,7 @@
 import Foundation
+import SingletonStores
 import SingletonStoresLocking
 import StoreObservation
-import SingletonStores
 
 /// A boost countdown whose remaining time is set by hand, for tests and previews.
 ///

@@ -1,7 +1,7 @@
 import Foundation
+import SingletonStores
 import StoreObservation
 import Timers
-import SingletonStores
 
 extension Notification.Name {
     /// Posted each time the boost's shown remaining seconds change, with the seconds as the

@@ -1,4 +1,5 @@
 import SingletonStores
+
 /// The production gender store: the gender of the current user profile, read from the
 /// profile store rather than kept in a second place.
 ///

@@ -1,4 +1,5 @@
 import SingletonStores
+
 /// What screens and links need to know about the user's gender.
 ///
 /// App code takes the contract, never a concrete store, so a test or a debug screen can pass a

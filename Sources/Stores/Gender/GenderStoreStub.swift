@@ -1,4 +1,5 @@
 import SingletonStores
+
 /// A gender store that returns the values it was made with, for tests, previews and debug
 /// screens.
 ///

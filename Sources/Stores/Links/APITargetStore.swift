@@ -1,6 +1,6 @@
 import Foundation
-import StoreObservation
 import SingletonStores
+import StoreObservation
 
 extension NotificationChannel where Payload == StoreChange<APITarget> {
     /// Every change of the selected API target.

@@ -1,4 +1,5 @@
 import SingletonStores
+
 /// Which server environment links and requests go to.
 ///
 /// Production code reads the persisted choice through ``APITargetStore``; tests pass an
@@ -6,22 +7,4 @@ import SingletonStores
 public protocol APITargetStoreContract: Sendable {
     /// The selected environment.
     var target: APITarget { get }
-}
-
-/// An API target store that returns a fixed environment, for tests and previews.
-///
-/// ```swift
-/// let api = APITargetStoreStub(target: .dev02)
-/// WebViewLink.help.toURLString(api: api)   // "https://dev02.hoge.com/api/web/help"
-/// ```
-public struct APITargetStoreStub: APITargetStoreContract, Equatable {
-    /// The environment this stub reports.
-    public let target: APITarget
-
-    /// Creates a stub that reports `target`.
-    ///
-    /// - Parameter target: The environment to report.
-    public init(target: APITarget) {
-        self.target = target
-    }
 }

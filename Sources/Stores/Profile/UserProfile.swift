@@ -1,4 +1,5 @@
 import SingletonStores
+
 /// What the app knows about its user: the single place the
 /// gender lives.
 ///

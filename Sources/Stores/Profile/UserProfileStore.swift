@@ -1,6 +1,6 @@
 import Foundation
-import StoreObservation
 import SingletonStores
+import StoreObservation
 
 extension NotificationChannel where Payload == StoreChange<UserProfile> {
     /// Every committed change of the user profile.

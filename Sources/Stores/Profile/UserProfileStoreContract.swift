@@ -1,4 +1,5 @@
 import SingletonStores
+
 /// The user's profile, read by screens and changed through intent methods.
 ///
 /// ```swift

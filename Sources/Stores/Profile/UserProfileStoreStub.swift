@@ -1,5 +1,5 @@
-import SingletonStoresLocking
 import SingletonStores
+import SingletonStoresLocking
 
 /// A profile store that keeps its profile in memory, for tests and previews.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import Timers
 import SingletonStores
+import Timers
 
 /// The production backend of this package: approves every purchase at once and keeps the
 /// receipts as the `receipts` document, so restores work across runs of the CLI.

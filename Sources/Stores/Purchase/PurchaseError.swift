@@ -1,4 +1,5 @@
 import SingletonStores
+
 /// Why a purchase, a restore or the use of a boost item did not go through.
 public enum PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another purchase or restore is running; wait for it to finish.

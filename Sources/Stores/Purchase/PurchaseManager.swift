@@ -1,7 +1,7 @@
 import Foundation
+@_spi(FaultInjection) import SingletonStores
 import StoreObservation
 import Timers
-@_spi(FaultInjection) import SingletonStores
 
 extension NotificationChannel where Payload == StoreChange<PurchaseLedger> {
     /// Every committed change of the purchase ledger (items bought or used, premium bought).

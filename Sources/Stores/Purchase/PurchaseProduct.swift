@@ -1,4 +1,5 @@
 import SingletonStores
+
 /// Something the user can buy.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 import Foundation
-import SingletonStoresLocking
 import SingletonStores
+import SingletonStoresLocking
 
 /// A purchase store held in memory, for tests and previews: buying always succeeds.
 ///

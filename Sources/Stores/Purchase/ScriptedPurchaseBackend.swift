@@ -1,6 +1,6 @@
 import Foundation
-import SingletonStoresLocking
 import SingletonStores
+import SingletonStoresLocking
 
 /// A purchase backend that plays back scripted outcomes, for tests and previews.
 ///
