@@ -23,24 +23,28 @@ import Musl
 /// The handler itself always runs outside the lock.
 @usableFromInline
 final class ObservationGate: Sendable {
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     @usableFromInline
-    init() {}
+    init() {
+        var initial = State()
+        // Room for the usual single call now, so that delivering allocates nothing.
+        initial.callers.reserveCapacity(1)
+        state = Locked(initial)
+    }
 
     /// Runs `handler` unless the gate is closed; while it runs, ``close()`` on another thread
     /// waits for it.
     @usableFromInline
     func pass(_ handler: () -> Void) {
         let thread = currentThreadKey()
-        let call = state.withLock { state -> UInt64? in
-            guard !state.isClosed else { return nil }
-            state.lastCall &+= 1
-            state.calls.append(Call(id: state.lastCall, thread: thread))
-            return state.lastCall
+        let admitted = state.withLock { state -> Bool in
+            guard !state.isClosed else { return false }
+            state.callers.append(thread)
+            return true
         }
-        guard let call else { return }
-        defer { finish(call) }
+        guard admitted else { return }
+        defer { finish(on: thread) }
         handler()
     }
 
@@ -53,9 +57,10 @@ final class ObservationGate: Sendable {
         let thread = currentThreadKey()
         let waiter = state.withLock { state -> DispatchSemaphore? in
             state.isClosed = true
-            if state.calls.isEmpty || state.calls.contains(where: { $0.thread == thread }) { return nil }
+            // Once closed, no call starts, so the calls to wait for are exactly those running now.
+            if state.callers.isEmpty || state.callers.contains(thread) { return nil }
             let semaphore = DispatchSemaphore(value: 0)
-            state.waiters.append(Waiter(pending: Set(state.calls.map(\.id)), semaphore: semaphore))
+            state.waiters.append(semaphore)
             return semaphore
         }
         guard let waiter else { return }
@@ -70,44 +75,29 @@ final class ObservationGate: Sendable {
         state.withLock { $0.isClosed }
     }
 
-    private func finish(_ call: UInt64) {
+    private func finish(on thread: UInt) {
         let released = state.withLock { state -> [DispatchSemaphore] in
-            state.calls.removeAll { $0.id == call }
-            guard !state.waiters.isEmpty else { return [] }
-            var released: [DispatchSemaphore] = []
-            var index = 0
-            while index < state.waiters.count {
-                state.waiters[index].pending.remove(call)
-                if state.waiters[index].pending.isEmpty {
-                    released.append(state.waiters.remove(at: index).semaphore)
-                } else {
-                    index += 1
-                }
+            if let index = state.callers.lastIndex(of: thread) {
+                // Order does not matter; removing the last element keeps the array's storage,
+                // so a call allocates nothing once the first one has run.
+                state.callers.swapAt(index, state.callers.count - 1)
+                state.callers.removeLast()
             }
-            return released
+            guard state.callers.isEmpty, !state.waiters.isEmpty else { return [] }
+            defer { state.waiters.removeAll() }
+            return state.waiters
         }
         for semaphore in released { semaphore.signal() }
     }
 }
 
 extension ObservationGate {
-    private struct Call {
-        let id: UInt64
-        let thread: UInt
-    }
-
-    /// A `close()` waiting for the calls that were running when it closed the gate.
-    private struct Waiter {
-        var pending: Set<UInt64>
-        let semaphore: DispatchSemaphore
-    }
-
     private struct State {
         var isClosed = false
-        var lastCall: UInt64 = 0
-        /// The calls running now; rarely more than one.
-        var calls: [Call] = []
-        var waiters: [Waiter] = []
+        /// The thread of every call running now, one entry per call; rarely more than one.
+        var callers: [UInt] = []
+        /// The `close()` calls waiting for the running calls to return.
+        var waiters: [DispatchSemaphore] = []
     }
 }
 
