@@ -21,9 +21,11 @@ let package = Package(
         .target(name: "Timers", dependencies: ["SingletonStoresLocking"]),
         .target(name: "Stores", dependencies: ["SingletonStoresLocking", "StoreObservation", "Timers"]),
         .target(name: "Automaton"),
+        // The registration and login flows, for demo-cli and the tests. Not a product.
+        .target(name: "AutomatonExamples", dependencies: ["Automaton"]),
         .executableTarget(
             name: "demo-cli",
-            dependencies: ["Stores", "Timers", "StoreObservation", "Automaton"]
+            dependencies: ["Stores", "Timers", "StoreObservation", "Automaton", "AutomatonExamples"]
         ),
         // Test helper: a second process for the cross-process storage tests. Not a product.
         .executableTarget(
@@ -40,7 +42,10 @@ let package = Package(
             name: "StoresTests", dependencies: [
                 "Stores", "StoreObservation", "Timers", "SingletonStoresLocking", "SingletonStoresTestSupport",
             ]),
-        .testTarget(name: "AutomatonTests", dependencies: ["Automaton", "Timers", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
+        .testTarget(name: "AutomatonTests", dependencies: ["Automaton", "AutomatonExamples", "Timers", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
+        .testTarget(
+            name: "AutomatonExamplesTests",
+            dependencies: ["AutomatonExamples", "Automaton", "Timers", "SingletonStoresTestSupport"]),
         .testTarget(name: "DemoCLITests", dependencies: ["demo-cli", "SingletonStoresTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

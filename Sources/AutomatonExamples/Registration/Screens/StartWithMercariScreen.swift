@@ -1,3 +1,5 @@
+import Automaton
+
 /// "Start with your Mercari account", for the account found on the device.
 public struct StartWithMercariScreen: RegistrationScreen, DependencyInjectable, Hashable {
     /// What the screen needs.

@@ -1,3 +1,5 @@
+import Automaton
+
 /// The profile form, prefilled from wherever the user came from.
 public struct ProfileRegisterScreen: RegistrationScreen, DependencyInjectable, Hashable {
     /// Where the profile data comes from: exactly one source, never a set of optionals.

@@ -1,3 +1,5 @@
+import Automaton
+
 /// A login flow as an ``EffectAutomaton``: logging in and out take time on the server,
 /// and the server's answer (`loginOK`, `logoutOK`) is an input the effect sends by itself.
 ///

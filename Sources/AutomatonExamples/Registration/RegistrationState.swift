@@ -1,3 +1,5 @@
+import Automaton
+
 /// The screens of a sign-up and log-in flow (e-mail, Facebook or a Mercari account), one
 /// state per screen.
 ///

@@ -1,3 +1,5 @@
+import Automaton
+
 /// A screen of the registration flow, as the flow's output: built with exactly what it needs.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import Automaton
+
 /// What the user (or the server) does in the registration flow.
 ///
 /// Each case carries exactly what the next screen needs — no optional payloads, no placeholder

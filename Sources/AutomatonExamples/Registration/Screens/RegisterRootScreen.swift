@@ -1,3 +1,5 @@
+import Automaton
+
 /// The entry screen: sign up, log in, or continue with Mercari. Needs nothing: `RegisterRootScreen.make()`.
 public struct RegisterRootScreen: RegistrationScreen, DependencyInjectable, Hashable {
     /// Always ``RegistrationState/registerRoot``.

@@ -1,3 +1,5 @@
+import Automaton
+
 extension LoginFlow {
     /// The flow's edges without effects: what ``mappings(loginDuration:logoutDuration:)`` does,
     /// as a table to replay, analyse and draw.

@@ -1,5 +1,6 @@
 import SingletonStoresTestSupport
 import Automaton
+import AutomatonExamples
 import Testing
 import Timers
 
@@ -85,13 +86,5 @@ import Timers
         let replay = try LoginFlow.makeTable().replay(events, from: .loggedOut)
         #expect(replay.isComplete)
         #expect(replay.state == .loggedOut)
-    }
-}
-
-extension Array {
-    /// Collects an async sequence that ends.
-    init<S: AsyncSequence>(_ sequence: S) async where S.Element == Element, S.Failure == Never {
-        self = []
-        for await element in sequence { append(element) }
     }
 }

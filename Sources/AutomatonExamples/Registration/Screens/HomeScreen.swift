@@ -1,3 +1,5 @@
+import Automaton
+
 /// The home screen of a logged-in user.
 public struct HomeScreen: RegistrationScreen, DependencyInjectable, Hashable {
     /// What the screen needs.

@@ -1,3 +1,5 @@
+import Automaton
+
 /// The password reset form. Needs nothing: `ResetPasswordScreen.make()`.
 public struct ResetPasswordScreen: RegistrationScreen, DependencyInjectable, Hashable {
     /// Always ``RegistrationState/resetPassword``.

@@ -1,8 +1,10 @@
-/// Phone number confirmation by SMS.
-public struct ConfirmSMSScreen: RegistrationScreen, DependencyInjectable, Hashable {
+import Automaton
+
+/// Entry of the code sent by SMS.
+public struct PasscodeScreen: RegistrationScreen, DependencyInjectable, Hashable {
     /// What the screen needs.
     public struct Dependency: Hashable, Sendable {
-        /// The number to send the code to.
+        /// The number the code was sent to.
         public var phoneNumber: String
 
         /// Creates the dependency.
@@ -14,8 +16,8 @@ public struct ConfirmSMSScreen: RegistrationScreen, DependencyInjectable, Hashab
     /// What the screen was built with.
     public let dependency: Dependency
 
-    /// Always ``RegistrationState/confirmSMS``.
-    public var state: RegistrationState { .confirmSMS }
+    /// Always ``RegistrationState/passcode``.
+    public var state: RegistrationState { .passcode }
 
     /// Creates the screen from its dependency.
     public static func make(withDependency dependency: Dependency) -> Self {
@@ -23,5 +25,5 @@ public struct ConfirmSMSScreen: RegistrationScreen, DependencyInjectable, Hashab
     }
 
     /// The screen's name and what it shows.
-    public var description: String { "ConfirmSMSScreen(\(dependency.phoneNumber))" }
+    public var description: String { "PasscodeScreen(\(dependency.phoneNumber))" }
 }

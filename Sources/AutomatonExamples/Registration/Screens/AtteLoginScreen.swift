@@ -1,3 +1,5 @@
+import Automaton
+
 /// One-click log-in with the Atte account linked to the Mercari account.
 public struct AtteLoginScreen: RegistrationScreen, DependencyInjectable, Hashable {
     /// What the screen needs.

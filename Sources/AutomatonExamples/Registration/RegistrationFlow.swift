@@ -1,3 +1,5 @@
+import Automaton
+
 /// A sign-up and log-in flow, as data: its edges, named routes
 /// through it, and the screen each event leads to.
 ///

@@ -1,3 +1,5 @@
+import Automaton
+
 /// The states of the login flow.
 public enum LoginState: String, Hashable, Sendable, CaseIterable {
     /// Nobody is logged in.

@@ -1,3 +1,5 @@
+import Automaton
+
 /// The Mercari account a user can bring to Atte.
 public struct MercariIDResource: Hashable, Sendable {
     /// The Mercari user id.

@@ -1,3 +1,5 @@
+import Automaton
+
 /// What Facebook tells the app about a user who authenticates there.
 public struct FacebookProfile: Hashable, Sendable {
     /// The Facebook user id.

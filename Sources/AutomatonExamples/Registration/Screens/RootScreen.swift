@@ -1,3 +1,5 @@
+import Automaton
+
 /// The screen shown at app start. Needs nothing: `RootScreen.make()`.
 public struct RootScreen: RegistrationScreen, DependencyInjectable, Hashable {
     /// Always ``RegistrationState/root``.

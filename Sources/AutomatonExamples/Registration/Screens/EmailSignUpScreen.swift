@@ -1,3 +1,5 @@
+import Automaton
+
 /// The e-mail and password sign-up form. Needs nothing: `EmailSignUpScreen.make()`.
 public struct EmailSignUpScreen: RegistrationScreen, DependencyInjectable, Hashable {
     /// Always ``RegistrationState/emailSignUp``.

@@ -1,3 +1,5 @@
+import Automaton
+
 /// The inputs of the login flow: what the user does and what the server answers.
 ///
 /// Without payloads, each input is its own ``TransitionEvent/Kind``.

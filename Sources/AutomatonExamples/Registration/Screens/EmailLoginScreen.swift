@@ -1,3 +1,5 @@
+import Automaton
+
 /// The e-mail and password log-in form. Needs nothing: `EmailLoginScreen.make()`.
 public struct EmailLoginScreen: RegistrationScreen, DependencyInjectable, Hashable {
     /// Always ``RegistrationState/emailLogin``.
