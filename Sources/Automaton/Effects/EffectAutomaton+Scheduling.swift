@@ -24,7 +24,13 @@ struct PendingEffect<Input: Sendable>: Sendable {
 /// Effects someone may wait for: the effects of one input, or a whole chain of follow-ups.
 struct EffectGroup {
     var outstanding = 0
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    var waiters: [Waiter] = []
+}
+
+/// A task waiting for a group; the token finds it again when the task is cancelled.
+struct Waiter {
+    let token: Int
+    let continuation: CheckedContinuation<Void, Never>
 }
 
 extension EffectAutomaton {
@@ -222,7 +228,7 @@ extension EffectAutomaton {
                 groups[id] = group
             } else {
                 groups[id] = nil
-                for waiter in group.waiters { waiter.resume() }
+                for waiter in group.waiters { waiter.continuation.resume() }
             }
         }
     }
@@ -242,16 +248,34 @@ extension EffectAutomaton {
         }
     }
 
-    /// Waits until every effect of `group` has ended; returns at once if none is left.
+    /// Waits until every effect of `group` has ended, or the waiting task is cancelled; returns
+    /// at once if none is left.
     func wait(for group: Int) async {
-        guard groups[group] != nil else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if groups[group] != nil {
-                groups[group]?.waiters.append(continuation)
-            } else {
-                continuation.resume()
+        guard groups[group] != nil, !Task.isCancelled else { return }
+        let token = makeGroupID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // A cancellation that came first has set the flag before its handler ran.
+                if groups[group] != nil, !Task.isCancelled {
+                    groups[group]?.waiters.append(Waiter(token: token, continuation: continuation))
+                } else {
+                    continuation.resume()
+                }
             }
+        } onCancel: {
+            Task { await self.stopWaiting(token, for: group) }
         }
+    }
+
+    /// Releases the waiter `token` of `group`, if it still waits.
+    func stopWaiting(_ token: Int, for group: Int) {
+        guard let index = groups[group]?.waiters.firstIndex(where: { $0.token == token }) else { return }
+        groups[group]?.waiters.remove(at: index).continuation.resume()
+    }
+
+    /// How many tasks wait for effects.
+    var waiterCount: Int {
+        groups.values.reduce(0) { $0 + $1.waiters.count }
     }
 }
 

@@ -26,6 +26,8 @@
 /// - ``replies()`` streams every reply, in order.
 /// - ``send(_:)`` returns a ``SendHandle`` to await or cancel the effects the input started.
 /// - ``cancel(_:)`` cancels effects by ``EffectID``, running or suspended in a queue.
+/// - Waiting (``SendHandle/wait(includingFollowUps:)``, ``EffectHandle/wait(includingFollowUps:)``,
+///   ``waitUntilIdle()``) ends when the effects end or when the waiting task is cancelled.
 /// - Effects take time only from the injected clock (``EffectContext/clock``), so tests can use a
 ///   manual clock and never sleep.
 ///
@@ -93,7 +95,7 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     deinit {
         for effect in running.values { effect.task?.cancel() }
         for group in groups.values {
-            for waiter in group.waiters { waiter.resume() }
+            for waiter in group.waiters { waiter.continuation.resume() }
         }
         for subscriber in subscribers.values { subscriber.finish() }
     }
@@ -162,7 +164,7 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
         let streams = Array(subscribers.values)
         subscribers.removeAll()
         for task in tasks { task.cancel() }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.continuation.resume() }
         for stream in streams { stream.finish() }
     }
 
@@ -172,9 +174,9 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     /// How many effects wait in a full ``EffectPolicy/Overflow/suspendNew`` queue.
     public var suspendedEffectCount: Int { suspended.values.reduce(0) { $0 + $1.count } }
 
-    /// Waits until no effect is running or suspended.
+    /// Waits until no effect is running or suspended, or until the waiting task is cancelled.
     public func waitUntilIdle() async {
-        while !running.isEmpty || suspended.values.contains(where: { !$0.isEmpty }) {
+        while !Task.isCancelled, !running.isEmpty || suspended.values.contains(where: { !$0.isEmpty }) {
             let group = makeGroupID()
             let members = Array(running.keys) + suspended.values.joined().map(\.serial)
             for serial in members { join(serial, group: group) }
