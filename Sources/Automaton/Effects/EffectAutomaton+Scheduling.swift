@@ -277,6 +277,18 @@ extension EffectAutomaton {
     var waiterCount: Int {
         groups.values.reduce(0) { $0 + $1.waiters.count }
     }
+
+    /// Moves each spaced queue's next start back from the starts that `cancelAll()` just
+    /// cancelled to the last start that happened, so the next effect keeps its spacing from a
+    /// real start. Each start still ahead was exactly one delay after the one before it.
+    func forgetCancelledStarts() {
+        let now = timeline.elapsed()
+        for (queue, start) in lastStart where start > now && queue.delay > .zero {
+            var last = start
+            while last > now { last -= queue.delay }
+            lastStart[queue] = last
+        }
+    }
 }
 
 /// What cancellation filters look at.

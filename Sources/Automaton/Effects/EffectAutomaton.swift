@@ -25,7 +25,8 @@
 ///   keep running.
 /// - ``replies()`` streams every reply, in order.
 /// - ``send(_:)`` returns a ``SendHandle`` to await or cancel the effects the input started.
-/// - ``cancel(_:)`` cancels effects by ``EffectID``, running or suspended in a queue.
+/// - ``cancel(_:)`` cancels effects by ``EffectID``, running or suspended in a queue;
+///   ``cancelAll()`` cancels them all and keeps the automaton running.
 /// - Waiting (``SendHandle/wait(includingFollowUps:)``, ``EffectHandle/wait(includingFollowUps:)``,
 ///   ``waitUntilIdle()``) ends when the effects end or when the waiting task is cancelled.
 /// - Effects take time only from the injected clock (``EffectContext/clock``), so tests can use a
@@ -133,6 +134,29 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     @discardableResult
     public func cancel(_ id: EffectID) -> Int {
         cancelEffects { $0.id == id }
+    }
+
+    /// Cancels every running and suspended effect, with an id or without; the automaton stays
+    /// usable.
+    ///
+    /// Running effects are cancelled and the inputs they send from now on are dropped; effects
+    /// suspended in a queue never start; waiters on them return. Unlike ``shutdown()``, the
+    /// state stays, the ``replies()`` streams go on, and the next input's effects run as usual —
+    /// in a spaced queue (``EffectQueue/delay``), one delay after the last effect that really
+    /// started.
+    ///
+    /// ```swift
+    /// // The user signed out: abandon every request in flight, then start over.
+    /// await automaton.cancelAll()
+    /// await automaton.send(.showLogin)
+    /// ```
+    ///
+    /// - Returns: How many effects were cancelled.
+    @discardableResult
+    public func cancelAll() -> Int {
+        let count = cancelEffects { _ in true }
+        forgetCancelledStarts()
+        return count
     }
 
     /// Every reply from now on, in order, until shutdown. Each call returns a new stream.
