@@ -29,6 +29,9 @@
 ///   ``cancelAll()`` cancels them all and keeps the automaton running.
 /// - Waiting (``SendHandle/wait(includingFollowUps:)``, ``EffectHandle/wait(includingFollowUps:)``,
 ///   ``waitUntilIdle()``) ends when the effects end or when the waiting task is cancelled.
+/// - Effects that name one ``EffectQueue`` share it; a second declaration of the name with
+///   another policy or delay is reported as ``EffectIssue/conflictingQueue(_:existing:)`` and
+///   its effect does not run.
 /// - Effects take time only from the injected clock (``EffectContext/clock``), so tests can use a
 ///   manual clock and never sleep.
 ///
@@ -48,12 +51,15 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
 
     let mapping: EffectMapping<State, Input>
     let timeline: Timeline
+    let reportIssue: @Sendable (EffectIssue) -> Void
     var initialEffect: Effect<Input>?
     var nextSerial = 0
     var running: [Int: RunningEffect] = [:]
-    var suspended: [EffectQueue: [PendingEffect<Input>]] = [:]
-    var queueMembers: [EffectQueue: [Int]] = [:]
-    var lastStart: [EffectQueue: Duration] = [:]
+    /// The first declaration of each queue name; the bookkeeping below is keyed by name.
+    var queues: [String: EffectQueue] = [:]
+    var suspended: [String: [PendingEffect<Input>]] = [:]
+    var queueMembers: [String: [Int]] = [:]
+    var lastStart: [String: Duration] = [:]
     var groups: [Int: EffectGroup] = [:]
     var subscribers: [Int: AsyncStream<TransitionReply<State, Input>>.Continuation] = [:]
 
@@ -63,14 +69,20 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     ///   - state: The initial state.
     ///   - clock: The clock effects take time from; the continuous clock by default.
     ///   - initialEffect: An effect started by ``start()`` or by the first ``send(_:)``.
+    ///   - reportIssue: Where mistakes in the effects go (``EffectIssue``); printed to standard
+    ///     error by default.
     ///   - mappings: The transitions; the first mapping that matches wins.
     public init(
         state: State,
         clock: any Clock<Duration> = ContinuousClock(),
         initialEffect: Effect<Input> = .none,
+        reportIssue: @escaping @Sendable (EffectIssue) -> Void = EffectIssue.printToStandardError,
         mappings: [EffectMapping<State, Input>]
     ) {
-        self.init(state: state, clock: clock, initialEffect: initialEffect, mapping: EffectMapping(firstOf: mappings))
+        self.init(
+            state: state, clock: clock, initialEffect: initialEffect, reportIssue: reportIssue,
+            mapping: EffectMapping(firstOf: mappings)
+        )
     }
 
     /// Creates an automaton from a single mapping.
@@ -79,16 +91,20 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     ///   - state: The initial state.
     ///   - clock: The clock effects take time from; the continuous clock by default.
     ///   - initialEffect: An effect started by ``start()`` or by the first ``send(_:)``.
+    ///   - reportIssue: Where mistakes in the effects go (``EffectIssue``); printed to standard
+    ///     error by default.
     ///   - mapping: The transitions: the next state and effect, or `nil` to reject the input.
     public init(
         state: State,
         clock: any Clock<Duration> = ContinuousClock(),
         initialEffect: Effect<Input> = .none,
+        reportIssue: @escaping @Sendable (EffectIssue) -> Void = EffectIssue.printToStandardError,
         mapping: EffectMapping<State, Input>
     ) {
         self.state = state
         self.clock = clock
         self.timeline = Timeline(clock)
+        self.reportIssue = reportIssue
         self.initialEffect = initialEffect.isNone ? nil : initialEffect
         self.mapping = mapping
     }
