@@ -25,9 +25,11 @@ let package = Package(
         // The built-in stores, built with the kit.
         .target(name: "Stores", dependencies: ["SingletonStores", "SingletonStoresLocking", "StoreObservation", "Timers"]),
         .target(name: "Automaton"),
+        // The registration and login flows, for demo-cli and the tests. Not a product.
+        .target(name: "AutomatonExamples", dependencies: ["Automaton"]),
         .executableTarget(
             name: "demo-cli",
-            dependencies: ["Stores", "SingletonStores", "Timers", "StoreObservation", "Automaton"]
+            dependencies: ["Stores", "SingletonStores", "Timers", "StoreObservation", "Automaton", "AutomatonExamples"]
         ),
         // Test helper: a second process for the cross-process storage tests. Not a product.
         .executableTarget(
@@ -52,7 +54,10 @@ let package = Package(
                 "Stores", "SingletonStores", "StoreObservation", "Timers", "SingletonStoresLocking",
                 "SingletonStoresTestSupport",
             ]),
-        .testTarget(name: "AutomatonTests", dependencies: ["Automaton", "Timers", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
+        .testTarget(name: "AutomatonTests", dependencies: ["Automaton", "AutomatonExamples", "Timers", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
+        .testTarget(
+            name: "AutomatonExamplesTests",
+            dependencies: ["AutomatonExamples", "Automaton", "Timers", "SingletonStoresTestSupport"]),
         .testTarget(name: "DemoCLITests", dependencies: ["demo-cli", "SingletonStoresTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -34,11 +34,21 @@ let package = Package(
         .executableTarget(name: "fuzz-receipts", dependencies: fuzzed),
         .executableTarget(name: "fuzz-profile", dependencies: fuzzed),
         .executableTarget(name: "fuzz-api-target", dependencies: fuzzed),
+        // The example flows the CLI replays: Sources/AutomatonExamples links to the root
+        // package's AutomatonExamples, which is not a product and so not importable from here.
+        // Target names must be unique across packages, hence the other name; fuzz-cli imports it
+        // under the name the CLI's sources use.
+        .target(
+            name: "FuzzAutomatonExamples",
+            dependencies: [.product(name: "Automaton", package: "SingletonStores")],
+            path: "Sources/AutomatonExamples"
+        ),
         // The demo CLI's parser: Sources/fuzz-cli/CLI links to Sources/demo-cli/CLI (an
         // executable target, so not importable) and is compiled into the fuzz binary.
         .executableTarget(
             name: "fuzz-cli",
-            dependencies: fuzzed + [.product(name: "Automaton", package: "SingletonStores")]
+            dependencies: fuzzed + ["FuzzAutomatonExamples", .product(name: "Automaton", package: "SingletonStores")],
+            swiftSettings: [.unsafeFlags(["-module-alias", "AutomatonExamples=FuzzAutomatonExamples"])]
         ),
         .executableTarget(
             name: "fuzz-transition-table",

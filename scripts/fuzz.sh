@@ -30,8 +30,10 @@ build() {
     local log="$scratch/fuzz-build.log" started=$SECONDS
     echo "== building the fuzz targets in ${scratch#"$root"/}"
     # -parse-as-library: libFuzzer drives each target from its @main; -enable-testing: the
-    # targets `@testable import Stores` to decode the internal document types.
-    if ! swift build --package-path "$fuzz" --scratch-path "$scratch" \
+    # targets `@testable import Stores` to decode the internal document types. No cached build
+    # plan: SwiftPM does not notice files added to or removed from the root package, which this
+    # package depends on by path, and would compile the sources it saw last time.
+    if ! swift build --package-path "$fuzz" --scratch-path "$scratch" --disable-build-manifest-caching \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing \
         >"$log" 2>&1; then
         # gold warns about every AddressSanitizer symbol it cannot export; they are harmless.

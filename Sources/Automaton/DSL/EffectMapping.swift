@@ -2,7 +2,8 @@
 /// to start, or `nil` when the rule does not apply.
 ///
 /// Write rules as a `switch`, or with the `|` and `=>` operators, and combine them — the first
-/// rule that matches wins:
+/// rule that matches wins. Each side of a condition is a value, a predicate
+/// (`canForceLogout`) or ``MappingWildcard/any``:
 ///
 /// ```swift
 /// let mappings: [EffectMapping<LoginState, LoginInput>] = [
@@ -10,7 +11,7 @@
 ///     .login       | .loggedOut     => .loggingIn  | loginOK,
 ///     .loginOK     | .loggingIn     => .loggedIn   | .none,
 ///     .forceLogout | canForceLogout => .loggingOut | forceLogoutOK,
-///     .logout      | any            => .loggingOut,
+///     .logout      | .any           => .loggingOut,
 /// ]
 /// let mapping = EffectMapping(firstOf: mappings)
 /// ```

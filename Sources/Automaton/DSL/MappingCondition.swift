@@ -1,7 +1,7 @@
 /// The left side of a mapping rule, `input | fromState`: which inputs, in which states.
 ///
-/// Built by the `|` operator from an input (or input predicate) and a state (or state
-/// predicate, or ``any(_:)``); see ``EffectMapping``.
+/// Built by the `|` operator from an input, an input predicate or ``MappingWildcard/any`` on
+/// the left, and a state, a state predicate or `.any` on the right; see ``EffectMapping``.
 public struct MappingCondition<State: Sendable, Input: Sendable>: Sendable {
     /// Whether the rule applies to an input.
     public let matchesInput: @Sendable (Input) -> Bool

@@ -16,7 +16,7 @@ public func | <State: Equatable & Sendable, Input: Equatable & Sendable>(
 }
 
 /// The condition `input | predicate`: this input, in any state the predicate accepts
-/// (for example `canForceLogout`, or ``any(_:)``).
+/// (for example `canForceLogout`).
 public func | <State: Sendable, Input: Equatable & Sendable>(
     input: Input, state: @escaping @Sendable (State) -> Bool
 ) -> MappingCondition<State, Input> {
@@ -35,6 +35,41 @@ public func | <State: Sendable, Input: Sendable>(
     input: @escaping @Sendable (Input) -> Bool, state: @escaping @Sendable (State) -> Bool
 ) -> MappingCondition<State, Input> {
     MappingCondition(input: input, state: state)
+}
+
+/// The condition `input | .any`: this input, in every state.
+public func | <State: Sendable, Input: Equatable & Sendable>(
+    input: Input, state: MappingWildcard
+) -> MappingCondition<State, Input> {
+    MappingCondition(input: { $0 == input }, state: { _ in true })
+}
+
+/// The condition `.any | fromState`: every input, in this state.
+public func | <State: Equatable & Sendable, Input: Sendable>(
+    input: MappingWildcard, state: State
+) -> MappingCondition<State, Input> {
+    MappingCondition(input: { _ in true }, state: { $0 == state })
+}
+
+/// The condition `predicate | .any`: any input the predicate accepts, in every state.
+public func | <State: Sendable, Input: Sendable>(
+    input: @escaping @Sendable (Input) -> Bool, state: MappingWildcard
+) -> MappingCondition<State, Input> {
+    MappingCondition(input: input, state: { _ in true })
+}
+
+/// The condition `.any | predicate`: every input, in any state the predicate accepts.
+public func | <State: Sendable, Input: Sendable>(
+    input: MappingWildcard, state: @escaping @Sendable (State) -> Bool
+) -> MappingCondition<State, Input> {
+    MappingCondition(input: { _ in true }, state: state)
+}
+
+/// The condition `.any | .any`: every input, in every state.
+public func | <State: Sendable, Input: Sendable>(
+    input: MappingWildcard, state: MappingWildcard
+) -> MappingCondition<State, Input> {
+    MappingCondition(input: { _ in true }, state: { _ in true })
 }
 
 /// The target `toState | effect`.
@@ -56,14 +91,4 @@ public func => <State: Sendable, Input: Sendable>(
     condition: MappingCondition<State, Input>, state: State
 ) -> EffectMapping<State, Input> {
     condition => MappingTarget(state: state, effect: .none)
-}
-
-/// A wildcard for either side of a condition: matches every input, or every state.
-///
-/// ```swift
-/// .reset | any => .idle          // in any state
-/// any | .closed => .closed       // ignore every input while closed
-/// ```
-public func any<Value>(_ value: Value) -> Bool {
-    true
 }

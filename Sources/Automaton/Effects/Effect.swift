@@ -1,9 +1,10 @@
 /// Async work an automaton starts on a transition; it may send further inputs back.
 ///
-/// An effect that answers with one input returns it:
+/// An effect that answers with one input returns it (`.auth` is a queue declared once, as a
+/// static member of ``EffectQueue``):
 ///
 /// ```swift
-/// let loginOK = Effect<LoginInput>(queue: EffectQueue("auth", policy: .newest(1))) { context in
+/// let loginOK = Effect<LoginInput>(queue: .auth) { context in
 ///     try await context.sleep(for: .seconds(1))
 ///     return .loginOK
 /// }

@@ -24,7 +24,13 @@ struct PendingEffect<Input: Sendable>: Sendable {
 /// Effects someone may wait for: the effects of one input, or a whole chain of follow-ups.
 struct EffectGroup {
     var outstanding = 0
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    var waiters: [Waiter] = []
+}
+
+/// A task waiting for a group; the token finds it again when the task is cancelled.
+struct Waiter {
+    let token: Int
+    let continuation: CheckedContinuation<Void, Never>
 }
 
 extension EffectAutomaton {
@@ -65,17 +71,33 @@ extension EffectAutomaton {
     }
 
     func apply(_ effect: Effect<Input>, own: Int, chain: Int) {
+        var issues: [EffectIssue] = []
         for item in effect.items {
             switch item.work {
             case let .cancel(ids):
                 cancelEffects { $0.id.map(ids.contains) ?? false }
             case let .run(operation):
+                if let queue = item.queue, let issue = declare(queue) {
+                    issues.append(issue)
+                    continue
+                }
                 schedule(PendingEffect(
                     serial: makeGroupID(), id: item.id, queue: item.queue,
                     groups: [own, chain], chain: chain, operation: operation
                 ))
             }
         }
+        for issue in issues { reportIssue(issue) }
+    }
+
+    /// Records the first declaration of each queue name; a later one that behaves differently
+    /// is a conflict, and its effect must not run.
+    func declare(_ queue: EffectQueue) -> EffectIssue? {
+        guard let existing = queues[queue.name] else {
+            queues[queue.name] = queue
+            return nil
+        }
+        return existing.behavesLike(queue) ? nil : .conflictingQueue(queue, existing: existing)
     }
 
     func schedule(_ effect: PendingEffect<Input>) {
@@ -89,21 +111,21 @@ extension EffectAutomaton {
             register(effect.groups)
             start(effect)
         case .newest:
-            while let oldest = queueMembers[queue]?.first, queueMembers[queue, default: []].count >= limit {
+            while let oldest = queueMembers[queue.name]?.first, queueMembers[queue.name, default: []].count >= limit {
                 cancelRunning(oldest)
             }
             register(effect.groups)
             start(effect)
         case .oldest(_, .discardNew):
-            guard queueMembers[queue, default: []].count < limit else { return }
+            guard queueMembers[queue.name, default: []].count < limit else { return }
             register(effect.groups)
             start(effect)
         case .oldest(_, .suspendNew):
             register(effect.groups)
-            if queueMembers[queue, default: []].count < limit {
+            if queueMembers[queue.name, default: []].count < limit {
                 start(effect)
             } else {
-                suspended[queue, default: []].append(effect)
+                suspended[queue.name, default: []].append(effect)
             }
         }
     }
@@ -112,12 +134,12 @@ extension EffectAutomaton {
         var startAt: Duration?
         if let queue = effect.queue, queue.delay > .zero {
             let now = timeline.elapsed()
-            let at = max(now, lastStart[queue].map { $0 + queue.delay } ?? now)
-            lastStart[queue] = at
+            let at = max(now, lastStart[queue.name].map { $0 + queue.delay } ?? now)
+            lastStart[queue.name] = at
             if at > now { startAt = at }
         }
         if let queue = effect.queue {
-            queueMembers[queue, default: []].append(effect.serial)
+            queueMembers[queue.name, default: []].append(effect.serial)
         }
         running[effect.serial] = RunningEffect(
             serial: effect.serial, id: effect.id, queue: effect.queue,
@@ -168,16 +190,17 @@ extension EffectAutomaton {
     }
 
     func leaveQueue(_ effect: RunningEffect) {
-        guard let queue = effect.queue else { return }
-        queueMembers[queue]?.removeAll { $0 == effect.serial }
-        if queueMembers[queue]?.isEmpty == true { queueMembers[queue] = nil }
+        guard let name = effect.queue?.name else { return }
+        queueMembers[name]?.removeAll { $0 == effect.serial }
+        if queueMembers[name]?.isEmpty == true { queueMembers[name] = nil }
     }
 
     func resumeSuspended(in queue: EffectQueue) {
         guard let limit = queue.policy.limit else { return }
-        while queueMembers[queue, default: []].count < limit, var waiting = suspended[queue], !waiting.isEmpty {
+        let name = queue.name
+        while queueMembers[name, default: []].count < limit, var waiting = suspended[name], !waiting.isEmpty {
             let next = waiting.removeFirst()
-            suspended[queue] = waiting.isEmpty ? nil : waiting
+            suspended[name] = waiting.isEmpty ? nil : waiting
             start(next)
         }
     }
@@ -186,9 +209,9 @@ extension EffectAutomaton {
     @discardableResult
     func cancelEffects(where predicate: (EffectDescriptor) -> Bool) -> Int {
         var count = 0
-        for (queue, waiting) in suspended {
+        for (name, waiting) in suspended {
             let (cancelled, kept) = waiting.partitioned { predicate(EffectDescriptor(id: $0.id, groups: $0.groups)) }
-            suspended[queue] = kept.isEmpty ? nil : kept
+            suspended[name] = kept.isEmpty ? nil : kept
             for effect in cancelled { release(effect.groups) }
             count += cancelled.count
         }
@@ -196,13 +219,15 @@ extension EffectAutomaton {
             .filter { predicate(EffectDescriptor(id: $0.id, groups: $0.groups)) }
             .map(\.serial)
             .sorted()
-        var queues: Set<EffectQueue> = []
+        var freed: [String: EffectQueue] = [:]
         for serial in matching {
-            if let queue = running[serial]?.queue { queues.insert(queue) }
+            if let queue = running[serial]?.queue { freed[queue.name] = queue }
             cancelRunning(serial)
         }
         count += matching.count
-        for queue in queues.sorted(by: { $0.name < $1.name }) { resumeSuspended(in: queue) }
+        for name in freed.keys.sorted() {
+            if let queue = freed[name] { resumeSuspended(in: queue) }
+        }
         return count
     }
 
@@ -222,7 +247,7 @@ extension EffectAutomaton {
                 groups[id] = group
             } else {
                 groups[id] = nil
-                for waiter in group.waiters { waiter.resume() }
+                for waiter in group.waiters { waiter.continuation.resume() }
             }
         }
     }
@@ -234,23 +259,54 @@ extension EffectAutomaton {
             register([group])
             return
         }
-        for (queue, waiting) in suspended {
+        for (name, waiting) in suspended {
             guard let index = waiting.firstIndex(where: { $0.serial == serial }) else { continue }
-            suspended[queue]?[index].groups.insert(group, at: 0)
+            suspended[name]?[index].groups.insert(group, at: 0)
             register([group])
             return
         }
     }
 
-    /// Waits until every effect of `group` has ended; returns at once if none is left.
+    /// Waits until every effect of `group` has ended, or the waiting task is cancelled; returns
+    /// at once if none is left.
     func wait(for group: Int) async {
-        guard groups[group] != nil else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if groups[group] != nil {
-                groups[group]?.waiters.append(continuation)
-            } else {
-                continuation.resume()
+        guard groups[group] != nil, !Task.isCancelled else { return }
+        let token = makeGroupID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // A cancellation that came first has set the flag before its handler ran.
+                if groups[group] != nil, !Task.isCancelled {
+                    groups[group]?.waiters.append(Waiter(token: token, continuation: continuation))
+                } else {
+                    continuation.resume()
+                }
             }
+        } onCancel: {
+            Task { await self.stopWaiting(token, for: group) }
+        }
+    }
+
+    /// Releases the waiter `token` of `group`, if it still waits.
+    func stopWaiting(_ token: Int, for group: Int) {
+        guard let index = groups[group]?.waiters.firstIndex(where: { $0.token == token }) else { return }
+        groups[group]?.waiters.remove(at: index).continuation.resume()
+    }
+
+    /// How many tasks wait for effects.
+    var waiterCount: Int {
+        groups.values.reduce(0) { $0 + $1.waiters.count }
+    }
+
+    /// Moves each spaced queue's next start back from the starts that `cancelAll()` just
+    /// cancelled to the last start that happened, so the next effect keeps its spacing from a
+    /// real start. Each start still ahead was exactly one delay after the one before it.
+    func forgetCancelledStarts() {
+        let now = timeline.elapsed()
+        for (name, start) in lastStart where start > now {
+            guard let delay = queues[name]?.delay, delay > .zero else { continue }
+            var last = start
+            while last > now { last -= delay }
+            lastStart[name] = last
         }
     }
 }

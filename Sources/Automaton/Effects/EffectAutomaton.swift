@@ -25,7 +25,13 @@
 ///   keep running.
 /// - ``replies()`` streams every reply, in order.
 /// - ``send(_:)`` returns a ``SendHandle`` to await or cancel the effects the input started.
-/// - ``cancel(_:)`` cancels effects by ``EffectID``, running or suspended in a queue.
+/// - ``cancel(_:)`` cancels effects by ``EffectID``, running or suspended in a queue;
+///   ``cancelAll()`` cancels them all and keeps the automaton running.
+/// - Waiting (``SendHandle/wait(includingFollowUps:)``, ``EffectHandle/wait(includingFollowUps:)``,
+///   ``waitUntilIdle()``) ends when the effects end or when the waiting task is cancelled.
+/// - Effects that name one ``EffectQueue`` share it; a second declaration of the name with
+///   another policy or delay is reported as ``EffectIssue/conflictingQueue(_:existing:)`` and
+///   its effect does not run.
 /// - Effects take time only from the injected clock (``EffectContext/clock``), so tests can use a
 ///   manual clock and never sleep.
 ///
@@ -45,12 +51,15 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
 
     let mapping: EffectMapping<State, Input>
     let timeline: Timeline
+    let reportIssue: @Sendable (EffectIssue) -> Void
     var initialEffect: Effect<Input>?
     var nextSerial = 0
     var running: [Int: RunningEffect] = [:]
-    var suspended: [EffectQueue: [PendingEffect<Input>]] = [:]
-    var queueMembers: [EffectQueue: [Int]] = [:]
-    var lastStart: [EffectQueue: Duration] = [:]
+    /// The first declaration of each queue name; the bookkeeping below is keyed by name.
+    var queues: [String: EffectQueue] = [:]
+    var suspended: [String: [PendingEffect<Input>]] = [:]
+    var queueMembers: [String: [Int]] = [:]
+    var lastStart: [String: Duration] = [:]
     var groups: [Int: EffectGroup] = [:]
     var subscribers: [Int: AsyncStream<TransitionReply<State, Input>>.Continuation] = [:]
 
@@ -60,14 +69,20 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     ///   - state: The initial state.
     ///   - clock: The clock effects take time from; the continuous clock by default.
     ///   - initialEffect: An effect started by ``start()`` or by the first ``send(_:)``.
+    ///   - reportIssue: Where mistakes in the effects go (``EffectIssue``); printed to standard
+    ///     error by default.
     ///   - mappings: The transitions; the first mapping that matches wins.
     public init(
         state: State,
         clock: any Clock<Duration> = ContinuousClock(),
         initialEffect: Effect<Input> = .none,
+        reportIssue: @escaping @Sendable (EffectIssue) -> Void = EffectIssue.printToStandardError,
         mappings: [EffectMapping<State, Input>]
     ) {
-        self.init(state: state, clock: clock, initialEffect: initialEffect, mapping: EffectMapping(firstOf: mappings))
+        self.init(
+            state: state, clock: clock, initialEffect: initialEffect, reportIssue: reportIssue,
+            mapping: EffectMapping(firstOf: mappings)
+        )
     }
 
     /// Creates an automaton from a single mapping.
@@ -76,16 +91,20 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     ///   - state: The initial state.
     ///   - clock: The clock effects take time from; the continuous clock by default.
     ///   - initialEffect: An effect started by ``start()`` or by the first ``send(_:)``.
+    ///   - reportIssue: Where mistakes in the effects go (``EffectIssue``); printed to standard
+    ///     error by default.
     ///   - mapping: The transitions: the next state and effect, or `nil` to reject the input.
     public init(
         state: State,
         clock: any Clock<Duration> = ContinuousClock(),
         initialEffect: Effect<Input> = .none,
+        reportIssue: @escaping @Sendable (EffectIssue) -> Void = EffectIssue.printToStandardError,
         mapping: EffectMapping<State, Input>
     ) {
         self.state = state
         self.clock = clock
         self.timeline = Timeline(clock)
+        self.reportIssue = reportIssue
         self.initialEffect = initialEffect.isNone ? nil : initialEffect
         self.mapping = mapping
     }
@@ -93,7 +112,7 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     deinit {
         for effect in running.values { effect.task?.cancel() }
         for group in groups.values {
-            for waiter in group.waiters { waiter.resume() }
+            for waiter in group.waiters { waiter.continuation.resume() }
         }
         for subscriber in subscribers.values { subscriber.finish() }
     }
@@ -133,6 +152,29 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
         cancelEffects { $0.id == id }
     }
 
+    /// Cancels every running and suspended effect, with an id or without; the automaton stays
+    /// usable.
+    ///
+    /// Running effects are cancelled and the inputs they send from now on are dropped; effects
+    /// suspended in a queue never start; waiters on them return. Unlike ``shutdown()``, the
+    /// state stays, the ``replies()`` streams go on, and the next input's effects run as usual —
+    /// in a spaced queue (``EffectQueue/delay``), one delay after the last effect that really
+    /// started.
+    ///
+    /// ```swift
+    /// // The user signed out: abandon every request in flight, then start over.
+    /// await automaton.cancelAll()
+    /// await automaton.send(.showLogin)
+    /// ```
+    ///
+    /// - Returns: How many effects were cancelled.
+    @discardableResult
+    public func cancelAll() -> Int {
+        let count = cancelEffects { _ in true }
+        forgetCancelledStarts()
+        return count
+    }
+
     /// Every reply from now on, in order, until shutdown. Each call returns a new stream.
     public func replies() -> AsyncStream<TransitionReply<State, Input>> {
         let (stream, continuation) = AsyncStream.makeStream(of: TransitionReply<State, Input>.self)
@@ -162,7 +204,7 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
         let streams = Array(subscribers.values)
         subscribers.removeAll()
         for task in tasks { task.cancel() }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.continuation.resume() }
         for stream in streams { stream.finish() }
     }
 
@@ -172,9 +214,9 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     /// How many effects wait in a full ``EffectPolicy/Overflow/suspendNew`` queue.
     public var suspendedEffectCount: Int { suspended.values.reduce(0) { $0 + $1.count } }
 
-    /// Waits until no effect is running or suspended.
+    /// Waits until no effect is running or suspended, or until the waiting task is cancelled.
     public func waitUntilIdle() async {
-        while !running.isEmpty || suspended.values.contains(where: { !$0.isEmpty }) {
+        while !Task.isCancelled, !running.isEmpty || suspended.values.contains(where: { !$0.isEmpty }) {
             let group = makeGroupID()
             let members = Array(running.keys) + suspended.values.joined().map(\.serial)
             for serial in members { join(serial, group: group) }

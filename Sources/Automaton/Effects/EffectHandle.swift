@@ -14,6 +14,10 @@ public struct EffectHandle<State: Sendable, Input: Sendable>: Sendable {
     /// Waits until the effects this cause started have ended (finished, failed, been cancelled
     /// or discarded), or the automaton shut down.
     ///
+    /// Cancelling the waiting task ends the wait at once and leaves the effects running, so a
+    /// test's time limit, or a screen that goes away, can stop waiting for an effect that never
+    /// ends.
+    ///
     /// - Parameter includingFollowUps: Also wait for the effects started by the inputs those
     ///   effects sent, and by theirs, to the end of the chain.
     public func wait(includingFollowUps: Bool = false) async {

@@ -31,4 +31,24 @@ public enum EffectPolicy: Hashable, Sendable {
         case let .newest(count), let .oldest(count, _): max(1, count)
         }
     }
+
+    /// The policy with its count raised to the effective limit, so that policies that behave
+    /// alike compare equal.
+    var normalized: EffectPolicy {
+        switch self {
+        case .runAll: .runAll
+        case let .newest(count): .newest(max(1, count))
+        case let .oldest(count, overflow): .oldest(max(1, count), whenFull: overflow)
+        }
+    }
+
+    /// The policy as Swift source, for messages.
+    var declaration: String {
+        switch self {
+        case .runAll: ".runAll"
+        case let .newest(count): ".newest(\(count))"
+        case let .oldest(count, .discardNew): ".oldest(\(count), whenFull: .discardNew)"
+        case let .oldest(count, .suspendNew): ".oldest(\(count), whenFull: .suspendNew)"
+        }
+    }
 }

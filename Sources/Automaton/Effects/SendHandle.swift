@@ -15,7 +15,8 @@ public struct SendHandle<State: Sendable, Input: Sendable>: Sendable {
     /// The effects the input started.
     public let effects: EffectHandle<State, Input>
 
-    /// Waits until the input's effects have ended; see ``EffectHandle/wait(includingFollowUps:)``.
+    /// Waits until the input's effects have ended, or the waiting task is cancelled; see
+    /// ``EffectHandle/wait(includingFollowUps:)``.
     public func wait(includingFollowUps: Bool = false) async {
         await effects.wait(includingFollowUps: includingFollowUps)
     }

@@ -61,7 +61,7 @@ enum FlowRequest: Sendable, Equatable {
     case mermaid(DemoFlow)
 }
 
-/// The two example flows of the Automaton module.
+/// The two example flows of AutomatonExamples.
 enum DemoFlow: String, Sendable, CaseIterable {
     /// `RegistrationFlow`: sign-up and log-in screens.
     case registration

@@ -1,4 +1,3 @@
-import Automaton
 import Stores
 
 /// Every command of the CLI, in the order help lists them.

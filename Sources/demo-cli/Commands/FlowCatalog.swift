@@ -1,6 +1,6 @@
-import Automaton
+import AutomatonExamples
 
-/// The Automaton module's two example flows, by name, as `demo-cli flow` shows them.
+/// The two example flows of AutomatonExamples, by name, as `demo-cli flow` shows them.
 enum FlowCatalog {
     /// The flow a route belongs to, or `nil` for an unknown route.
     static func flow(ofRoute route: String) -> DemoFlow? {

@@ -1,4 +1,4 @@
-/// `demo-cli flow [ROUTE|registration|login] [--mermaid]`: the Automaton module's example flows.
+/// `demo-cli flow [ROUTE|registration|login] [--mermaid]`: the example flows of AutomatonExamples.
 enum FlowCommand {
     static func run(_ request: FlowRequest, context: CommandContext) -> ExitStatus {
         do {

@@ -1,4 +1,5 @@
 import Automaton
+import AutomatonExamples
 import Testing
 
 @Suite struct TransitionAnalysisTests {

@@ -1,4 +1,5 @@
 import Automaton
+import AutomatonExamples
 import Testing
 
 @Suite struct MappingOperatorsTests {
@@ -25,8 +26,8 @@ import Testing
     }
 
     @Test func anyMatchesEveryStateAndEveryInput() {
-        let resetAnywhere: EffectMapping<LoginState, LoginInput> = .forceLogout | any => .loggedOut
-        let frozen: EffectMapping<LoginState, LoginInput> = any | .loggingOut => .loggingOut
+        let resetAnywhere: EffectMapping<LoginState, LoginInput> = .forceLogout | .any => .loggedOut
+        let frozen: EffectMapping<LoginState, LoginInput> = .any | .loggingOut => .loggingOut
         for state in LoginState.allCases {
             #expect(resetAnywhere(state, .forceLogout)?.state == .loggedOut)
             #expect(resetAnywhere(state, .login) == nil)
@@ -35,6 +36,33 @@ import Testing
             #expect(frozen(.loggingOut, input)?.state == .loggingOut)
             #expect(frozen(.loggedIn, input) == nil)
         }
+    }
+
+    @Test func anyCombinesWithPredicatesAndWithItself() {
+        let isServerAnswer: @Sendable (LoginInput) -> Bool = { $0 == .loginOK || $0 == .logoutOK }
+        let answers: EffectMapping<LoginState, LoginInput> = isServerAnswer | .any => .loggedOut
+        let whileBusy: EffectMapping<LoginState, LoginInput> = .any | LoginFlow.canForceLogout => .loggingOut
+        let everything: EffectMapping<LoginState, LoginInput> = .any | .any => .loggedOut
+        for state in LoginState.allCases {
+            for input in LoginInput.allCases {
+                #expect((answers(state, input) != nil) == isServerAnswer(input))
+                #expect((whileBusy(state, input) != nil) == LoginFlow.canForceLogout(state))
+                #expect(everything(state, input)?.state == .loggedOut)
+            }
+        }
+    }
+
+    /// A filter whose own cases include `any`.
+    enum Filter: Hashable, Sendable {
+        case any, unread
+    }
+
+    @Test func dotAnyIsTheWildcardEvenWhenTheStateHasAnAnyCase() {
+        let wildcard: EffectMapping<Filter, LoginInput> = .logout | .any => .unread
+        let theCase: EffectMapping<Filter, LoginInput> = .logout | Filter.any => .unread
+        #expect(wildcard(.unread, .logout)?.state == .unread)
+        #expect(theCase(.unread, .logout) == nil)
+        #expect(theCase(.any, .logout)?.state == .unread)
     }
 
     @Test func inputPredicateWithStatePredicate() {
@@ -48,7 +76,7 @@ import Testing
     @Test func firstMatchWins() {
         let combined = EffectMapping<LoginState, LoginInput>(firstOf: [
             .login | .loggedOut => .loggingIn,
-            .login | any => .loggedIn,
+            .login | .any => .loggedIn,
         ])
         #expect(combined(.loggedOut, .login)?.state == .loggingIn)
         #expect(combined(.loggingOut, .login)?.state == .loggedIn)

@@ -78,6 +78,68 @@ import Timers
         #expect(await automaton.state == 2)
     }
 
+    @Test func cancelAllStopsEveryEffectWithOrWithoutAnIDAndTheNextOneRuns() async {
+        let clock = ManualClock()
+        let log = Recorder<String>()
+        let serial = EffectQueue("serial", policy: .oldest(1, whenFull: .suspendNew))
+        let automaton = makeJobAutomaton(clock: clock) { name in
+            switch name {
+            case "A": timedJob(name, until: 5, clock: clock, log: log, id: "a", queue: serial) // runs
+            case "B": timedJob(name, until: 5, clock: clock, log: log, queue: serial) // waits for A
+            case "C": timedJob(name, until: 5, clock: clock, log: log, id: "c") // runs
+            default: timedJob(name, until: 7, clock: clock, log: log, queue: serial)
+            }
+        }
+        let replies = await automaton.replies()
+        var handles: [SendHandle<Int, Job>] = []
+        for name in ["A", "B", "C", "D"] { handles.append(await automaton.send(.start(name))) }
+        await clock.waitForSleepers(2)
+        #expect(await automaton.runningEffectCount == 2)
+        #expect(await automaton.suspendedEffectCount == 2)
+
+        #expect(await automaton.cancelAll() == 4)
+        #expect(await automaton.runningEffectCount == 0)
+        #expect(await automaton.suspendedEffectCount == 0)
+        for handle in handles { await handle.wait(includingFollowUps: true) }
+        await clock.waitForSleepers(0)
+        await clock.advance(to: clock.at(5))
+        #expect(await automaton.cancelAll() == 0)
+
+        // The automaton goes on: the queue is free, the next effect starts at once.
+        let next = await automaton.send(.start("E"))
+        await clock.waitForSleepers(1)
+        await clock.advance(to: clock.at(7))
+        await next.wait(includingFollowUps: true)
+        await automaton.shutdown()
+        #expect(log.values.filter { $0.hasPrefix("start") }.sorted() == ["start A @0", "start C @0", "start E @5"])
+        #expect(log.values.filter { $0.hasPrefix("end") } == ["end E"])
+        #expect(await Array(replies).map(\.input) == [
+            .start("A"), .start("B"), .start("C"), .start("D"), .start("E"), .finished("E"),
+        ])
+    }
+
+    @Test func cancelAllKeepsASpacedQueueSpacedFromItsLastRealStart() async {
+        let clock = ManualClock()
+        let log = Recorder<String>()
+        let spaced = EffectQueue("spaced", delay: .seconds(2))
+        let automaton = makeJobAutomaton(clock: clock) { name in
+            Effect(queue: spaced) { _ in
+                log.append("start \(name) @\(clock.now.offset.components.seconds)")
+                return nil
+            }
+        }
+        await automaton.send(.start("A")).wait()
+        await automaton.send(.start("B")) // would start at 2 s
+        await automaton.send(.start("C")) // would start at 4 s
+        #expect(await automaton.cancelAll() == 2)
+        await clock.advance(to: clock.at(1))
+        let next = await automaton.send(.start("D"))
+        #expect(await automaton.runningEffectCount == 1) // waiting for its turn: 2 s after A
+        await clock.advance(to: clock.at(2))
+        await next.wait()
+        #expect(log.values == ["start A @0", "start D @2"])
+    }
+
     @Test func handleCancelsTheEffectsItsInputStarted() async {
         let clock = ManualClock()
         let log = Recorder<String>()

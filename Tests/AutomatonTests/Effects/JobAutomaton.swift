@@ -1,5 +1,6 @@
 import SingletonStoresTestSupport
 import Automaton
+import Testing
 import Timers
 
 /// Inputs of the test automaton: `start` runs the effect under test, `finished` is what effects
@@ -11,18 +12,22 @@ enum Job: Hashable, Sendable {
 }
 
 /// An automaton whose state counts accepted inputs and whose `start(name)` starts `effect(name)`.
+/// An issue it reports fails the test unless `reportIssue` expects it.
 func makeJobAutomaton(
     clock: ManualClock,
     initialEffect: Effect<Job> = .none,
+    reportIssue: @escaping @Sendable (EffectIssue) -> Void = { Issue.record("unexpected: \($0)") },
     effect: @escaping @Sendable (String) -> Effect<Job>
 ) -> EffectAutomaton<Int, Job> {
-    EffectAutomaton(state: 0, clock: clock, initialEffect: initialEffect, mapping: EffectMapping { count, input in
-        switch input {
-        case let .start(name): (count + 1, effect(name))
-        case .finished: (count + 1, .none)
-        case .refuse: nil
-        }
-    })
+    EffectAutomaton(
+        state: 0, clock: clock, initialEffect: initialEffect, reportIssue: reportIssue,
+        mapping: EffectMapping { count, input in
+            switch input {
+            case let .start(name): (count + 1, effect(name))
+            case .finished: (count + 1, .none)
+            case .refuse: nil
+            }
+        })
 }
 
 /// An effect that logs its start (with the clock's time in seconds), sleeps until `seconds` on

@@ -1,0 +1,99 @@
+import SingletonStoresTestSupport
+@testable import Automaton
+import Testing
+import Timers
+
+/// Waiting for effects ends when the waiting task is cancelled — so a test's time limit, or a
+/// screen that goes away, can stop a wait on an effect that never ends.
+@Suite(.timeLimit(.minutes(1))) struct EffectWaitCancellationTests {
+    /// The ways to wait for effects.
+    enum Wait: CaseIterable, CustomTestStringConvertible {
+        case sendHandle, sendHandleWithFollowUps, effectHandle, effectHandleWithFollowUps, untilIdle
+
+        var testDescription: String { "\(self)" }
+
+        func perform(_ handle: SendHandle<Int, Job>, on automaton: EffectAutomaton<Int, Job>) async {
+            switch self {
+            case .sendHandle: await handle.wait()
+            case .sendHandleWithFollowUps: await handle.wait(includingFollowUps: true)
+            case .effectHandle: await handle.effects.wait()
+            case .effectHandleWithFollowUps: await handle.effects.wait(includingFollowUps: true)
+            case .untilIdle: await automaton.waitUntilIdle()
+            }
+        }
+    }
+
+    /// An automaton whose `start` effects sleep until an hour on the manual clock, which the
+    /// tests never advance.
+    static func endlessJobs(clock: ManualClock) -> EffectAutomaton<Int, Job> {
+        makeJobAutomaton(clock: clock) { timedJob($0, until: 3_600, clock: clock, log: Recorder()) }
+    }
+
+    @Test(arguments: Wait.allCases)
+    func aCancelledWaiterReturnsWithin100msAndTheEffectRunsOn(_ wait: Wait) async {
+        let clock = ManualClock()
+        let automaton = Self.endlessJobs(clock: clock)
+        let job = await automaton.send(.start("A"))
+        await clock.waitForSleepers(1)
+        let waiter = Task {
+            await wait.perform(job, on: automaton)
+            return ContinuousClock.now
+        }
+        await automaton.waitForWaiters(1)
+
+        // The one real-clock measurement: from the cancel to the waiter's return.
+        let cancelledAt = ContinuousClock.now
+        waiter.cancel()
+        let returnedAt = await waiter.value
+        #expect(cancelledAt.duration(to: returnedAt) < .milliseconds(100))
+
+        #expect(await automaton.waiterCount == 0)
+        #expect(await automaton.runningEffectCount == 1)
+        await automaton.shutdown()
+    }
+
+    @Test(arguments: Wait.allCases)
+    func aWaitInAnAlreadyCancelledTaskReturnsAtOnce(_ wait: Wait) async {
+        let clock = ManualClock()
+        let automaton = Self.endlessJobs(clock: clock)
+        let job = await automaton.send(.start("A"))
+        let waiter = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await wait.perform(job, on: automaton)
+        }
+        await waiter.value
+        #expect(await automaton.waiterCount == 0)
+        #expect(await automaton.runningEffectCount == 1)
+        await automaton.shutdown()
+    }
+
+    @Test func cancellingOneWaiterLeavesTheOthersWaiting() async {
+        let clock = ManualClock()
+        let automaton = makeJobAutomaton(clock: clock) { timedJob($0, until: 1, clock: clock, log: Recorder()) }
+        let job = await automaton.send(.start("A"))
+        await clock.waitForSleepers(1)
+        let cancelled = Task { await job.wait() }
+        let patient = Task {
+            await job.wait()
+            return await automaton.runningEffectCount
+        }
+        await automaton.waitForWaiters(2)
+        cancelled.cancel()
+        await cancelled.value
+        await automaton.waitForWaiters(1)
+        await clock.advance(to: clock.at(1))
+        #expect(await patient.value == 0) // it returned when the effect ended, not before
+    }
+}
+
+extension EffectAutomaton {
+    /// Yields until `count` waits are registered; records an issue if that does not happen
+    /// within a generous number of scheduler turns (a bound on turns, not on real time).
+    func waitForWaiters(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        for _ in 0..<100_000 {
+            if waiterCount == count { return }
+            await Task.yield()
+        }
+        Issue.record("expected \(count) waiters, found \(waiterCount)", sourceLocation: sourceLocation)
+    }
+}
