@@ -15,6 +15,8 @@ struct DocumentFixture: Sendable, CustomStringConvertible {
     /// Loads the document from `storage` and says what differs from the expected value, or
     /// `nil` when it loaded as expected.
     let check: @Sendable (FileStorage) throws -> String?
+    /// Saves the expected value to `storage`, in the current format.
+    let resave: @Sendable (FileStorage) throws -> Void
 
     /// A fixture that must load as `expected`.
     init<Value: Codable & Sendable & Equatable>(_ name: String, key: String, _ expected: Value) {
@@ -26,6 +28,7 @@ struct DocumentFixture: Sendable, CustomStringConvertible {
             if !load.isStored { return "not found" }
             return load.value == expected ? nil : "loaded \(load.value), expected \(expected)"
         }
+        resave = { storage in try storage.save(expected, forKey: key) }
     }
 
     var description: String { name }

@@ -16,8 +16,10 @@ struct VersionOneDocumentTests {
         }
     }
 
-    @Test func everyCheckedInFixtureIsChecked() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: DocumentFixture.folder(version: 1).path(percentEncoded: false))
+    @Test(arguments: [1, 2])
+    func everyCheckedInFixtureIsChecked(version: Int) throws {
+        let folder = DocumentFixture.folder(version: version)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))
         #expect(Set(files) == Set(DocumentFixture.all.map { "\($0.name).json" }))
     }
 }
