@@ -40,9 +40,7 @@ enum DocumentDate {
     static func string(from date: Date) throws(UnwritableDate) -> String {
         let seconds = date.timeIntervalSinceReferenceDate
         let failure = UnwritableDate(secondsSinceReferenceDate: seconds)
-        let earliest = Double(earliestSince1970 - referenceDateSince1970)
-        let end = Double(endSince1970 - referenceDateSince1970)
-        guard seconds.isFinite, seconds >= earliest, seconds < end else { throw failure }
+        guard isWritable(date) else { throw failure }
         // The shortest decimal that reads back as `seconds`, split into whole seconds (rounded
         // down) and the digits of the fraction of a second.
         let decimal = ShortestDecimal(seconds)
@@ -60,6 +58,13 @@ enum DocumentDate {
         // mistake into an error instead of a date that silently moved.
         guard self.date(from: text) == date else { throw failure }
         return text
+    }
+
+    /// Whether `date` lies in the years 0000–9999, so that ``string(from:)`` can write it.
+    static func isWritable(_ date: Date) -> Bool {
+        let seconds = date.timeIntervalSinceReferenceDate
+        return seconds >= Double(earliestSince1970 - referenceDateSince1970)
+            && seconds < Double(endSince1970 - referenceDateSince1970)
     }
 
     /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` for whole seconds since 1970 within the years 0000–9999.
@@ -102,6 +107,9 @@ enum DocumentDate {
     // MARK: Reading
 
     /// The date an ISO 8601 text names, or `nil` when the text is not a date this format reads.
+    ///
+    /// A date read is always one ``string(from:)`` can write: a fraction that rounds up to the
+    /// year 10000 is refused.
     static func date(from text: String) -> Date? {
         var reader = Reader(bytes: Array(text.utf8))
         guard let year = reader.number(digits: 4), reader.skip("-"),
@@ -145,7 +153,9 @@ enum DocumentDate {
             // whole + 0.f = -((-whole - 1) + (1 - 0.f))
             decimal = "-\(-whole - 1).\(digitString(complement(fraction)))"
         }
-        return Double(decimal).map(Date.init(timeIntervalSinceReferenceDate:))
+        guard let seconds = Double(decimal) else { return nil }
+        let date = Date(timeIntervalSinceReferenceDate: seconds)
+        return isWritable(date) ? date : nil
     }
 
     /// A cursor over the bytes of a date's text.

@@ -5,7 +5,8 @@ import Foundation
 /// - **Version 2** (written now): dates are ISO 8601 text in UTC, exact
 ///   (`"2025-05-10T08:53:20.4316511Z"`, see ``DocumentDate``).
 /// - **Version 1** (read only): dates are numbers, seconds since 2001-01-01 (`JSONEncoder`'s
-///   default). The built-in stores also wrote enums with payloads in the shape Swift
+///   default), read only within the years 0000–9999, the dates version 2 can write back. The
+///   built-in stores also wrote enums with payloads in the shape Swift
 ///   synthesizes (`{"boostItemsBought": {"_0": 3}}`); their types read it when the decoder's
 ///   ``Swift/Decoder/documentFormatVersion`` is 1.
 ///
@@ -41,18 +42,19 @@ enum DocumentFormat {
         if let key = CodingUserInfoKey.documentFormatVersion {
             decoder.userInfo[key] = version
         }
-        if version >= 2 {
-            decoder.dateDecodingStrategy = .custom { decoder in
-                let container = try decoder.singleValueContainer()
-                let text = try container.decode(String.self)
-                guard let date = DocumentDate.date(from: text) else {
-                    throw DecodingError.dataCorruptedError(
-                        in: container, debugDescription: "“\(text.prefix(40))” is not an ISO 8601 date such as 2025-05-10T08:53:20Z")
-                }
-                return date
-            }
-        }
+        decoder.dateDecodingStrategy = .custom(version == 1 ? readVersion1Date : readDate)
         return decoder
+    }
+
+    /// A date of version 2: ISO 8601 text.
+    private static func readDate(_ decoder: any Decoder) throws -> Date {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = DocumentDate.date(from: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "“\(text.prefix(40))” is not an ISO 8601 date such as 2025-05-10T08:53:20Z")
+        }
+        return date
     }
 }
 

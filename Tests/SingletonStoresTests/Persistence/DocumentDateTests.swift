@@ -83,6 +83,7 @@ struct DocumentDateTests {
         "2025-02-29T09:33:20Z", "1900-02-29T00:00:00Z", "2025-05-08T24:00:00Z", "2025-05-08T09:60:00Z",
         "2025-05-08T23:59:60Z", "２０２５-05-08T09:33:20Z", "0000-01-01T00:00:00+00:01", "9999-12-31T23:59:59-00:01",
         "2025-05-10T08:53:20." + String(repeating: "1", count: DocumentDate.maximumFractionDigits + 1) + "Z",
+        "9999-12-31T23:59:59.99999999999999999999Z",  // rounds to the year 10000, which can't be written
     ])
     func textThatIsNotADateIsRefused(text: String) {
         #expect(DocumentDate.date(from: text) == nil)

@@ -98,6 +98,21 @@ struct DocumentFormatTests {
         #expect(try JSONDecoder().decode(Appointment.self, from: data).decodedFromVersion == nil)
     }
 
+    @Test(arguments: [1e300, -1e300, 252_423_993_600])
+    func aVersion1DocumentWithADateThatCouldNotBeWrittenBackIsKeptAside(seconds: Double) throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder)
+            let version1 = #"{"formatVersion": 1, "value": {"title": "x", "start": \#(seconds)}}"#
+            try Data(version1.utf8).write(to: storage.fileURL(forKey: "appointment"))
+            let loaded = try storage.load(Appointment.self, forKey: "appointment", default: Appointment(title: "default", start: Self.start))
+            guard case .corrupted(_, _, let reason)? = loaded.recovery else {
+                Issue.record("expected a corrupted-document report, got \(String(describing: loaded.recovery))")
+                return
+            }
+            #expect(reason.contains("0000 and 9999"))
+        }
+    }
+
     @Test(arguments: [
         (#""start": 768560000"#, "wrong type"),
         (#""start": "yesterday""#, "not an ISO 8601 date"),
