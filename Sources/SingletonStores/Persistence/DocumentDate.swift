@@ -44,9 +44,9 @@ enum DocumentDate {
         // The shortest decimal that reads back as `seconds`, split into whole seconds (rounded
         // down) and the digits of the fraction of a second.
         let decimal = ShortestDecimal(seconds)
-        guard let magnitude = Int64(decimal.integerDigits) else { throw failure }
+        guard let magnitude = decimal.integer else { throw failure }
         var whole = decimal.isNegative ? -magnitude : magnitude
-        var fraction = decimal.fractionDigits
+        var fraction = decimal.fraction
         if decimal.isNegative, !fraction.isEmpty {
             whole -= 1
             fraction = complement(fraction)
@@ -87,21 +87,20 @@ enum DocumentDate {
         append(secondOfDay % 60, width: 2, to: &bytes)
         if !fraction.isEmpty {
             bytes.append(UInt8(ascii: "."))
-            bytes.append(contentsOf: fraction.map { $0 + UInt8(ascii: "0") })
+            for digit in fraction { bytes.append(digit + UInt8(ascii: "0")) }
         }
         bytes.append(UInt8(ascii: "Z"))
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Appends the decimal digits of `value` (`0 ..< 10^width`), zero-padded to `width`.
     private static func append(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
-        var digits: [UInt8] = []
-        var rest = value
-        repeat {
-            digits.append(UInt8(rest % 10) + UInt8(ascii: "0"))
-            rest /= 10
-        } while rest > 0
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
-        bytes.append(contentsOf: digits.reversed())
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(value / divisor % 10) + UInt8(ascii: "0"))
+            divisor /= 10
+        }
     }
 
     // MARK: Reading
@@ -204,45 +203,52 @@ enum DocumentDate {
 
     /// A finite `Double` as a positional decimal: the shortest digits that read back as it.
     private struct ShortestDecimal {
-        var isNegative: Bool
-        /// The digits before the point, at least one.
-        var integerDigits: String
+        var isNegative = false
+        /// The magnitude of the part before the point; `nil` when it has more than 18 digits.
+        var integer: Int64?
         /// The digits after the point, as digit values, without trailing zeros.
-        var fractionDigits: [UInt8]
+        var fraction: [UInt8] = []
 
         /// Swift's description of a `Double` is the shortest decimal that reads back as the
         /// same value, in plain (`762515400.5`) or exponent (`1e-05`) notation; this moves the
         /// point to where it belongs.
         init(_ value: Double) {
-            var text = Substring(value.description)
-            isNegative = text.first == "-"
-            if isNegative { text = text.dropFirst() }
+            var digits: [UInt8] = []
+            var integerCount = 0
+            var seenPoint = false
             var exponent = 0
-            if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-                exponent = Int(text[text.index(after: e)...]) ?? 0
-                text = text[..<e]
+            let text = value.description.utf8
+            var index = text.startIndex
+            while index < text.endIndex {
+                let byte = text[index]
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    digits.append(byte - UInt8(ascii: "0"))
+                    if !seenPoint { integerCount += 1 }
+                case UInt8(ascii: "-"):
+                    isNegative = true
+                case UInt8(ascii: "."):
+                    seenPoint = true
+                case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    exponent = Int(String(decoding: text[text.index(after: index)...], as: UTF8.self)) ?? 0
+                    index = text.endIndex
+                    continue
+                default:
+                    break
+                }
+                index = text.index(after: index)
             }
-            let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-            let integerPart = parts.first ?? ""
-            let fractionPart = parts.count > 1 ? parts[1] : ""
-            let digits = (integerPart + fractionPart).compactMap(\.wholeNumberValue).map(UInt8.init)
-            let point = integerPart.count + exponent
-            let integer: [UInt8]
-            var fraction: [UInt8]
-            if point <= 0 {
-                integer = []
-                fraction = Array(repeating: 0, count: -point) + digits
-            } else if point >= digits.count {
-                integer = digits + Array(repeating: 0, count: point - digits.count)
-                fraction = []
-            } else {
-                integer = Array(digits[..<point])
-                fraction = Array(digits[point...])
+            let point = integerCount + exponent
+            if point > 18 { return }
+            var whole: Int64 = 0
+            for position in 0..<max(point, 0) {
+                whole = whole * 10 + Int64(position < digits.count ? digits[position] : 0)
             }
-            while fraction.last == 0 { fraction.removeLast() }
-            let significant = integer.drop { $0 == 0 }
-            integerDigits = significant.isEmpty ? "0" : digitString(Array(significant))
-            fractionDigits = fraction
+            integer = whole
+            if point < digits.count {
+                fraction = Array(repeating: 0, count: max(-point, 0)) + digits[max(point, 0)...]
+                while fraction.last == 0 { fraction.removeLast() }
+            }
         }
     }
 
