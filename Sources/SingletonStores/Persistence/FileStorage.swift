@@ -79,7 +79,8 @@ public struct FileStorage: StoreStorage {
     /// The environment variable that chooses the data folder when no folder is passed.
     public static let environmentVariable = "SINGLETON_STORES_DATA_DIR"
 
-    /// The document format this build writes, and the newest it reads.
+    /// The document format this build writes (2), and the newest it reads; documents of
+    /// format 1 are read too. A newer document is kept aside, never rewritten.
     public static let formatVersion = DocumentFormat.current
 
     /// The folder that holds the documents (created on first write).
