@@ -4,7 +4,8 @@ import PackageDescription
 // The fuzz targets of SingletonStores, in a package of their own so that the root package's
 // build and dependencies stay as they are. Build and run them with `scripts/fuzz.sh`, which
 // passes `-sanitize=fuzzer,address -parse-as-library -enable-testing` (libFuzzer provides
-// `main`; `@testable import Stores` reaches the document types the library keeps internal).
+// `main`; `@testable import SingletonStores` reaches the kit's internal document decoding, and
+// `@testable import Stores` the internal boost record).
 // See Fuzz/README.md.
 // What a document or CLI target links.
 let fuzzed: [Target.Dependency] = [
@@ -24,7 +25,7 @@ let package = Package(
         // splitting an input into strings.
         .target(
             name: "FuzzSupport",
-            dependencies: ["LibFuzzerDriver", .product(name: "Stores", package: "SingletonStores")]
+            dependencies: ["LibFuzzerDriver", .product(name: "SingletonStores", package: "SingletonStores")]
         ),
         // The declaration of libFuzzer's driver, which each target's `main` calls.
         .target(name: "LibFuzzerDriver"),

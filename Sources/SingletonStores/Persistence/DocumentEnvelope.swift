@@ -1,6 +1,6 @@
 import Foundation
 
-/// The on-disk shape of a store's document: `{"formatVersion": 1, "value": {…}}`.
+/// The on-disk shape of a store's document: `{"formatVersion": 2, "value": {…}}`.
 struct DocumentEnvelope<Value: Codable>: Codable {
     /// The version of this envelope format the document was written with.
     var formatVersion: Int
@@ -55,22 +55,20 @@ enum DocumentProblem {
 
 /// Encoding and decoding of document envelopes.
 enum DocumentCoding {
-    /// Encodes `value` in an envelope with stable, readable formatting (sorted keys, so that
-    /// equal values give equal bytes).
-    static func encode<Value: Codable>(_ value: Value, version: Int, key: String) throws(StorageError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    /// Encodes `value` in an envelope of the current format version, with stable, readable
+    /// formatting (sorted keys, so that equal values give equal bytes).
+    static func encode<Value: Codable>(_ value: Value, key: String) throws(StorageError) -> Data {
         do {
-            return try encoder.encode(DocumentEnvelope(formatVersion: version, value: value))
+            return try DocumentFormat.encoder().encode(DocumentEnvelope(formatVersion: DocumentFormat.current, value: value))
         } catch {
             throw .encodingFailed(key: key, reason: String(describing: error))
         }
     }
 
-    /// Decodes the contents of a document file as a `Value`.
-    static func decode<Value: Codable>(
-        _ type: Value.Type, from contents: FileContents, supportedVersion: Int
-    ) -> DocumentContents<Value> {
+    /// Decodes the contents of a document file as a `Value`, in the format of the version its
+    /// header names. A document of a version newer than ``DocumentFormat/current`` is not
+    /// decoded.
+    static func decode<Value: Codable>(_ type: Value.Type, from contents: FileContents) -> DocumentContents<Value> {
         let data: Data
         switch contents {
         case .missing: return .missing
@@ -78,16 +76,16 @@ enum DocumentCoding {
         case .bytes(let bytes): data = bytes
         }
         if data.isEmpty { return .bad(.corrupted(reason: "the file is empty")) }
-        let decoder = JSONDecoder()
         let header: DocumentHeader
-        do { header = try decoder.decode(DocumentHeader.self, from: data) } catch {
+        do { header = try JSONDecoder().decode(DocumentHeader.self, from: data) } catch {
             return .bad(.corrupted(reason: "it is not a document with a format version: \(summary(of: error))"))
         }
-        if header.formatVersion > supportedVersion { return .bad(.newerFormat(found: header.formatVersion)) }
-        if header.formatVersion < 1 {
+        if header.formatVersion > DocumentFormat.current { return .bad(.newerFormat(found: header.formatVersion)) }
+        if header.formatVersion < DocumentFormat.oldestReadable {
             return .bad(.corrupted(reason: "it has an unknown format version \(header.formatVersion)"))
         }
         do {
+            let decoder = DocumentFormat.decoder(version: header.formatVersion)
             return .value(try decoder.decode(DocumentEnvelope<Value>.self, from: data).value)
         } catch {
             return .bad(.corrupted(reason: "its value is not a valid \(Value.self): \(summary(of: error))"))

@@ -30,11 +30,18 @@ import Foundation
 /// a symbolic link you made (it is followed); inside it, links are never followed: a document,
 /// lock file or temporary file that is a link is refused with an error and left alone.
 ///
-/// **Documents.** `{"formatVersion": 1, "value": …}`, pretty-printed with sorted keys, file
+/// **Documents.** `{"formatVersion": 2, "value": …}`, pretty-printed with sorted keys, file
 /// permissions `0600` whatever the umask. A write goes to a temporary file in the same folder,
 /// is flushed (`fsync`), then renamed over the document, so a crash leaves the old document or
-/// the new one, never a mix. A document is rewritten only when its value changed. Values use
-/// `JSONEncoder`'s default strategies (a `Date` is stored exactly, as seconds since 2001).
+/// the new one, never a mix. A document is rewritten only when its value changed. A `Date` is
+/// ISO 8601 text in UTC, exact: `"2025-05-10T08:53:20.4316511Z"`, with as many digits of the
+/// second as it takes to read back the very same `Date` (none for a whole second); dates must
+/// lie in the years 0000–9999, or the write fails with ``StorageError/encodingFailed(key:reason:)``.
+/// Everything else uses `JSONEncoder`'s default strategies.
+///
+/// **Older documents.** A document of format 1 (dates as seconds since 2001) loads, and is
+/// rewritten as format 2 the next time its value changes. A type whose own shape changed
+/// between formats reads ``Swift/Decoder/documentFormatVersion`` in its `init(from:)`.
 ///
 /// **Fields this version does not know** (added to a document by a newer version of the app
 /// with the same ``formatVersion``) are ignored when reading and **dropped** when this version
@@ -72,8 +79,9 @@ public struct FileStorage: StoreStorage {
     /// The environment variable that chooses the data folder when no folder is passed.
     public static let environmentVariable = "SINGLETON_STORES_DATA_DIR"
 
-    /// The document format this build writes, and the newest it reads.
-    public static let formatVersion = 1
+    /// The document format this build writes (2), and the newest it reads; documents of
+    /// format 1 are read too. A newer document is kept aside, never rewritten.
+    public static let formatVersion = DocumentFormat.current
 
     /// The folder that holds the documents (created on first write).
     public let folder: URL
@@ -153,7 +161,7 @@ public struct FileStorage: StoreStorage {
         forKey key: String
     ) throws(StorageError) -> StorageError? {
         let file = try fileURL(forKey: key)
-        let data = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
+        let data = try DocumentCoding.encode(value, key: key)
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
         return try DocumentFile.withExclusiveLock(on: lockURL(forKey: key)) { () throws(StorageError) in
             removeStaleTemporaries(forKey: key)
@@ -177,9 +185,9 @@ public struct FileStorage: StoreStorage {
             removeStaleTemporaries(forKey: key)
             let current = try readDocument(Value.self, file: file)
             var value = current.value ?? defaultValue()
-            let before = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
+            let before = try DocumentCoding.encode(value, key: key)
             let outcome = try body(&value)
-            let after = try DocumentCoding.encode(value, version: Self.formatVersion, key: key)
+            let after = try DocumentCoding.encode(value, key: key)
             let changed = after != before
             let recovery: StorageError?
             if changed {

@@ -31,7 +31,7 @@ extension FileStorage {
     ///
     /// - Throws: When the document could not be read at all (it is left as it is).
     func readDocument<Value: Codable>(_ type: Value.Type, file: URL) throws(StorageError) -> (value: Value?, problem: DocumentProblem?) {
-        switch DocumentCoding.decode(Value.self, from: try DocumentFile.contents(of: file), supportedVersion: Self.formatVersion) {
+        switch DocumentCoding.decode(Value.self, from: try DocumentFile.contents(of: file)) {
         case .missing: (nil, nil)
         case .value(let value): (value, nil)
         case .bad(let problem): (nil, problem)

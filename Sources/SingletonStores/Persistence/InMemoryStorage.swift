@@ -100,7 +100,7 @@ public final class InMemoryStorage: StoreStorage {
         forKey key: String
     ) throws(StorageError) -> StorageError? {
         _ = try StorageKey.validated(key)
-        _ = try DocumentCoding.encode(value, version: FileStorage.formatVersion, key: key)
+        _ = try DocumentCoding.encode(value, key: key)
         let result: Result<StorageError?, StorageError> = state.withLock { state in
             if let failure = state.writeFailures[key] { return .failure(failure) }
             let (_, recovery) = Self.takeCurrent(Value.self, key: key, from: &state)
@@ -129,9 +129,9 @@ public final class InMemoryStorage: StoreStorage {
             let (stored, recovery) = try current.get()
             var value = stored ?? defaultValue()
             // Compare encodings, as FileStorage does, so `didWrite` means the same here.
-            let before = try DocumentCoding.encode(value, version: FileStorage.formatVersion, key: key)
+            let before = try DocumentCoding.encode(value, key: key)
             let outcome = try body(&value)
-            let after = try DocumentCoding.encode(value, version: FileStorage.formatVersion, key: key)
+            let after = try DocumentCoding.encode(value, key: key)
             let changed = after != before
             if changed {
                 let committed = value

@@ -10,6 +10,13 @@ import Timers
 /// record already reflects. A newer grant in the ledger wins over the record (see
 /// ``merging(_:)``), so a crash between the two writes loses nothing.
 ///
+/// On disk, a running boost and a paused one:
+///
+/// ```json
+/// { "endDate" : "2025-05-10T09:23:20.4316511Z", "settledGrantID" : "0B3FE868-…" }
+/// { "pausedRemainingSeconds" : 1045.75 }
+/// ```
+///
 /// Decoding range-checks every field: a document with an end outside the years 1970–9999, a
 /// paused time that is negative, not finite or beyond ``BoostTimeManager/maximumDuration``, or
 /// an id longer than 200 characters is invalid and kept aside by the storage.

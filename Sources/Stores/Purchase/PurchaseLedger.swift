@@ -91,6 +91,15 @@ public struct BoostGrant: Sendable, Codable, Hashable {
 }
 
 /// One line of the ``PurchaseLedger``.
+///
+/// Stored as an object that names its ``kind`` and carries the kind's amount
+/// beside it:
+///
+/// ```json
+/// { "count" : 3, "date" : "2025-05-10T08:53:20.4316511Z", "kind" : "boostItemsBought", "receiptID" : "r-1" }
+/// { "date" : "2025-05-10T09:53:20Z", "days" : 30, "kind" : "premiumBought", "receiptID" : "r-2" }
+/// { "boost" : { "endDate" : "2025-05-10T10:23:20Z", "id" : "g-1" }, "date" : "2025-05-10T09:53:20Z", "kind" : "boostItemUsed" }
+/// ```
 public struct LedgerEntry: Sendable, Codable, Equatable {
     /// What happened.
     public enum Kind: Sendable, Codable, Equatable {
@@ -114,8 +123,9 @@ public struct LedgerEntry: Sendable, Codable, Equatable {
     /// For a used item, the boost it started (`nil` in entries written by earlier versions).
     public var boost: BoostGrant?
 
-    private enum CodingKeys: String, CodingKey {
-        case kind, date, receiptID, boost
+    /// The keys of an entry on disk: its kind's (`kind`, `count`, `days`) and its own.
+    enum CodingKeys: String, CodingKey {
+        case kind, count, days, date, receiptID, boost
     }
 
     /// Creates an entry.
@@ -127,10 +137,15 @@ public struct LedgerEntry: Sendable, Codable, Equatable {
     }
 
     /// Decodes an entry and range-checks it: counts and days within the product limits, dates
-    /// within the years 1970–9999, ids of at most 200 characters.
+    /// within the years 1970–9999, ids of at most 200 characters. Reads the shape of the
+    /// document's format version (see ``encode(to:)``).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        kind = try container.decode(Kind.self, forKey: .kind)
+        if decoder.documentFormatVersion == 1 {
+            kind = try container.decode(LedgerEntryKindVersion1.self, forKey: .kind).current
+        } else {
+            kind = try Kind(storedIn: container)
+        }
         date = try container.decode(Date.self, forKey: .date)
         receiptID = try container.decodeIfPresent(String.self, forKey: .receiptID)
         boost = try container.decodeIfPresent(BoostGrant.self, forKey: .boost)
@@ -150,6 +165,16 @@ public struct LedgerEntry: Sendable, Codable, Equatable {
         if (receiptID?.count ?? 0) > 200 || (boost?.id.count ?? 0) > 200 {
             throw Self.outOfRange(.receiptID, in: container, "an id is longer than 200 characters")
         }
+    }
+
+    /// Encodes the entry as one object: its kind's name under `kind`, the kind's amount beside
+    /// it (`count` or `days`), then `date`, and `receiptID` and `boost` when present.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try kind.encode(into: &container)
+        try container.encode(date, forKey: .date)
+        try container.encodeIfPresent(receiptID, forKey: .receiptID)
+        try container.encodeIfPresent(boost, forKey: .boost)
     }
 
     private static func outOfRange(

@@ -10,6 +10,9 @@ import SingletonStores
 /// One purchase buys 1 to 1,000 items (``boostItemLimit``) or 1 to 3,650 days of premium
 /// (``premiumDayLimit``); ``PurchaseManager/buy(_:)`` refuses anything else with
 /// ``PurchaseError/invalidProduct(_:)`` before it reaches the payment backend.
+///
+/// Stored in receipts as `{"kind": "boostItems", "count": 3}` or
+/// `{"kind": "premium", "days": 30}`.
 public enum PurchaseProduct: Sendable, Codable, Hashable, CustomStringConvertible {
     /// A number of boost items; each starts one boost.
     case boostItems(Int)

@@ -25,7 +25,7 @@ struct BadDocument: Sendable, CustomTestStringConvertible {
         BadDocument(name: "binary garbage", bytes: [0x00, 0xFF, 0xFE, 0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x00, 0x7F], tag: "corrupt"),
         BadDocument(name: "wrong shape", bytes: Array(#"{"formatVersion": 1, "value": {"count": "three"}}"#.utf8), tag: "corrupt"),
         BadDocument(name: "no format version", bytes: Array(#"{"count": 3, "label": "x"}"#.utf8), tag: "corrupt"),
-        BadDocument(name: "future format", bytes: Array(#"{"formatVersion": 2, "value": {"count": 3, "label": "x"}}"#.utf8), tag: "newer-format"),
+        BadDocument(name: "future format", bytes: Array(#"{"formatVersion": 3, "value": {"count": 3, "label": "x"}}"#.utf8), tag: "newer-format"),
     ]
 }
 
@@ -47,7 +47,7 @@ struct FileStorageRecoveryTests {
             #expect(reported == file, sourceLocation: sourceLocation)
         case .newerFormat(let reported, let found, let supported, _):
             #expect(bad.tag == "newer-format", sourceLocation: sourceLocation)
-            #expect(reported == file && found == 2 && supported == FileStorage.formatVersion, sourceLocation: sourceLocation)
+            #expect(reported == file && found == 3 && supported == FileStorage.formatVersion, sourceLocation: sourceLocation)
         default:
             Issue.record("unexpected report \(problem)", sourceLocation: sourceLocation)
         }

@@ -24,6 +24,11 @@ struct PersistedRangeTests {
         #"{"formatVersion": 1, "value": {"pausedRemainingSeconds": -5}}"#,
         #"{"formatVersion": 1, "value": {"endDate": 1e300}}"#,
         #"{"formatVersion": 1, "value": {"endDate": -1e300}}"#,
+        #"{"formatVersion": 2, "value": {"pausedRemainingSeconds": 1e21}}"#,
+        #"{"formatVersion": 2, "value": {"endDate": "1969-12-31T23:59:59Z"}}"#,
+        #"{"formatVersion": 2, "value": {"endDate": "2025-02-30T00:00:00Z"}}"#,
+        #"{"formatVersion": 2, "value": {"endDate": 768560000}}"#,
+        #"{"formatVersion": 2, "value": {"settledGrantID": "\#(String(repeating: "g", count: 201))"}}"#,
     ])
     func boostDocumentOutOfRangeIsKeptAsideAndNoBoostRuns(document: String) throws {
         try withTemporaryFolder { folder in
@@ -77,6 +82,49 @@ struct PersistedRangeTests {
                 return
             }
             #expect(try Self.keptFiles(in: folder, key: "purchases").count == 1)
+        }
+    }
+
+    @Test(arguments: [
+        #"{"kind": "boostItemsBought", "count": 9223372036854775807, "date": "2025-05-10T08:53:20Z"}"#,
+        #"{"kind": "boostItemsBought", "count": -3, "date": "2025-05-10T08:53:20Z"}"#,
+        #"{"kind": "premiumBought", "days": 9223372036854775807, "date": "2025-05-10T08:53:20Z"}"#,
+        #"{"kind": "boostItemsBought", "date": "2025-05-10T08:53:20Z"}"#,
+        #"{"kind": "boostItemsStolen", "count": 3, "date": "2025-05-10T08:53:20Z"}"#,
+        #"{"kind": {"boostItemsBought": {"_0": 3}}, "date": "2025-05-10T08:53:20Z"}"#,
+        #"{"kind": "boostItemsBought", "count": 3, "date": "0500-01-01T00:00:00Z"}"#,
+        #"{"kind": "boostItemsBought", "count": 3, "date": 768560000}"#,
+        #"{"kind": "boostItemUsed", "date": "2025-05-10T08:53:20Z", "boost": {"id": "g", "endDate": "1900-01-01T00:00:00Z"}}"#,
+    ])
+    func version2LedgerEntryOutOfRangeIsKeptAside(entry: String) throws {
+        try withTemporaryFolder { folder in
+            try Self.write(#"{"formatVersion": 2, "value": {"entries": [\#(entry)]}}"#, key: "purchases", in: folder)
+            let purchases = PurchaseManager(
+                storage: FileStorage(folder: folder), center: NotificationCenter(), reportIssue: { _ in })
+            #expect(purchases.purchaseLedger == PurchaseLedger())
+            guard case .corrupted? = purchases.loadProblem else {
+                Issue.record("expected the ledger to be kept aside, got \(String(describing: purchases.loadProblem))")
+                return
+            }
+            #expect(try Self.keptFiles(in: folder, key: "purchases").count == 1)
+        }
+    }
+
+    @Test(arguments: [
+        #"{"kind": "boostItems", "count": 9223372036854775807}"#,
+        #"{"kind": "premium", "days": 0}"#,
+        #"{"kind": "premium", "count": 30}"#,
+        #"{"kind": "gems", "count": 3}"#,
+        #"{"boostItems": {"_0": 3}}"#,
+    ])
+    func version2ReceiptOutOfRangeIsKeptAsideAndNeverCredited(product: String) throws {
+        try withTemporaryFolder { folder in
+            let receipt = #"{"id": "r1", "product": \#(product), "date": "2025-05-10T08:53:20Z"}"#
+            try Self.write(#"{"formatVersion": 2, "value": [\#(receipt)]}"#, key: "receipts", in: folder)
+            let purchases = PurchaseManager(
+                storage: FileStorage(folder: folder), center: NotificationCenter(), reportIssue: { _ in })
+            #expect(purchases.ownedBoostItems == 0)
+            #expect(try Self.keptFiles(in: folder, key: "receipts").count == 1)
         }
     }
 
