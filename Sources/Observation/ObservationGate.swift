@@ -27,10 +27,7 @@ final class ObservationGate: Sendable {
 
     @usableFromInline
     init() {
-        var initial = State()
-        // Room for the usual single call now, so that delivering allocates nothing.
-        initial.callers.reserveCapacity(1)
-        state = Locked(initial)
+        state = Locked(State())
     }
 
     /// Runs `handler` unless the gate is closed; while it runs, ``close()`` on another thread
@@ -40,7 +37,7 @@ final class ObservationGate: Sendable {
         let thread = currentThreadKey()
         let admitted = state.withLock { state -> Bool in
             guard !state.isClosed else { return false }
-            state.callers.append(thread)
+            state.callers.insert(thread)
             return true
         }
         guard admitted else { return }
@@ -77,12 +74,7 @@ final class ObservationGate: Sendable {
 
     private func finish(on thread: UInt) {
         let released = state.withLock { state -> [DispatchSemaphore] in
-            if let index = state.callers.lastIndex(of: thread) {
-                // Order does not matter; removing the last element keeps the array's storage,
-                // so a call allocates nothing once the first one has run.
-                state.callers.swapAt(index, state.callers.count - 1)
-                state.callers.removeLast()
-            }
+            state.callers.remove(thread)
             guard state.callers.isEmpty, !state.waiters.isEmpty else { return [] }
             defer { state.waiters.removeAll() }
             return state.waiters
@@ -94,10 +86,36 @@ final class ObservationGate: Sendable {
 extension ObservationGate {
     private struct State {
         var isClosed = false
-        /// The thread of every call running now, one entry per call; rarely more than one.
-        var callers: [UInt] = []
+        /// The thread of every call running now.
+        var callers = Callers()
         /// The `close()` calls waiting for the running calls to return.
         var waiters: [DispatchSemaphore] = []
+    }
+
+    /// The threads of the calls running now, one entry per call. Almost always there is at most
+    /// one, and it is kept inline: a call touches no storage but the gate's own.
+    private struct Callers {
+        private var first: UInt?
+        private var others: [UInt] = []
+
+        var isEmpty: Bool { first == nil && others.isEmpty }
+
+        func contains(_ thread: UInt) -> Bool {
+            first == thread || others.contains(thread)
+        }
+
+        mutating func insert(_ thread: UInt) {
+            if first == nil { first = thread } else { others.append(thread) }
+        }
+
+        /// Removes one entry for `thread`.
+        mutating func remove(_ thread: UInt) {
+            if first == thread {
+                first = nil
+            } else if let index = others.lastIndex(of: thread) {
+                others.remove(at: index)
+            }
+        }
     }
 }
 
