@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStoresTestSupport
 import Testing
 @testable import SingletonStores
 
@@ -23,7 +24,7 @@ struct DocumentDateTests {
     }
 
     @Test func wholeSecondsMatchFoundationsISO8601Format() throws {
-        var random = SplitMix64(state: 0x5EED_0001)
+        var random = SplitMix(seed: 0x5EED_0001)
         for _ in 0..<2_000 {
             // 1970 to 2100, whole seconds.
             let since1970 = Double(random.next() % 4_102_444_800)
@@ -33,7 +34,7 @@ struct DocumentDateTests {
     }
 
     @Test func everyDateReadsBackExactly() throws {
-        var random = SplitMix64(state: 0x5EED_0002)
+        var random = SplitMix(seed: 0x5EED_0002)
         let earliest = try #require(DocumentDate.date(from: "0000-01-01T00:00:00Z")).timeIntervalSinceReferenceDate
         let end = try #require(DocumentDate.date(from: "9999-12-31T23:59:59Z")).timeIntervalSinceReferenceDate + 1
         var seconds: [Double] = [0, -0.0, 1e-300, -1e-300, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 0.1, -0.1, earliest, end.nextDown]
@@ -87,18 +88,5 @@ struct DocumentDateTests {
     ])
     func textThatIsNotADateIsRefused(text: String) {
         #expect(DocumentDate.date(from: text) == nil)
-    }
-}
-
-/// A small deterministic random number generator, so that a failure reproduces.
-private struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,0 +1,17 @@
+/// A small seeded random number generator (SplitMix64), so that a randomised test or stress run
+/// can be repeated from its seed.
+public struct SplitMix: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator that produces the sequence of `seed`.
+    public init(seed: UInt64) { state = seed }
+
+    /// The next value of the sequence.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
