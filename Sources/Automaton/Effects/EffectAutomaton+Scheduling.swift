@@ -30,7 +30,7 @@ struct EffectGroup {
 /// A task waiting for a group; the token finds it again when the task is cancelled.
 struct Waiter {
     let token: Int
-    let continuation: CheckedContinuation<Void, Never>
+    let slot: WaitSlot
 }
 
 extension EffectAutomaton {
@@ -247,7 +247,7 @@ extension EffectAutomaton {
                 groups[id] = group
             } else {
                 groups[id] = nil
-                for waiter in group.waiters { waiter.continuation.resume() }
+                for waiter in group.waiters { waiter.slot.resume() }
             }
         }
     }
@@ -272,24 +272,23 @@ extension EffectAutomaton {
     func wait(for group: Int) async {
         guard groups[group] != nil, !Task.isCancelled else { return }
         let token = makeGroupID()
+        let slot = WaitSlot()
+        groups[group]?.waiters.append(Waiter(token: token, slot: slot))
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                // A cancellation that came first has set the flag before its handler ran.
-                if groups[group] != nil, !Task.isCancelled {
-                    groups[group]?.waiters.append(Waiter(token: token, continuation: continuation))
-                } else {
-                    continuation.resume()
-                }
-            }
+            await withCheckedContinuation { slot.wait(with: $0) }
         } onCancel: {
-            Task { await self.stopWaiting(token, for: group) }
+            // Resumes the task on the cancelling thread: no hop onto this actor, which may be
+            // busy, and no new task, which may wait for a free thread.
+            slot.resume()
         }
+        // Back on the actor: forget the waiter if cancellation released it.
+        stopWaiting(token, for: group)
     }
 
-    /// Releases the waiter `token` of `group`, if it still waits.
+    /// Forgets the waiter `token` of `group`, if it is still listed.
     func stopWaiting(_ token: Int, for group: Int) {
         guard let index = groups[group]?.waiters.firstIndex(where: { $0.token == token }) else { return }
-        groups[group]?.waiters.remove(at: index).continuation.resume()
+        groups[group]?.waiters.remove(at: index).slot.resume()
     }
 
     /// How many tasks wait for effects.

@@ -112,7 +112,7 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     deinit {
         for effect in running.values { effect.task?.cancel() }
         for group in groups.values {
-            for waiter in group.waiters { waiter.continuation.resume() }
+            for waiter in group.waiters { waiter.slot.resume() }
         }
         for subscriber in subscribers.values { subscriber.finish() }
     }
@@ -204,7 +204,7 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
         let streams = Array(subscribers.values)
         subscribers.removeAll()
         for task in tasks { task.cancel() }
-        for waiter in waiters { waiter.continuation.resume() }
+        for waiter in waiters { waiter.slot.resume() }
         for stream in streams { stream.finish() }
     }
 
