@@ -15,7 +15,8 @@ let package = Package(
     ],
     targets: [
         // Internal (no product): the Mutex wrapper every module keeps its state in, so that the
-        // thread sanitizer can see the lock hand-overs. Not importable by clients.
+        // thread sanitizer can see the lock hand-overs, and the standard-error writer the
+        // default issue reporters share. Not importable by clients.
         .target(name: "SingletonStoresLocking", path: "Sources/Locking"),
         // Named StoreObservation so it never shadows the toolchain's Observation module.
         .target(name: "StoreObservation", dependencies: ["SingletonStoresLocking"], path: "Sources/Observation"),
@@ -24,7 +25,7 @@ let package = Package(
         .target(name: "SingletonStores", dependencies: ["SingletonStoresLocking", "StoreObservation"]),
         // The built-in stores, built with the kit.
         .target(name: "Stores", dependencies: ["SingletonStores", "SingletonStoresLocking", "StoreObservation", "Timers"]),
-        .target(name: "Automaton"),
+        .target(name: "Automaton", dependencies: ["SingletonStoresLocking"]),
         // The registration and login flows, for demo-cli and the tests. Not a product.
         .target(name: "AutomatonExamples", dependencies: ["Automaton"]),
         .executableTarget(

@@ -67,11 +67,6 @@ final class ObservationGate: Sendable {
         state.withLock { _ in }
     }
 
-    /// Whether ``close()`` has been called.
-    var isClosed: Bool {
-        state.withLock { $0.isClosed }
-    }
-
     private func finish(on thread: UInt) {
         let released = state.withLock { state -> [DispatchSemaphore] in
             state.callers.remove(thread)

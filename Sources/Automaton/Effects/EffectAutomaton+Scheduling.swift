@@ -285,10 +285,11 @@ extension EffectAutomaton {
         stopWaiting(token, for: group)
     }
 
-    /// Forgets the waiter `token` of `group`, if it is still listed.
+    /// Forgets the waiter `token` of `group`, if it is still listed (its task was released by
+    /// cancellation, not by the group's end).
     func stopWaiting(_ token: Int, for group: Int) {
         guard let index = groups[group]?.waiters.firstIndex(where: { $0.token == token }) else { return }
-        groups[group]?.waiters.remove(at: index).slot.resume()
+        groups[group]?.waiters.remove(at: index)
     }
 
     /// How many tasks wait for effects.

@@ -1,3 +1,5 @@
+import SingletonStoresLocking
+
 /// A mistake in the effects an ``EffectAutomaton`` was given, found while it runs and reported
 /// instead of crashing.
 ///

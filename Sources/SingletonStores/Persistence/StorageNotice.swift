@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStoresLocking
 
 /// Something ``FileStorage`` did or found on its own that the user should know about, though
 /// the call it happened in went on and succeeded.

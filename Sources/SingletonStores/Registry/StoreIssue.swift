@@ -1,3 +1,5 @@
+import SingletonStoresLocking
+
 /// A problem the store registry reports instead of crashing.
 ///
 /// Issues go to ``StoreValues/reportIssue``, which prints them by default.

@@ -6,8 +6,10 @@ import Musl
 import Darwin
 #endif
 
-/// Writes `line` and a newline to standard error, without Foundation.
-func writeLineToStandardError(_ line: String) {
+/// Writes `line` and a newline to standard error, without Foundation and without the global
+/// `stderr` stream (which Swift 6 rejects as not concurrency-safe). Every module's default issue
+/// reporter prints through it.
+package func writeLineToStandardError(_ line: String) {
     let bytes = Array((line + "\n").utf8)
     bytes.withUnsafeBytes { buffer in
         guard let base = buffer.baseAddress else { return }
