@@ -5,15 +5,7 @@ import Testing
 /// The built `demo-cli` executable, run as a child process with its own data folder.
 struct DemoBinary {
     /// What one run printed and how it ended.
-    struct Result {
-        var status: Int32
-        var reason: Process.TerminationReason
-        var standardOutput: String
-        var standardError: String
-
-        var lines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
-        var errorLines: [String] { standardError.split(separator: "\n").map(String.init) }
-    }
+    typealias Result = ChildProcessResult
 
     let executable: URL
     /// The data folder every run gets with `--data-dir`; removed by ``removeDataFolder()``.
@@ -45,22 +37,7 @@ struct DemoBinary {
     /// output is a pipe (as in `demo-cli | cat`); standard error goes to a file, so neither can
     /// fill up while the other is read.
     func run(_ arguments: [String], withDataFolder: Bool = true, environment: [String: String] = [:]) throws -> Result {
-        let process = try makeProcess(arguments, withDataFolder: withDataFolder, environment: environment)
-        let output = Pipe()
-        process.standardOutput = output
-        let errorFile = FileManager.default.temporaryDirectory.appending(path: "DemoCLITests-stderr-\(UUID().uuidString).txt", directoryHint: .notDirectory)
-        _ = FileManager.default.createFile(atPath: errorFile.path(percentEncoded: false), contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        let error = try FileHandle(forWritingTo: errorFile)
-        process.standardError = error
-        try process.run()
-        try error.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()  // until the child exits
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, reason: process.terminationReason,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+        try StartedChild.start(makeProcess(arguments, withDataFolder: withDataFolder, environment: environment)).finish()
     }
 
     /// A process for `demo-cli [--data-dir <folder>] arguments…`, not started.

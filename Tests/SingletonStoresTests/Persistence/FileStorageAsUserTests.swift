@@ -20,11 +20,7 @@ struct FileStorageAsUserTests {
     static let nobody: uid_t = 65534
 
     /// What the child printed, one line per step, and how it exited.
-    struct Run {
-        var status: Int32
-        var lines: [String]
-        var errorOutput: String
-    }
+    typealias Run = ChildProcessResult
 
     /// Runs `storage-stress as-user <uid> <umask> <folder> <steps…>` and waits for it.
     static func run(uid: uid_t?, umask: String? = nil, folder: URL, steps: [String]) throws -> Run {
@@ -33,18 +29,7 @@ struct FileStorageAsUserTests {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["as-user", uid.map { String($0) } ?? "-", umask ?? "-", folder.path(percentEncoded: false)] + steps
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            lines: String(decoding: outputData, as: UTF8.self).split(separator: "\n").map(String.init),
-            errorOutput: String(decoding: errorData, as: UTF8.self))
+        return try StartedChild.start(process).finish()
     }
 
     /// Gives `url` to the unprivileged user.
@@ -75,8 +60,8 @@ struct FileStorageAsUserTests {
             let run = try Self.run(uid: Self.nobody, folder: folder, steps: ["update", "update"])
             #expect(run.lines == ["update: ok count=1", "update: ok count=2"])
             #expect(try permissions(of: folder) == 0o700)
-            let notices = run.errorOutput.split(separator: "\n")
-            #expect(notices.count == 1, "reported once: \(run.errorOutput)")
+            let notices = run.standardError.split(separator: "\n")
+            #expect(notices.count == 1, "reported once: \(run.standardError)")
             #expect(notices.first?.contains("permissions 0777); it was made private (0700)") == true)
         }
     }

@@ -16,7 +16,7 @@ struct BoostItemProcessTests {
                 #expect(try helper.run("buy", "8").status == 0)
 
                 let first = try helper.runTogether(copies: 8, "use", [Self.day])
-                #expect(first.filter { $0.status == 0 }.count == 1, "exactly one started: \(first.map(\.output))")
+                #expect(first.filter { $0.status == 0 }.count == 1, "exactly one started: \(first.map(\.standardOutput))")
                 #expect(first.filter { $0.status == 3 }.count == 7, "the others were told a boost runs")
                 var report = try helper.report()
                 #expect(report.items == 7)
@@ -24,7 +24,7 @@ struct BoostItemProcessTests {
                 #expect(report.boostSeconds > 86_000)
 
                 let second = try helper.runTogether(copies: 8, "use", [Self.day])
-                #expect(second.allSatisfy { $0.status == 3 }, "\(second.map(\.output))")
+                #expect(second.allSatisfy { $0.status == 3 }, "\(second.map(\.standardOutput))")
                 report = try helper.report()
                 #expect(report.items == 7, "nothing spent while the boost runs")
                 #expect(report.usedEntries == 1)
@@ -68,7 +68,7 @@ struct BoostItemProcessTests {
                     #expect(spent == ledgerWritten, "\(point)")
                     // And the store goes on: a second use is refused while the boost runs.
                     let again = try helper.run("use", Self.day)
-                    #expect(again.status == (spent ? 3 : 0), "\(point): \(again.output)")
+                    #expect(again.status == (spent ? 3 : 0), "\(point): \(again.standardOutput)")
                     #expect(try helper.report().problems == [], "\(point)")
                 }
             }

@@ -13,15 +13,13 @@ struct RandomKillTests {
                 let helper = try StressHelper(folder: folder)
                 var delays = SeededDelays(seed: 0x5EED)
                 for iteration in 0..<200 {
-                    let (process, output, errors) = try helper.start("churn", [String(iteration)])
+                    let churn = try helper.start("churn", [String(iteration)])
                     // Once the first step is done (however slow the machine), a random moment: the
                     // invariants must hold at any of them.
-                    _ = output.fileHandleForReading.availableData
+                    churn.waitForOutput()
                     usleep(delays.next())
-                    kill(process.processIdentifier, SIGKILL)
-                    process.waitUntilExit()
-                    _ = output.fileHandleForReading.readDataToEndOfFile()
-                    let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    churn.send(SIGKILL)
+                    let failure = try churn.finish().standardError
                     #expect(failure.isEmpty, "iteration \(iteration): the churn failed before the kill: \(failure)")
 
                     let report = try helper.report()

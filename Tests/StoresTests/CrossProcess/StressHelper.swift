@@ -5,15 +5,7 @@ import Testing
 /// The built `storage-stress` helper, run as separate processes on one data folder.
 struct StressHelper {
     /// How one run ended.
-    struct Run {
-        var status: Int32
-        var reason: Process.TerminationReason
-        var output: String
-        var errors: String
-
-        /// Whether the process killed itself with SIGKILL (a fault-injection crash).
-        var wasKilled: Bool { reason == .uncaughtSignal && status == SIGKILL }
-    }
+    typealias Run = ChildProcessResult
 
     let executable: URL
     let folder: URL
@@ -33,41 +25,28 @@ struct StressHelper {
     /// Starts `copies` identical runs before waiting for any, then waits for all.
     func runTogether(copies: Int, _ mode: String, _ extra: [String]) throws -> [Run] {
         let started = try (0..<copies).map { _ in try start(mode, extra) }
-        return started.map { process, output, errors in
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Run(
-                status: process.terminationStatus, reason: process.terminationReason,
-                output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
-        }
+        return try started.map { try $0.finish() }
     }
 
     /// Starts a run without waiting for it.
-    func start(_ mode: String, _ extra: [String]) throws -> (Process, Pipe, Pipe) {
+    func start(_ mode: String, _ extra: [String]) throws -> StartedChild {
         let process = Process()
         process.executableURL = executable
         process.arguments = [mode, folder.path(percentEncoded: false)] + extra
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        return (process, output, errors)
+        return try StartedChild.start(process)
     }
 
     /// What a fresh process shows for the folder.
     func report(sourceLocation: SourceLocation = #_sourceLocation) throws -> StoreReport {
         let run = try run("report")
-        try #require(run.status == 0 && run.reason == .exit, "report failed: \(run.errors)", sourceLocation: sourceLocation)
-        return try JSONDecoder().decode(StoreReport.self, from: Data(run.output.utf8))
+        try #require(run.status == 0 && run.reason == .exit, "report failed: \(run.standardError)", sourceLocation: sourceLocation)
+        return try JSONDecoder().decode(StoreReport.self, from: Data(run.standardOutput.utf8))
     }
 
     /// The fault-injection points one run of `mode` reaches, in order.
     func points(_ mode: String, _ extra: String...) throws -> [String] {
         let run = try runTogether(copies: 1, mode, extra + ["--trace"])[0]
-        return run.errors.split(separator: "\n").compactMap { line in
+        return run.errorLines.compactMap { line in
             line.hasPrefix("point ") ? String(line.dropFirst("point ".count)) : nil
         }
     }
