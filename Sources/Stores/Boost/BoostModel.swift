@@ -1,5 +1,4 @@
 import Foundation
-import SingletonStores
 import SingletonStoresLocking
 import Timers
 

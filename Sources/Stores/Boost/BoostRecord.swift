@@ -1,5 +1,4 @@
 import Foundation
-import SingletonStores
 import Timers
 
 /// What the boost persists so that every process and every later launch agree: the wall-clock

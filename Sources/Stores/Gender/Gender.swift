@@ -1,5 +1,3 @@
-import SingletonStores
-
 /// A person's gender as an ISO/IEC 5218 code, the form the server expects
 /// (`gender_code=2` for a woman).
 ///

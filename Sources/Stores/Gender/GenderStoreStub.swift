@@ -1,5 +1,3 @@
-import SingletonStores
-
 /// A gender store that returns the values it was made with, for tests, previews and debug
 /// screens.
 ///

@@ -1,5 +1,4 @@
 import Foundation
-import SingletonStores
 
 /// The server environment the app talks to: production, or one of the development servers.
 ///

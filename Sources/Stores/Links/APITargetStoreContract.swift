@@ -1,5 +1,3 @@
-import SingletonStores
-
 /// Which server environment links and requests go to.
 ///
 /// Production code reads the persisted choice through ``APITargetStore``; tests pass an

@@ -1,5 +1,3 @@
-import SingletonStores
-
 /// An API target store that returns a fixed environment, for tests and previews.
 ///
 /// ```swift

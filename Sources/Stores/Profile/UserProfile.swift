@@ -1,5 +1,3 @@
-import SingletonStores
-
 /// What the app knows about its user: the single place the
 /// gender lives.
 ///

@@ -1,4 +1,3 @@
-import SingletonStores
 import SingletonStoresLocking
 
 /// A profile store that keeps its profile in memory, for tests and previews.

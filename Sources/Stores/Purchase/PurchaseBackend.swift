@@ -1,5 +1,4 @@
 import Foundation
-import SingletonStores
 
 /// The payment side of a purchase: asks for payment and returns a receipt, or says the user
 /// cancelled; lists earlier receipts for a restore.

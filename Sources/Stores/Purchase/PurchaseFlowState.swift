@@ -1,5 +1,3 @@
-import SingletonStores
-
 /// Where the purchase flow is: the one place every screen reads "is a purchase running?".
 ///
 /// Only the moves in ``canMove(to:)`` are legal: a second purchase cannot start while one is

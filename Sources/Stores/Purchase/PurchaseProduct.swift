@@ -1,5 +1,3 @@
-import SingletonStores
-
 /// Something the user can buy.
 ///
 /// ```swift

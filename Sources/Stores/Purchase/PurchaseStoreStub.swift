@@ -1,5 +1,4 @@
 import Foundation
-import SingletonStores
 import SingletonStoresLocking
 
 /// A purchase store held in memory, for tests and previews: buying always succeeds.

@@ -1,5 +1,4 @@
 import Foundation
-import SingletonStores
 import SingletonStoresLocking
 
 /// A purchase backend that plays back scripted outcomes, for tests and previews.
