@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SingletonStores", targets: ["SingletonStores"]),
         .library(name: "StoreObservation", targets: ["StoreObservation"]),
         .library(name: "Timers", targets: ["Timers"]),
+        .library(name: "SingletonStoresTesting", targets: ["SingletonStoresTesting"]),
         .library(name: "Stores", targets: ["Stores"]),
         .library(name: "Automaton", targets: ["Automaton"]),
         .executable(name: "demo-cli", targets: ["demo-cli"]),
@@ -23,6 +24,11 @@ let package = Package(
         .target(name: "Timers", dependencies: ["SingletonStoresLocking"]),
         // The kit an app builds its own stores with: cores, the registry, persistence.
         .target(name: "SingletonStores", dependencies: ["SingletonStoresLocking", "StoreObservation"]),
+        // Test support for apps: traits, strict mode, change checks, parity specs. The only
+        // library that imports Testing; link it from test targets only.
+        .target(
+            name: "SingletonStoresTesting",
+            dependencies: ["SingletonStores", "StoreObservation", "SingletonStoresLocking"]),
         // The built-in stores, built with the kit.
         .target(name: "Stores", dependencies: ["SingletonStores", "SingletonStoresLocking", "StoreObservation", "Timers"]),
         .target(name: "Automaton", dependencies: ["SingletonStoresLocking"]),
@@ -39,7 +45,7 @@ let package = Package(
         // Internal helpers shared by the test targets (recorder, temporary folders, built
         // executables, manual-clock waits). Not a product.
         .target(
-            name: "SingletonStoresTestSupport", dependencies: ["SingletonStoresLocking", "Timers"],
+            name: "SingletonStoresTestSupport", dependencies: ["SingletonStoresLocking", "Timers", "SingletonStores"],
             path: "Tests/Support"),
         .testTarget(name: "SingletonStoresLockingTests", dependencies: ["SingletonStoresLocking"], path: "Tests/LockingTests"),
         .testTarget(name: "StoreObservationTests", dependencies: ["StoreObservation", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
@@ -48,12 +54,17 @@ let package = Package(
             name: "SingletonStoresTests", dependencies: [
                 "SingletonStores", "StoreObservation", "SingletonStoresLocking", "SingletonStoresTestSupport",
             ]),
+        .testTarget(
+            name: "SingletonStoresTestingTests", dependencies: [
+                "SingletonStoresTesting", "SingletonStores", "StoreObservation", "Timers", "SingletonStoresLocking",
+                "SingletonStoresTestSupport",
+            ]),
         // The README's quick start, verbatim: proves the kit is usable on its own.
         .testTarget(name: "QuickStartTests", dependencies: ["SingletonStores"]),
         .testTarget(
             name: "StoresTests", dependencies: [
-                "Stores", "SingletonStores", "StoreObservation", "Timers", "SingletonStoresLocking",
-                "SingletonStoresTestSupport",
+                "Stores", "SingletonStores", "SingletonStoresTesting", "StoreObservation", "Timers",
+                "SingletonStoresLocking", "SingletonStoresTestSupport",
             ]),
         .testTarget(name: "AutomatonTests", dependencies: ["Automaton", "AutomatonExamples", "Timers", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
         .testTarget(

@@ -4,6 +4,8 @@
 // The README's second example (the built-in stores) is mirrored in
 // Tests/StoresTests/ReadmeBuiltInStoresTests.swift; the first test here checks both mirrors.
 
+import Synchronization
+
 // README quick start: begin
 import Foundation
 import SingletonStores
@@ -66,12 +68,14 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
 
     @Test func cartStoreIsObservedAndCounted() {
         let center = NotificationCenter()
-        let recorder = ChangeRecorder(center: center)
         let cart = CartStore(center: center)
+        let seen = Mutex<[Int]>([])
+        let token = cart.core.observe { change in seen.withLock { $0.append(change.new) } }
+        defer { token.cancel() }
         cart.add()
         cart.add()
         #expect(cart.itemCount == 2)
-        #expect(recorder.newValues(of: .cart) == [1, 2])
+        #expect(seen.withLock { $0 } == [1, 2])
         #expect(badgeText(cart: cart) == "2 in cart")
     }
 }

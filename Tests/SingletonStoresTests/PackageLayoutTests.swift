@@ -22,6 +22,16 @@ import Testing
         #expect(strays.isEmpty, "the kit must not import \(strays)")
     }
 
+    @Test func onlyTheTestingLibraryImportsSwiftTesting() throws {
+        let files = try Self.swiftFiles(under: "Sources")
+        #expect(files.count > 50)
+        let importers = try files.filter { try Self.importedModules(of: $0).contains("Testing") }
+            .map { $0.path.replacingOccurrences(of: Self.root.path + "/", with: "") }
+        #expect(!importers.isEmpty, "SingletonStoresTesting imports Testing")
+        let strays = importers.filter { !$0.hasPrefix("Sources/SingletonStoresTesting/") }
+        #expect(strays.isEmpty, "only SingletonStoresTesting may import Testing; apps ship the others: \(strays)")
+    }
+
     @Test func publicRegistryAndChannelFilesHoldNoUnsafeMachinery() throws {
         let banned = ["Unmanaged", "unsafeDowncast", "_withUnsafeGuaranteedRef", "nonisolated(unsafe)"]
         for path in ["Sources/SingletonStores/Registry/StoreValues.swift", "Sources/Observation/NotificationChannel.swift"] {

@@ -30,6 +30,20 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
     ///   - message: What is wrong, what the store did about it, and how to fix it.
     case unusableStoredValue(key: String, message: String)
 
+    /// A key's production value was read under ``StoreValues/forbidProductionValues()`` (strict
+    /// mode); its stub was used instead.
+    ///
+    /// - Parameter key: The key's fully qualified type name.
+    case productionValueForbidden(key: String)
+
+    /// ``prepareStores(_:)`` was called again after an earlier call had set the base values;
+    /// the later call changed nothing.
+    case storesAlreadyPrepared
+
+    /// ``prepareStores(_:)`` was called after a store was read (or a `withStores` scope ran);
+    /// it changed nothing.
+    case storesPreparedAfterUse
+
     /// Prints the issue to standard error, prefixed with `SingletonStores:`.
     public static let printToStandardError: @Sendable (StoreIssue) -> Void = { issue in
         writeLineToStandardError("SingletonStores: \(issue)")
@@ -42,6 +56,18 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
             "No store is set for \(key): it declares no production value. Override it with "
                 + "withStores { $0[\(key).self] = … } in this test or preview, or conform "
                 + "\(key) to ProductionStoreKey. Its stub was used instead."
+        case .productionValueForbidden(let key):
+            "The production store of \(key) was read while production stores are forbidden "
+                + "(strict mode). Override it for this test — .stores { $0[\(key).self] = … } or "
+                + "withStores { … } — or use stubs for every store (.stubbedStores, useStubs()). "
+                + "Its stub was used instead; the production store was not touched."
+        case .storesAlreadyPrepared:
+            "prepareStores was called more than once; only the first call's values apply. Make all "
+                + "launch-time changes in one prepareStores call."
+        case .storesPreparedAfterUse:
+            "prepareStores was called after a store had been read (or withStores had run); its "
+                + "values were ignored. Call it first thing at launch, before any code reads "
+                + "StoreValues.current."
         case .storageRecovered(let error):
             "\(error)"
         case .unusableStoredValue(let key, let message):

@@ -34,6 +34,30 @@ public protocol StoreKey<Value>: Sendable {
 
     /// The stand-in used by tests and previews, and by ``StoreValues/useStubs()``.
     static var stubValue: Value { get }
+
+    /// The name launch arguments use for this key, as in `--store-variant boost=running`.
+    ///
+    /// Letters, digits, `.`, `_` and `-` only. The key's type name by default.
+    static var launchName: String { get }
+
+    /// Named stand-ins a process can choose at launch — for UI tests and demos — by name.
+    ///
+    /// ```swift
+    /// static var launchVariants: [String: any CartContract] {
+    ///     ["empty": CartStub(itemCount: 0), "full": CartStub(itemCount: 99)]
+    /// }
+    /// ```
+    ///
+    /// None by default. See ``StoreLaunchVariants`` for how a process applies them.
+    static var launchVariants: [String: Value] { get }
+}
+
+extension StoreKey {
+    /// The key's type name, such as `CartKey`.
+    public static var launchName: String { String(describing: Self.self) }
+
+    /// No variants.
+    public static var launchVariants: [String: Value] { [:] }
 }
 
 /// A ``StoreKey`` whose store has a production instance, used with no set-up at all.

@@ -35,7 +35,9 @@ public struct StoreValues: Sendable {
     // The task-local behind `current`, which `withStores` binds. A plain `TaskLocal` rather than
     // the `@TaskLocal` wrapper so that reading `current` is inlined where a store is read: one
     // call into the concurrency runtime, no accessor in between.
-    @usableFromInline static let taskLocal = TaskLocal(wrappedValue: StoreValues())
+    // Its default — what a task outside any `withStores` reads — is the values `prepareStores`
+    // set, captured (and sealed against later preparation) by the first access.
+    @usableFromInline static let taskLocal = TaskLocal(wrappedValue: StorePreparation.process.seal())
 
     // Everything that differs from the defaults — store overrides, the `useStubs()` mark, a
     // custom issue reporter — as an immutable list, newest first. With nothing changed it is
@@ -63,7 +65,8 @@ public struct StoreValues: Sendable {
     public init() {}
 
     /// The current store for `key`: the override if one is set, else the stub when
-    /// ``useStubs()`` is in effect, else the key's production value.
+    /// ``useStubs()`` is in effect, else the key's production value (reported, and replaced by
+    /// the stub, under ``forbidProductionValues()``).
     public subscript<Key: ProductionStoreKey>(key: Key.Type) -> Key.Value {
         // Inlinable, and always inlined, so that a read is specialised for the key where it is
         // written. Outside any override it is the task-local read, one emptiness check and the
@@ -73,7 +76,8 @@ public struct StoreValues: Sendable {
             if let value = overrides.value(at: ObjectIdentifier(key), as: Key.Value.self) {
                 return value
             }
-            return overrides.usesStubs ? Key.stubValue : Key.productionValue
+            if overrides.usesStubs { return Key.stubValue }
+            return overrides.forbidsProduction ? forbiddenProductionRead(of: key) : Key.productionValue
         }
         @inlinable set { setValue(newValue, at: ObjectIdentifier(key)) }
     }
@@ -90,6 +94,7 @@ public struct StoreValues: Sendable {
                     return value
                 }
                 if overrides.usesStubs { return Key.stubValue }
+                if overrides.forbidsProduction { return forbiddenProductionRead(of: key) }
             }
             if let production = productionValue(of: key) { return production }
             reportIssue(.noProductionValue(key: String(reflecting: key)))
@@ -110,6 +115,29 @@ public struct StoreValues: Sendable {
         overrides = StubsMark(next: overrides)
     }
 
+    /// Makes reading a key's production value an error: the read reports
+    /// ``StoreIssue/productionValueForbidden(key:)`` and returns the key's stub instead, so a
+    /// test that forgot to stub a store fails and never touches the real one. Overridden keys,
+    /// and every key under ``useStubs()``, read as usual.
+    ///
+    /// ```swift
+    /// withStores {
+    ///     $0.forbidProductionValues()
+    ///     $0.reportIssue = { issues.append($0) }
+    ///     $0.cart = CartStub(itemCount: 1)
+    /// } operation: {
+    ///     checkout()   // reading StoreValues.current.wallet reports an issue
+    /// }
+    /// ```
+    ///
+    /// Only reads through the registry are checked: code that names `WalletStore.shared`
+    /// directly is not. The `.strictStores` trait of SingletonStoresTesting turns the report
+    /// into a test failure.
+    public mutating func forbidProductionValues() {
+        guard overrides?.forbidsProduction != true else { return }
+        overrides = StrictMark(next: overrides)
+    }
+
     /// Removes the override for `key`, so it reads its default again.
     ///
     /// - Parameter key: The key to reset.
@@ -121,6 +149,12 @@ public struct StoreValues: Sendable {
     mutating func setValue<Value: Sendable>(_ value: Value, at slot: ObjectIdentifier) {
         // Replace rather than shadow, so that setting a key again and again does not grow the list.
         overrides = TypedOverride(key: slot, value: value, next: overrides?.removing(slot))
+    }
+
+    /// A production read under ``forbidProductionValues()``: reported, and the stub returned.
+    @usableFromInline func forbiddenProductionRead<Key: StoreKey>(of key: Key.Type) -> Key.Value {
+        reportIssue(.productionValueForbidden(key: String(reflecting: key)))
+        return Key.stubValue
     }
 
     private func productionValue<Key: StoreKey>(of key: Key.Type) -> Key.Value? {

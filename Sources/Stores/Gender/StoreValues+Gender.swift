@@ -6,6 +6,16 @@ public enum GenderStoreKey: ProductionStoreKey {
     public static var productionValue: any GenderStoreContract { GenderStore.shared }
     /// A user with no gender set.
     public static var stubValue: any GenderStoreContract { GenderStoreStub(genderCode: nil) }
+    /// `gender`, as in `--store-variant gender=female`.
+    public static var launchName: String { "gender" }
+    /// `female`, `male`, or `unset` (no gender code).
+    public static var launchVariants: [String: any GenderStoreContract] {
+        [
+            "female": GenderStoreStub(isFemale: true, isNilGenderCode: false),
+            "male": GenderStoreStub(isFemale: false, isNilGenderCode: false),
+            "unset": GenderStoreStub(isFemale: false, isNilGenderCode: true),
+        ]
+    }
 }
 
 extension StoreValues {

@@ -6,6 +6,8 @@ public enum UserProfileStoreKey: ProductionStoreKey {
     public static var productionValue: any UserProfileStoreContract { UserProfileStore.shared }
     /// An empty profile kept in memory.
     public static var stubValue: any UserProfileStoreContract { UserProfileStoreStub() }
+    /// `profile`; it offers no launch variants.
+    public static var launchName: String { "profile" }
 }
 
 extension StoreValues {

@@ -6,6 +6,8 @@ public enum PurchaseStoreKey: ProductionStoreKey {
     public static var productionValue: any PurchaseStoreContract { PurchaseManager.shared }
     /// Nothing owned.
     public static var stubValue: any PurchaseStoreContract { PurchaseStoreStub() }
+    /// `purchases`; it offers no launch variants.
+    public static var launchName: String { "purchases" }
 }
 
 extension StoreValues {

@@ -1,4 +1,5 @@
 import Foundation
+import Stores
 
 /// The demo CLI: parses the command line, runs the command, returns the exit status.
 ///
@@ -11,8 +12,13 @@ enum DemoCLI {
     ///   - arguments: The arguments, without the program name.
     ///   - environment: The process environment (`NO_COLOR`, `SINGLETON_STORES_DATA_DIR`, `HOME`).
     ///   - console: Where output goes.
+    ///   - launchVariants: The store variants the process was launched with, already applied
+    ///     by ``LaunchVariants/prepare(arguments:environment:console:)``; none by default.
     /// - Returns: The exit status.
-    static func run(arguments: [String], environment: [String: String], console: Console) async -> ExitStatus {
+    static func run(
+        arguments: [String], environment: [String: String], console: Console,
+        launchVariants: StoreLaunchVariants = StoreLaunchVariants()
+    ) async -> ExitStatus {
         let invocation: Invocation
         do {
             invocation = try CommandLineParser.parse(arguments)
@@ -31,7 +37,7 @@ enum DemoCLI {
             console.printError(error.description)
             return .usage
         }
-        let context = CommandContext(console: console, dataDirectory: dataDirectory)
+        let context = CommandContext(console: console, dataDirectory: dataDirectory, launchVariants: launchVariants)
         switch invocation.command {
         case .help:
             return .success
@@ -58,6 +64,14 @@ struct CommandContext: Sendable {
     /// The data folder from `--data-dir` or the environment, `~` expanded; `nil` for the
     /// per-user data folder.
     let dataDirectory: String?
+    /// The store variants chosen at launch.
+    var launchVariants = StoreLaunchVariants()
+
+    /// The store to show for `key`: the launch variant when one was chosen (the process's base
+    /// store values hold it), else `store`, the data folder's.
+    func shown<Key: ProductionStoreKey>(_ key: Key.Type, else store: @autoclosure () -> Key.Value) -> Key.Value {
+        launchVariants.variant(for: key) == nil ? store() : StoreValues.current[key]
+    }
 
     /// The stores, on a clock `speed` times faster than real time.
     func stores(speed: Double = 1) -> DemoStores {

@@ -31,6 +31,15 @@ enum HelpText {
         lines += optionLines(CommandTable.commands[0].allOptions)
         lines += [
             "",
+            "LAUNCH VARIANTS (any command)",
+            "  --store-variant KEY=NAME   Use a stub for one store this run, as UI tests do; repeatable.",
+            "                             boost=none|running (12:34 left), api-target=production|dev01|dev02,",
+            "                             gender=female|male|unset. Also $SINGLETON_STORES_VARIANTS, e.g.",
+            "                             \"boost=running,api-target=dev01\"; arguments win. A stubbed store",
+            "                             never reads or writes the data folder.",
+        ]
+        lines += [
+            "",
             "State persists in the data folder between runs. Exit status: 0 done, 1 refused or failed,",
             "64 bad command line, 130 interrupted. Run 'demo-cli COMMAND --help' for a command's options.",
         ]

@@ -18,7 +18,7 @@ enum BoostCommand {
             return .success
         case .boostStatus:
             let stores = context.stores()
-            console.print(status(stores))
+            console.print(status(stores, boost: context.shown(BoostTimeManagerKey.self, else: stores.boost)))
             return .success
         case .boostUse(let seconds):
             let stores = context.stores()
@@ -43,11 +43,14 @@ enum BoostCommand {
     }
 
     /// `Boost: 14:59 left.` or `No boost is running.`, and the items owned.
-    static func status(_ stores: DemoStores) -> String {
-        let boost = stores.boost.isInBoostTime
-            ? "Boost: \(stores.boost.remainingSeconds.formatted(.countdown)) left\(stores.boost.isPaused ? " (paused)" : "")."
+    ///
+    /// - Parameter boost: The boost to show: the data folder's, or a launch variant.
+    static func status(_ stores: DemoStores, boost: any BoostTimeManagerContract) -> String {
+        let paused = (boost as? BoostTimeManager)?.isPaused == true
+        let shown = boost.isInBoostTime
+            ? "Boost: \(boost.remainingSeconds.formatted(.countdown)) left\(paused ? " (paused)" : "")."
             : "No boost is running."
-        return "\(boost) \(items(stores.purchases.ownedBoostItems)) owned."
+        return "\(shown) \(items(stores.purchases.ownedBoostItems)) owned."
     }
 
     static func items(_ count: Int) -> String {

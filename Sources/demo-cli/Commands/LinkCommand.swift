@@ -8,12 +8,15 @@ enum LinkCommand {
         case .link(let link, let gender, let target):
             // The stored profile's gender and the stored target, unless overridden: the same
             // `toURLString(params:api:)` call takes production stores or stubs.
-            let genderStore: any GenderStoreContract = gender.map { GenderStoreStub($0) } ?? GenderStore(profile: stores.profile)
-            let api: any APITargetStoreContract = target.map { APITargetStoreStub(target: $0) } ?? stores.apiTarget
+            let genderStore: any GenderStoreContract = gender.map { GenderStoreStub($0) } 
+                ?? context.shown(GenderStoreKey.self, else: GenderStore(profile: stores.profile))
+            let api: any APITargetStoreContract =
+                target.map { APITargetStoreStub(target: $0) } ?? context.shown(APITargetStoreKey.self, else: stores.apiTarget)
             context.console.print(link.toURLString(params: [.gender(genderStore)], api: api).escapingControlCharacters)
             return .success
         case .targetShow:
-            context.console.print("API target: \(stores.apiTarget.target) (\(stores.apiTarget.target.baseWebURLString))".escapingControlCharacters)
+            let shown = context.shown(APITargetStoreKey.self, else: stores.apiTarget).target
+            context.console.print("API target: \(shown) (\(shown.baseWebURLString))".escapingControlCharacters)
             return .success
         case .targetSet(let target):
             do {

@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import Testing
 import SingletonStores

@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 import Foundation
 import SingletonStores
 import Testing

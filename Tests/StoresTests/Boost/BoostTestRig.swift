@@ -1,6 +1,7 @@
 import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
+import SingletonStoresTesting
 import Stores
 import Timers
 

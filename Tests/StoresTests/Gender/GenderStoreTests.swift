@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStoresTesting
 import Stores
 import Testing
 

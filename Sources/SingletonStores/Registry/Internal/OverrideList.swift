@@ -14,12 +14,15 @@
     @usableFromInline let next: OverrideNode?
     /// Whether this node or one after it is a ``StubsMark``.
     @usableFromInline let usesStubs: Bool
+    /// Whether this node or one after it is a ``StrictMark``.
+    @usableFromInline let forbidsProduction: Bool
 
     @inlinable
-    init(key: ObjectIdentifier, next: OverrideNode?, marksStubs: Bool) {
+    init(key: ObjectIdentifier, next: OverrideNode?, marksStubs: Bool = false, marksStrict: Bool = false) {
         self.key = key
         self.next = next
         self.usesStubs = marksStubs || next?.usesStubs == true
+        self.forbidsProduction = marksStrict || next?.forbidsProduction == true
     }
 
     /// The value stored under `key` in the list starting here, if any.
@@ -35,7 +38,7 @@
 
     /// A copy of this node with a different tail. Every subclass overrides it.
     func relinked(to next: OverrideNode?) -> OverrideNode {
-        OverrideNode(key: key, next: next, marksStubs: false)
+        OverrideNode(key: key, next: next)
     }
 
     /// Whether the list starting here has a node for `key`.
@@ -62,7 +65,7 @@
 
     @inlinable init(key: ObjectIdentifier, value: Value, next: OverrideNode?) {
         self.value = value
-        super.init(key: key, next: next, marksStubs: false)
+        super.init(key: key, next: next)
     }
 
     override func relinked(to next: OverrideNode?) -> OverrideNode {
@@ -78,5 +81,17 @@ final class StubsMark: OverrideNode, @unchecked Sendable {
 
     override func relinked(to next: OverrideNode?) -> OverrideNode {
         StubsMark(next: next)
+    }
+}
+
+/// The mark `forbidProductionValues()` leaves: from here on, reading a key's production value
+/// reports an issue and returns the stub.
+final class StrictMark: OverrideNode, @unchecked Sendable {
+    init(next: OverrideNode?) {
+        super.init(key: ObjectIdentifier(StrictMark.self), next: next, marksStrict: true)
+    }
+
+    override func relinked(to next: OverrideNode?) -> OverrideNode {
+        StrictMark(next: next)
     }
 }

@@ -33,11 +33,21 @@ public final class ChangeRecorder: Sendable {
     /// Starts recording the channel values posted on `center`.
     ///
     /// - Parameter center: The center to record; use one per test.
-    public init(center: NotificationCenter) {
+    public convenience init(center: NotificationCenter) {
+        self.init(center: center, onRecord: nil)
+    }
+
+    /// Starts recording, calling `onRecord` (outside the lock) with the number of changes
+    /// recorded so far after each one.
+    init(center: NotificationCenter, onRecord: (@Sendable (Int) -> Void)?) {
         let log = self.log
         let observer = center.addObserver(forName: nil, object: nil, queue: nil) { note in
             guard let payload = note.userInfo?[NotificationChannel<Int>.payloadKey] else { return }
-            log.entries.withLock { $0.append(RecordedChange(name: note.name, payload: payload)) }
+            let count = log.entries.withLock {
+                $0.append(RecordedChange(name: note.name, payload: payload))
+                return $0.count
+            }
+            onRecord?(count)
         }
         token = ObservationToken(onCancel: { [center, observer = UncheckedObserver(observer)] in
             center.removeObserver(observer.value)

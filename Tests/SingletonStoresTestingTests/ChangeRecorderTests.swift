@@ -1,6 +1,8 @@
+import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
 import SingletonStores
+import SingletonStoresTesting
 import Testing
 
 extension NotificationChannel where Payload == StoreChange<String> {

@@ -1,5 +1,7 @@
+import SingletonStoresTestSupport
 import Foundation
 import SingletonStores
+import SingletonStoresTesting
 import Testing
 
 @Suite struct ContractParityTests {

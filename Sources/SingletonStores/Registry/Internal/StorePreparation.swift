@@ -1,0 +1,55 @@
+import SingletonStoresLocking
+
+/// The once-only launch-time preparation behind ``prepareStores(_:)``: open until the registry's
+/// default is first read, which seals it.
+///
+/// The process has one (``process``), sealed by the initialiser of `StoreValues.taskLocal`;
+/// tests make their own to check the rules without touching the process's registry.
+final class StorePreparation: Sendable {
+    /// The process's preparation.
+    static let process = StorePreparation()
+
+    private enum Phase {
+        case open
+        case prepared(StoreValues)
+        case sealed
+    }
+
+    private let phase = Locked(Phase.open)
+
+    /// Applies `updateValues` to fresh values and keeps them as the process's base, unless the
+    /// base was already prepared or sealed, in which case it reports why and changes nothing.
+    ///
+    /// The update runs outside the lock (it is the caller's code); if it reads the registry,
+    /// that read seals the preparation first and the call is reported as too late.
+    func prepare(
+        _ updateValues: (inout StoreValues) throws -> Void,
+        reportIssue: (StoreIssue) -> Void
+    ) rethrows -> Bool {
+        var values = StoreValues()
+        try updateValues(&values)
+        let refusal: StoreIssue? = phase.withLock { phase in
+            switch phase {
+            case .open:
+                phase = .prepared(values)
+                return nil
+            case .prepared:
+                return .storesAlreadyPrepared
+            case .sealed:
+                return .storesPreparedAfterUse
+            }
+        }
+        guard let refusal else { return true }
+        reportIssue(refusal)
+        return false
+    }
+
+    /// Closes preparation and returns the base values: the prepared ones, or the defaults.
+    func seal() -> StoreValues {
+        phase.withLock { phase in
+            defer { phase = .sealed }
+            if case .prepared(let values) = phase { return values }
+            return StoreValues()
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// How ``expectChanges(on:_:exhaustivity:sourceLocation:during:)`` compares what happened
+/// with what the test expected.
+public enum ChangeExhaustivity: Sendable, Equatable {
+    /// Every change must be expected, and in the expected order: an unexpected change, a
+    /// missing one, or another order each fail the test.
+    case exhaustive
+    /// Only the expected changes are checked: each must happen, in the expected order, with
+    /// any other changes allowed before, between and after them.
+    case partial
+}
+
+/// Runs `action` and fails the test unless it caused exactly the expected store changes.
+///
+/// Every channel value posted on `center` while `action` runs is recorded — every
+/// `StoreCore` change and every typed post — and compared with `expected`:
+///
+/// ```swift
+/// @Test func addingTwoItemsPostsTwoChanges() {
+///     let center = NotificationCenter()
+///     let cart = CartStore(center: center)
+///
+///     expectChanges(on: center, [
+///         RecordedChange(.cart, StoreChange(old: 0, new: 1)),
+///         RecordedChange(.cart, StoreChange(old: 1, new: 2)),
+///     ]) {
+///         cart.add()
+///         cart.add()
+///     }
+/// }
+/// ```
+///
+/// Under ``ChangeExhaustivity/exhaustive`` (the default) the test fails, at the line of the
+/// call, when a change happened that is not in `expected`, when an expected change did not
+/// happen, or when the changes came in another order. Each failure lists the expected and the
+/// recorded changes, with their old and new values. Under ``ChangeExhaustivity/partial`` only
+/// the expected changes are checked.
+///
+/// Changes must be posted before `action` returns; for changes delivered later or on other
+/// threads, use the asynchronous overload, which waits for them.
+///
+/// - Parameters:
+///   - center: The center the stores under test post to; use one per test.
+///   - expected: The changes `action` should cause, in order.
+///   - exhaustivity: Whether changes not in `expected` fail the test.
+///   - sourceLocation: Where failures are reported; the call site by default.
+///   - action: The code under test.
+/// - Returns: Everything recorded, for further checks.
+@discardableResult
+public func expectChanges(
+    on center: NotificationCenter,
+    _ expected: [RecordedChange],
+    exhaustivity: ChangeExhaustivity = .exhaustive,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    during action: () throws -> Void
+) rethrows -> [RecordedChange] {
+    let recorder = ChangeRecorder(center: center)
+    defer { recorder.stop() }
+    try action()
+    let recorded = recorder.changes
+    report(ChangeComparison(expected: expected, recorded: recorded, exhaustivity: exhaustivity), at: sourceLocation)
+    return recorded
+}
+
+/// Runs an asynchronous `action`, waits up to `timeout` for the expected changes, and fails the
+/// test unless it caused exactly those.
+///
+/// Use it when changes are delivered later or on other threads — a countdown tick, an
+/// `OperationQueue` observer, a store written from a detached task. After `action` returns, the
+/// check waits until the expected changes have all been recorded or `timeout` has passed on
+/// `clock`, then compares as the synchronous overload does:
+///
+/// ```swift
+/// @Test func theBoostEndsAfterTheLastTick() async {
+///     let clock = ManualClock()
+///     let boost = BoostTimeManager(clock: clock, center: center, …)
+///
+///     await expectChanges(on: center, [
+///         RecordedChange(.boostTime, 1), RecordedChange(.boostTime, 0), RecordedChange(.boostEnded, …),
+///     ], timeout: .seconds(5), clock: clock) {
+///         boost.startCountDown(duration: 2)
+///         await clock.advance(by: .seconds(2))
+///     }
+/// }
+/// ```
+///
+/// The wait ends as soon as the expected changes are in, so a passing check never sleeps; a
+/// change that arrives after that, or after the timeout, is not seen. Pass a `ManualClock` (or
+/// another test clock) as `clock` to make the timeout itself instant in tests of your own.
+///
+/// - Parameters:
+///   - center: The center the stores under test post to; use one per test.
+///   - expected: The changes `action` should cause, in order.
+///   - exhaustivity: Whether changes not in `expected` fail the test.
+///   - timeout: How long to wait for the expected changes after `action` returns.
+///   - clock: The clock `timeout` is measured on; the continuous clock by default.
+///   - sourceLocation: Where failures are reported; the call site by default.
+///   - action: The code under test.
+/// - Returns: Everything recorded, for further checks.
+@discardableResult
+public func expectChanges(
+    on center: NotificationCenter,
+    _ expected: [RecordedChange],
+    exhaustivity: ChangeExhaustivity = .exhaustive,
+    timeout: Duration = .seconds(1),
+    clock: any Clock<Duration> = ContinuousClock(),
+    sourceLocation: SourceLocation = #_sourceLocation,
+    isolation: isolated (any Actor)? = #isolation,
+    during action: () async throws -> Void
+) async rethrows -> [RecordedChange] {
+    let arrivals = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    let recorder = ChangeRecorder(center: center, onRecord: { arrivals.continuation.yield($0) })
+    defer { recorder.stop() }
+    try await action()
+    let comparison: @Sendable () -> ChangeComparison = { ChangeComparison(expected: expected, recorded: recorder.changes, exhaustivity: exhaustivity) }
+    if !comparison().isSatisfied {
+        await waitForArrivals(arrivals.stream, until: { comparison().isSatisfied }, timeout: timeout, clock: clock)
+    }
+    arrivals.continuation.finish()
+    let final = comparison()
+    report(final, at: sourceLocation)
+    return final.recorded
+}
+
+/// Waits until `isSatisfied()` holds after an arrival, or `timeout` passes on `clock`.
+private func waitForArrivals(
+    _ arrivals: AsyncStream<Int>,
+    until isSatisfied: @escaping @Sendable () -> Bool,
+    timeout: Duration,
+    clock: any Clock<Duration>
+) async {
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask {
+            for await _ in arrivals where isSatisfied() { return }
+        }
+        group.addTask {
+            try? await sleep(on: clock, for: timeout)
+        }
+        await group.next()
+        group.cancelAll()
+    }
+}
+
+private func sleep<C: Clock<Duration>>(on clock: C, for duration: Duration) async throws {
+    try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
+}
+
+/// Records one test issue per failure kind, at `location`.
+private func report(_ comparison: ChangeComparison, at location: SourceLocation) {
+    for failure in comparison.failures {
+        Issue.record(Comment(rawValue: comparison.message(for: failure)), sourceLocation: location)
+    }
+}

@@ -1,0 +1,17 @@
+import SingletonStores
+
+extension StoreLaunchVariants {
+    /// The keys of the built-in stores, for ``SingletonStores/StoreValues/apply(_:keys:)``:
+    /// `boost` (`none`, `running`), `api-target` (`production`, `dev01`, `dev02`), `gender`
+    /// (`female`, `male`, `unset`), and `profile` and `purchases`, which offer no variants.
+    ///
+    /// ```swift
+    /// prepareStores { try? $0.apply(launch, keys: StoreLaunchVariants.builtInKeys + [CartKey.self]) }
+    /// ```
+    public static var builtInKeys: [any StoreKey.Type] {
+        [
+            BoostTimeManagerKey.self, APITargetStoreKey.self, GenderStoreKey.self, UserProfileStoreKey.self,
+            PurchaseStoreKey.self,
+        ]
+    }
+}
