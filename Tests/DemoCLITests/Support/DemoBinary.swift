@@ -30,6 +30,7 @@ struct DemoBinary {
         var environment = ProcessInfo.processInfo.environment
         environment["SINGLETON_STORES_DATA_DIR"] = nil
         environment["NO_COLOR"] = nil
+        environment["SINGLETON_STORES_VARIANTS"] = nil
         return environment.merging(extra) { $1 }
     }
 

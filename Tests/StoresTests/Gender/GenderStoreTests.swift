@@ -36,11 +36,10 @@ import Testing
         #expect(gender.isMale && gender.genderCode == 1)
     }
 
-    @Test func sharedGenderStoreFollowsTheCurrentProfileOverride() {
-        withStores { $0.profile = UserProfileStoreStub(UserProfile(gender: .female)) } operation: {
-            #expect(GenderStore.shared.isFemale)
-            #expect(GenderStore.shared.genderCode == 2)
-        }
+    @Test(.stores { $0.profile = UserProfileStoreStub(UserProfile(gender: .female)) })
+    func sharedGenderStoreFollowsTheCurrentProfileOverride() {
+        #expect(GenderStore.shared.isFemale)
+        #expect(GenderStore.shared.genderCode == 2)
     }
 
     @Test func unknownCodeIsNeitherMaleNorFemaleAndSendsNoCode() {
