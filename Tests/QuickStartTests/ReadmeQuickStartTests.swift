@@ -1,8 +1,8 @@
 // The README's quick start, verbatim between the markers, so that it always compiles — in a test
 // target that depends on SingletonStores alone, which proves the kit works without the built-in
 // stores and without Timers. The tests exercise it without touching any process-wide state.
-// The README's second example (the built-in stores) is mirrored in
-// Tests/StoresTests/ReadmeBuiltInStoresTests.swift; the first test here checks both mirrors.
+// The README's other examples are mirrored in Tests/StoresTests: ReadmeBuiltInStoresTests.swift
+// (the built-in stores) and ReadmeTestingTests.swift (testing); the first test here checks all.
 
 import Synchronization
 
@@ -56,14 +56,19 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         let source = try String(contentsOf: testFile, encoding: .utf8)
         let builtInsFile = root.appendingPathComponent("Tests/StoresTests/ReadmeBuiltInStoresTests.swift")
         let builtInsSource = try String(contentsOf: builtInsFile, encoding: .utf8)
+        let testingFile = root.appendingPathComponent("Tests/StoresTests/ReadmeTestingTests.swift")
+        let testingSource = try String(contentsOf: testingFile, encoding: .utf8)
         let mirrored = try #require(source.between("// README quick start: begin\n", "// README quick start: end"))
         let blocks = readme.swiftBlocks
-        #expect(blocks.count == 2, "each Swift block of the README is mirrored here")
+        #expect(blocks.count == 3, "each Swift block of the README is mirrored in a test")
         let quickStart = try #require(blocks.first)
         #expect(quickStart == mirrored, "README.md's quick start and this file must stay identical")
         #expect(quickStart.split(separator: "\n").count <= 40)
         let builtIns = try #require(builtInsSource.between("    // README built-in stores: begin\n", "    // README built-in stores: end"))
-        #expect(blocks.dropFirst().first == builtIns, "README.md's built-in stores example and this file must stay identical")
+        #expect(blocks.dropFirst().first == builtIns, "README.md's built-in stores example and its mirror must stay identical")
+        let testing = try #require(testingSource.between("// README testing: begin\n", "// README testing: end"))
+        #expect(blocks.dropFirst(2).first == testing, "README.md's testing example and its mirror must stay identical")
+        #expect(testing.split(separator: "\n").count <= 40)
     }
 
     @Test func cartStoreIsObservedAndCounted() {
