@@ -35,6 +35,7 @@ let package = Package(
         .executableTarget(name: "fuzz-receipts", dependencies: fuzzed),
         .executableTarget(name: "fuzz-profile", dependencies: fuzzed),
         .executableTarget(name: "fuzz-api-target", dependencies: fuzzed),
+        .executableTarget(name: "fuzz-launch-variants", dependencies: fuzzed),
         // The example flows the CLI replays: Sources/AutomatonExamples links to the root
         // package's AutomatonExamples, which is not a product and so not importable from here.
         // Target names must be unique across packages, hence the other name; fuzz-cli imports it
