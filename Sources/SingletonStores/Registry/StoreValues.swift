@@ -22,7 +22,12 @@
 /// Overrides live in a task-local value: they apply for the duration of the `withStores`
 /// operation, to the code it calls, and to the child tasks and `Task { }` it creates.
 /// `Task.detached` does not inherit them. Tests running concurrently never see each other's
-/// overrides.
+/// overrides. ``withEscapedStores(_:)`` carries them into closures that a `DispatchQueue`,
+/// an `OperationQueue` or a callback runs later.
+///
+/// Outside any scope, every task reads the process's base values: the production stores, or
+/// what ``prepareStores(_:)`` chose at launch (such as ``StoreLaunchVariants`` for a UI test).
+/// ``forbidProductionValues()`` turns a production read into a reported issue, for tests.
 ///
 /// Each store joins the registry with a ``StoreKey`` and a computed property, declared next to
 /// the store (the `cart` above is one); the registry itself needs no change.

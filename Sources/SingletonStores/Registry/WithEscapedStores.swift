@@ -25,7 +25,7 @@ public func withEscapedStores<Result>(_ body: (EscapedStores) throws -> Result) 
 }
 
 /// Captures the current store values for an asynchronous `body`; see
-/// ``withEscapedStores(_:)-(_)``.
+/// ``withEscapedStores(_:)``.
 ///
 /// - Parameters:
 ///   - isolation: The actor `body` runs on; the caller's by default.
@@ -38,7 +38,7 @@ public func withEscapedStores<Result>(
     try await body(EscapedStores(values: StoreValues.current))
 }
 
-/// Store values captured by ``withEscapedStores(_:)-(_)``, to be re-entered in code that runs
+/// Store values captured by ``withEscapedStores(_:)``, to be re-entered in code that runs
 /// outside the task that captured them.
 public struct EscapedStores: Sendable {
     /// The captured values.

@@ -73,15 +73,14 @@ public func expectChanges(
 /// `clock`, then compares as the synchronous overload does:
 ///
 /// ```swift
-/// @Test func theBoostEndsAfterTheLastTick() async {
-///     let clock = ManualClock()
-///     let boost = BoostTimeManager(clock: clock, center: center, …)
+/// @Test func theCartSyncsInTheBackground() async {
+///     let center = NotificationCenter()
+///     let cart = CartStore(center: center)
 ///
 ///     await expectChanges(on: center, [
-///         RecordedChange(.boostTime, 1), RecordedChange(.boostTime, 0), RecordedChange(.boostEnded, …),
-///     ], timeout: .seconds(5), clock: clock) {
-///         boost.startCountDown(duration: 2)
-///         await clock.advance(by: .seconds(2))
+///         RecordedChange(.cart, StoreChange(old: 0, new: 1)),
+///     ], timeout: .seconds(5)) {
+///         syncQueue.addOperation { cart.add() }   // posts on the queue's thread, later
 ///     }
 /// }
 /// ```

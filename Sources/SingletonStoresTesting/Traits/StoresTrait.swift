@@ -8,7 +8,7 @@ import Testing
 /// @Test(.stores { $0.gender = GenderStoreStub(isFemale: true, isNilGenderCode: false) })
 /// func helpLinkCarriesTheGender() {
 ///     #expect(WebViewLink.help.toURLString(params: [.gender(StoreValues.current.gender)])
-///         .hasSuffix("?gender=1"))
+///         .hasSuffix("?gender_code=2"))
 /// }
 ///
 /// @Suite(.stubbedStores, .strictStores)
