@@ -36,7 +36,10 @@ let package = Package(
         .target(name: "AutomatonExamples", dependencies: ["Automaton"]),
         .executableTarget(
             name: "demo-cli",
-            dependencies: ["Stores", "SingletonStores", "Timers", "StoreObservation", "Automaton", "AutomatonExamples"]
+            dependencies: [
+                "Stores", "SingletonStores", "Timers", "StoreObservation", "Automaton", "AutomatonExamples",
+                "SingletonStoresLocking",
+            ]
         ),
         // Test helper: a second process for the cross-process storage tests. Not a product.
         .executableTarget(

@@ -1,1 +1,1 @@
-../../../Sources/demo-cli/Terminal/String+Escaping.swift
+../../../Sources/Locking/String+Escaping.swift

@@ -1,3 +1,4 @@
+import SingletonStoresLocking
 import Foundation
 import Stores
 

@@ -1,3 +1,4 @@
+import SingletonStoresLocking
 import Stores
 
 /// `demo-cli link NAME` and `demo-cli target show|set`: web links on the stored API target.

@@ -1,3 +1,4 @@
+import SingletonStoresLocking
 import Stores
 
 /// `demo-cli profile show|set`: the stored user profile.

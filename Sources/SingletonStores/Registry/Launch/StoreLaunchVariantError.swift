@@ -1,3 +1,5 @@
+import SingletonStoresLocking
+
 /// Why the store variants of a launch could not be read or applied.
 public enum StoreLaunchVariantError: Error, Equatable, CustomStringConvertible {
     /// `--store-variant` was the last argument, with no `KEY=NAME` after it.
@@ -18,15 +20,20 @@ public enum StoreLaunchVariantError: Error, Equatable, CustomStringConvertible {
         case .missingValue:
             "\(StoreLaunchVariants.argumentName) needs KEY=NAME after it, as in \(StoreLaunchVariants.argumentName) boost=running."
         case .malformed(let text, let source):
-            "\(source): \(text.debugDescription) is not KEY=NAME; names are 1–\(StoreLaunchVariants.maximumNameLength) "
+            "\(source): \(Self.quoted(text)) is not KEY=NAME; names are 1–\(StoreLaunchVariants.maximumNameLength) "
                 + "letters, digits, '.', '_' or '-'."
         case .tooManySelections(let limit):
             "More than \(limit) store variants were chosen; choose at most one per key."
         case .unknownKey(let key, let known):
-            "No store is called \(key.debugDescription) for launch variants; known: \(Self.list(known))."
+            "No store is called \(Self.quoted(key)) for launch variants; known: \(Self.list(known))."
         case .unknownVariant(let name, let key, let known):
-            "The store \(key) has no variant \(name.debugDescription); its variants: \(Self.list(known))."
+            "The store \(key) has no variant \(Self.quoted(name)); its variants: \(Self.list(known))."
         }
+    }
+
+    /// `text` in double quotes, control and formatting characters escaped.
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.escapingControlCharacters + "\""
     }
 
     private static func list(_ names: [String]) -> String {

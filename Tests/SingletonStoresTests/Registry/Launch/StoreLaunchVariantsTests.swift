@@ -50,9 +50,9 @@ private enum ThemeKey: ProductionStoreKey {
     }
 
     @Test func controlCharactersAreEscapedInMessages() {
-        let error = StoreLaunchVariantError.malformed("theme=\u{1B}[2J\n", source: "--store-variant")
+        let error = StoreLaunchVariantError.malformed("theme=\u{1B}[2J\n\u{9B}", source: "--store-variant")
         #expect(!"\(error)".unicodeScalars.contains { $0.properties.generalCategory == .control })
-        #expect("\(error)".contains("\\u{1B}"))
+        #expect("\(error)".contains("\\u{1B}[2J\\n\\u{9B}"), "C1 controls too (found by the fuzzer)")
     }
 
     @Test func moreThanTheLimitOfKeysIsRefused() {

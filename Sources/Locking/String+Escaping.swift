@@ -1,4 +1,4 @@
-extension String {
+package extension String {
     /// The string with every character that could move the cursor, start a new line, change the
     /// terminal's state or reorder the text shown as a visible escape, so that text from storage
     /// or from the command line prints as exactly one line and cannot forge output.
