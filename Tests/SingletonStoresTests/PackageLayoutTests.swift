@@ -11,7 +11,7 @@ import Testing
 
     @Test func theKitImportsOnlyTheToolchainTheLockAndObservation() throws {
         let allowed: Set<String> = [
-            "Foundation", "Synchronization", "Dispatch", "Darwin", "Glibc", "Musl",
+            "Foundation", "Synchronization", "Dispatch", "Observation", "Darwin", "Glibc", "Musl",
             "StoreObservation", "SingletonStoresLocking",
         ]
         let imports = try Self.swiftFiles(under: "Sources/SingletonStores").flatMap { file in

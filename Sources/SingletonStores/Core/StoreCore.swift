@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import StoreObservation
 import SingletonStoresLocking
 
@@ -45,6 +46,9 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     /// The notification center changes are posted to.
     public let center: NotificationCenter
     @usableFromInline let classicObject: @Sendable (StoreChange<State>) -> (any Sendable)?
+    // Swift Observation's bookkeeping: reads of `state` register with it, and each committed
+    // change is announced through it after unlocking, just before its post.
+    @usableFromInline let registrar = ObservationRegistrar()
 
     @usableFromInline struct Storage: ~Copyable {
         @usableFromInline var state: State
@@ -77,7 +81,8 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     /// The current state: a snapshot taken under the lock.
     @inlinable
     public var state: State {
-        storage.withLock { $0.state }
+        registrar.access(self, keyPath: \.state)
+        return storage.withLock { $0.state }
     }
 
     /// Reads a part of the state under the lock, without copying the rest.
@@ -86,7 +91,8 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     ///   and call nothing outside the state.
     @inlinable
     public func read<Result>(_ body: (borrowing State) throws -> Result) rethrows -> Result {
-        try storage.withLock { try body($0.state) }
+        registrar.access(self, keyPath: \.state)
+        return try storage.withLock { try body($0.state) }
     }
 
     /// Changes the state in one locked transaction and posts the change after unlocking.
@@ -148,6 +154,10 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
 
     @inlinable
     func post(_ change: StoreChange<State>) {
+        // Observation first: an `onChange` (which runs in `willSet`) and a notification observer
+        // both find the store already holding `change.new`.
+        registrar.willSet(self, keyPath: \.state)
+        registrar.didSet(self, keyPath: \.state)
         var info = channel.userInfo(carrying: change, classicEntries: 2)
         info["old"] = change.old
         info["new"] = change.new
@@ -180,3 +190,14 @@ extension StoreCore {
         channel.values(center: center, buffering: buffering)
     }
 }
+
+/// A store core takes part in Swift Observation: reading ``StoreCore/state`` or calling
+/// ``StoreCore/read(_:)`` inside `withObservationTracking` — and so inside a SwiftUI view's
+/// `body` — registers a dependency, and each committed change calls its `onChange` once, on the
+/// thread that committed the change, after the lock is released. A write that leaves the state
+/// equal changes nothing and triggers nothing.
+///
+/// The dependency is on the whole state: a view that reads one field of a struct state is
+/// invalidated by a change to any field. Keep state that changes on its own schedule in a core
+/// of its own.
+extension StoreCore: Observable {}
