@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 @_spi(FaultInjection) import SingletonStores
 import SingletonStoresLocking
 import StoreObservation
@@ -57,6 +58,9 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     private let journal: BoostJournal
     private let wallClock: WallClock
     private let model: Locked<BoostModel>
+    // Swift Observation: `remainingSeconds` (and so `isInBoostTime`) and `isPaused` register
+    // here; the timer's reports and pause and resume announce through it.
+    private let registrar = ObservationRegistrar()
 
     /// Creates a boost countdown and resumes the boost recorded on disk, if one is running or
     /// paused.
@@ -77,13 +81,18 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     ) {
         let journal = BoostJournal(storage: storage, reportIssue: reportIssue)
         let ended = Locked<(@Sendable () -> Void)?>(nil)
+        let shownChanged = Locked<(@Sendable () -> Void)?>(nil)
         self.journal = journal
         self.wallClock = wallClock
         timer = CountdownTimer(clock: clock) { event in
             switch event {
             case .tick(let seconds):
+                // Observation first, then the post: both carry the same shown value.
+                shownChanged.withLock { $0 }?()
                 NotificationChannel.boostTime.post(seconds, object: seconds, center: center)
             case .ended(let reason):
+                // A stop reports no tick(0), so the shown value's change is announced here.
+                if reason == .stopped { shownChanged.withLock { $0 }?() }
                 ended.withLock { $0 }?()
                 NotificationChannel.boostEnded.post(reason == .finished ? .finished : .stopped, center: center)
             }
@@ -93,6 +102,8 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         model = Locked(BoostModel(phase: BoostModel.phase(of: record, at: now, wallClock: wallClock), committed: record))
         let onEnd = Self.endHandler(for: self)
         ended.withLock { $0 = onEnd }
+        let onShownChange: @Sendable () -> Void = { [weak self] in self?.announce(\.remainingSeconds) }
+        shownChanged.withLock { $0 = onShownChange }
         apply(model.withLock { $0.phase })
     }
 
@@ -102,10 +113,16 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     public var isInBoostTime: Bool { remainingSeconds > 0 }
 
     /// The seconds a screen shows: the time left rounded up, `0` when no boost runs.
-    public var remainingSeconds: Int { timer.shownSeconds }
+    public var remainingSeconds: Int {
+        registrar.access(self, keyPath: \.remainingSeconds)
+        return timer.shownSeconds
+    }
 
     /// Whether the running boost is paused.
-    public var isPaused: Bool { timer.isPaused }
+    public var isPaused: Bool {
+        registrar.access(self, keyPath: \.isPaused)
+        return timer.isPaused
+    }
 
     // MARK: Changing
 
@@ -308,7 +325,22 @@ public final class BoostTimeManager: BoostTimeManagerContract {
 
     /// Moves the countdown to `target` with the fewest changes: a new deadline is an extension
     /// (no end is reported for it), a stop reports the end once.
+    /// Tells Swift Observation that `keyPath` changed (after the change, outside every lock).
+    private func announce<Value>(_ keyPath: KeyPath<BoostTimeManager, Value>) {
+        registrar.willSet(self, keyPath: keyPath)
+        registrar.didSet(self, keyPath: keyPath)
+    }
+
     private func apply(_ target: BoostModel.Phase) {
+        let wasPaused = timer.isPaused
+        move(to: target)
+        if timer.isPaused != wasPaused {
+            announce(\.isPaused)
+            announce(\.remainingSeconds)
+        }
+    }
+
+    private func move(to target: BoostModel.Phase) {
         switch target {
         case .idle:
             timer.stop()
@@ -334,3 +366,10 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         }
     }
 }
+
+/// The boost takes part in Swift Observation: reading ``remainingSeconds``, ``isInBoostTime``
+/// or ``isPaused`` inside `withObservationTracking` (a SwiftUI `body`) registers a dependency.
+/// `onChange` runs once per change of the shown second — just before the
+/// `.boostTimeNotification` post carrying the same value, on the countdown's task — and at
+/// start, stop, pause and resume (on the thread that made the change).
+extension BoostTimeManager: Observable {}

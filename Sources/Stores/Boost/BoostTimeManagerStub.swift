@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import SingletonStores
 import SingletonStoresLocking
 import StoreObservation
@@ -29,6 +30,7 @@ public final class BoostTimeManagerStub: BoostTimeManagerContract {
     }
     private let state: Locked<State>
     private let center: NotificationCenter
+    private let registrar = ObservationRegistrar()
 
     /// A stub whose remaining time stays at `remainingSeconds` until changed.
     ///
@@ -53,7 +55,10 @@ public final class BoostTimeManagerStub: BoostTimeManagerContract {
     public var isInBoostTime: Bool { remainingSeconds > 0 }
 
     /// The current value of the script.
-    public var remainingSeconds: Int { state.withLock { $0.current } }
+    public var remainingSeconds: Int {
+        registrar.access(self, keyPath: \.remainingSeconds)
+        return state.withLock { $0.current }
+    }
 
     /// Moves to the next scripted value and posts it as the real manager would; past the end
     /// of the script the value is 0.
@@ -116,6 +121,13 @@ public final class BoostTimeManagerStub: BoostTimeManagerContract {
     }
 
     private func post(_ value: Int) {
+        registrar.willSet(self, keyPath: \.remainingSeconds)
+        registrar.didSet(self, keyPath: \.remainingSeconds)
         NotificationChannel.boostTime.post(value, object: value, center: center)
     }
 }
+
+/// The stub takes part in Swift Observation like ``BoostTimeManager``: reading
+/// ``remainingSeconds`` or ``isInBoostTime`` registers a dependency, and each ``advance()`` or
+/// start or stop calls `onChange`, just before its post.
+extension BoostTimeManagerStub: Observable {}

@@ -1,4 +1,5 @@
-import SingletonStoresLocking
+import Foundation
+import SingletonStores
 
 /// A profile store that keeps its profile in memory, for tests and previews.
 ///
@@ -7,25 +8,30 @@ import SingletonStoresLocking
 /// try stub.setRank(.gold)
 /// stub.profile.rank   // .gold
 /// ```
+///
+/// It takes part in Swift Observation as the production store does: reading ``profile`` inside
+/// `withObservationTracking` (a SwiftUI `body`) registers a dependency and each change calls
+/// `onChange` once. Its changes are posted to a notification center of its own, which nothing
+/// else observes.
 public final class UserProfileStoreStub: UserProfileStoreContract {
-    private let current: Locked<UserProfile>
+    private let current: StoreCore<UserProfile>
 
     /// Creates a stub holding `profile`.
     ///
     /// - Parameter profile: The starting profile; empty by default.
     public init(_ profile: UserProfile = UserProfile()) {
-        current = Locked(profile)
+        current = StoreCore(profile, channel: .userProfile, center: NotificationCenter())
     }
 
     /// The current profile.
-    public var profile: UserProfile { current.withLock { $0 } }
+    public var profile: UserProfile { current.state }
 
     /// Sets the name shown to other users.
-    public func setNickname(_ nickname: String) { current.withLock { $0.nickname = nickname } }
+    public func setNickname(_ nickname: String) { current.update { $0.nickname = nickname } }
     /// Sets the gender, or clears it with `nil`.
-    public func setGender(_ gender: Gender?) { current.withLock { $0.gender = gender } }
+    public func setGender(_ gender: Gender?) { current.update { $0.gender = gender } }
     /// Sets the membership rank.
-    public func setRank(_ rank: UserRank) { current.withLock { $0.rank = rank } }
+    public func setRank(_ rank: UserRank) { current.update { $0.rank = rank } }
     /// Turns beta features on or off.
-    public func setBetaUser(_ isBetaUser: Bool) { current.withLock { $0.isBetaUser = isBetaUser } }
+    public func setBetaUser(_ isBetaUser: Bool) { current.update { $0.isBetaUser = isBetaUser } }
 }

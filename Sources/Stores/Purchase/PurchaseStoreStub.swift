@@ -1,5 +1,5 @@
 import Foundation
-import SingletonStoresLocking
+import SingletonStores
 
 /// A purchase store held in memory, for tests and previews: buying always succeeds.
 ///
@@ -10,12 +10,12 @@ import SingletonStoresLocking
 /// It follows the same rules as ``PurchaseManager`` — an item is spent only if its boost starts —
 /// using the boost store it is given.
 public final class PurchaseStoreStub: PurchaseStoreContract {
-    private struct State {
+    struct State: Equatable, Sendable {
         var boostItems: Int
         var premiumExpiry: Date?
         var flow: PurchaseFlowState = .idle
     }
-    private let state: Locked<State>
+    private let state: StoreCore<State>
     private let boost: any BoostTimeManagerContract
     private let now: @Sendable () -> Date
 
@@ -32,26 +32,27 @@ public final class PurchaseStoreStub: PurchaseStoreContract {
         boost: any BoostTimeManagerContract = BoostTimeManagerStub(remainingSeconds: 0),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        state = Locked(State(boostItems: max(boostItems, 0), premiumExpiry: premiumExpiry))
+        state = StoreCore(
+            State(boostItems: max(boostItems, 0), premiumExpiry: premiumExpiry), channel: .purchaseStub, center: NotificationCenter())
         self.boost = boost
         self.now = now
     }
 
     /// The items owned.
-    public var ownedBoostItems: Int { state.withLock { $0.boostItems } }
+    public var ownedBoostItems: Int { state.state.boostItems }
     /// When premium ends.
-    public var premiumExpiry: Date? { state.withLock { $0.premiumExpiry } }
+    public var premiumExpiry: Date? { state.state.premiumExpiry }
     /// Whether premium is active at `now()`.
     public var isPremium: Bool { premiumExpiry.map { $0 > now() } ?? false }
     /// The flow state: purchased after a buy.
-    public var flowState: PurchaseFlowState { state.withLock { $0.flow } }
+    public var flowState: PurchaseFlowState { state.state.flow }
 
     /// Adds the product at once.
     @discardableResult
     public func buy(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         let date = now()
-        state.withLock { state in
+        state.update { state in
             switch product {
             case .boostItems(let count): state.boostItems = state.boostItems.saturatingAdding(max(count, 0))
             case .premium(let days):
@@ -70,7 +71,7 @@ public final class PurchaseStoreStub: PurchaseStoreContract {
     /// Spends one item if its boost starts.
     public func useBoostItem(duration: Int) throws(PurchaseError) {
         try boost.startCountDownIfIdle(duration: duration) { _ throws(PurchaseError) in
-            let spent = state.withLock { state -> Bool in
+            let spent = state.update { state -> Bool in
                 guard state.boostItems > 0 else { return false }
                 state.boostItems -= 1
                 return true
@@ -78,4 +79,9 @@ public final class PurchaseStoreStub: PurchaseStoreContract {
             guard spent else { throw .noBoostItems }
         }
     }
+}
+
+extension NotificationChannel where Payload == StoreChange<PurchaseStoreStub.State> {
+    /// Where a stub posts its changes: a center of its own, which nothing else observes.
+    static let purchaseStub = NotificationChannel("SingletonStores.PurchaseStoreStub.changed")
 }

@@ -52,14 +52,12 @@ import Testing
 
     @Test func anOnChangeThatWritesBackIntoTheStoreNeitherDeadlocksNorNests() {
         let store = CounterStore(center: NotificationCenter())
-        let seen = Recorder<Int>()
-        Tracker.track(store.core) { value in
-            seen.append(value)
+        let tracked = TrackedValues({ store.core.state }) { value in
             if value < 5 { store.increment() }  // writes back from inside onChange
         }
         store.increment()
         #expect(store.count == 5)
-        #expect(seen.values == [1, 2, 3, 4, 5])
+        #expect(tracked.values == [1, 2, 3, 4, 5])
     }
 
     /// 8 threads × 10,000 updates with a tracker that re-registers from its `onChange`: every
@@ -67,14 +65,7 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func eightThreadsTimesTenThousandUpdatesWithAReRegisteringTracker() async throws {
         let store = CounterStore(center: NotificationCenter())
-        let seen = Locked((count: 0, last: 0, inOrder: true))
-        Tracker.track(store.core) { value in
-            seen.withLock { state in
-                if value < state.last { state.inOrder = false }
-                state.count += 1
-                state.last = value
-            }
-        }
+        let tracked = TrackedValues { store.core.state }
         try await runOffThePool {
             let group = DispatchGroup()
             for _ in 0..<8 {
@@ -86,21 +77,11 @@ import Testing
             }
             group.wait()
         }
-        let result = seen.withLock { $0 }
+        let values = tracked.values
         #expect(store.count == 80_000)
-        #expect(result.count == 80_000, "each change triggers the tracker once")
-        #expect(result.last == 80_000, "no lost final value")
-        #expect(result.inOrder)
-    }
-}
-
-/// A tracker that re-registers from its `onChange`, as SwiftUI does when it re-renders.
-private enum Tracker {
-    static func track(_ core: StoreCore<Int>, _ onValue: @escaping @Sendable (Int) -> Void) {
-        withObservationTracking { _ = core.state } onChange: {
-            onValue(core.state)
-            track(core, onValue)
-        }
+        #expect(values.count == 80_000, "each change triggers the tracker once")
+        #expect(values.last == 80_000, "no lost final value")
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }, "in commit order")
     }
 }
 
