@@ -1,8 +1,7 @@
-import Observation
 import SingletonStoresLocking
 
-/// What a SwiftUI view does with a store, without SwiftUI: reads a value inside
-/// `withObservationTracking`, and from each `onChange` reads it again and re-registers.
+/// What a SwiftUI view does with a store, without SwiftUI: an ``ObservationLoop`` that keeps
+/// the value read at each `onChange`.
 ///
 /// ```swift
 /// let tracked = TrackedValues { store.profile.nickname }
@@ -10,31 +9,23 @@ import SingletonStoresLocking
 /// tracked.values   // ["Aki"]: one onChange, which read the new value
 /// ```
 package final class TrackedValues<Value: Sendable>: Sendable {
-    private let read: @Sendable () -> Value
-    private let onValue: (@Sendable (Value) -> Void)?
-    private let seen = Locked<[Value]>([])
+    private let seen = Recorder<Value>()
+    private let loop: ObservationLoop<Value>
 
     /// Starts tracking `read`.
     ///
     /// - Parameters:
     ///   - read: The read a view's `body` would make.
-    ///   - onValue: Called from each `onChange` with the value read there, before
-    ///     re-registering; it may write to the store it observes.
+    ///   - onValue: Called from each `onChange` with the value read there; it may write to the
+    ///     store it observes.
     package init(_ read: @escaping @Sendable () -> Value, onValue: (@Sendable (Value) -> Void)? = nil) {
-        self.read = read
-        self.onValue = onValue
-        track()
+        let seen = self.seen
+        loop = ObservationLoop(read) { value in
+            seen.append(value)
+            onValue?(value)
+        }
     }
 
     /// The value read at each `onChange`, oldest first: one entry per `onChange` call.
-    package var values: [Value] { seen.withLock { $0 } }
-
-    private func track() {
-        withObservationTracking { _ = read() } onChange: { [self] in
-            let value = read()
-            seen.withLock { $0.append(value) }
-            onValue?(value)
-            track()
-        }
-    }
+    package var values: [Value] { seen.values }
 }

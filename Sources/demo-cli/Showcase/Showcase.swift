@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStoresLocking
 import StoreObservation
 import Stores
 import Timers
@@ -20,8 +21,9 @@ enum Showcase {
     /// How long after the boost starts the popup opens.
     static let popupDelay = Duration.milliseconds(400)
 
-    /// The "after": both screens redraw only from `boost`'s notifications on `center`, so they
-    /// always show the same time. The popup reads the store when it opens and closes when the
+    /// The "after": both screens redraw only from `boost` — the main screen from its
+    /// notifications on `center`, the popup from Swift Observation — so they always show the
+    /// same time. The popup reads the store when it opens and closes when the
     /// boost ends; then the showcase returns.
     ///
     /// The display draws when it has caught up with the store (the main screen shows what the
@@ -37,10 +39,15 @@ enum Showcase {
         sink: inout Sink
     ) async {
         let (events, continuation) = AsyncStream.makeStream(of: Request.self)
+        // Two paths from one store: the main screen follows the NotificationCenter posts (as
+        // UIKit code does), the popup follows Swift Observation (as a SwiftUI view does). For
+        // each tick, Observation reports just before the post, with the same value.
         let ticks = NotificationChannel.boostTime.observe(center: center) { continuation.yield(.event(.storeTick($0))) }
+        let observed = ObservationLoop({ boost.remainingSeconds }) { continuation.yield(.event(.observedTick($0))) }
         let ends = NotificationChannel.boostEnded.observe(center: center) { _ in continuation.yield(.event(.popupClosed)) }
         defer {
             ticks.cancel()
+            observed.cancel()
             ends.cancel()
         }
         // The boost starts first, so its first notification is queued before the popup can

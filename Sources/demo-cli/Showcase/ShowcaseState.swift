@@ -42,8 +42,11 @@ struct ShowcaseHeader: Sendable, Equatable {
 /// Something that happened to the screens; ``ShowcaseState/apply(_:)`` is the only way they
 /// change.
 enum ShowcaseEvent: Sendable, Equatable {
-    /// The store posted a new boost time: every open screen shows it.
+    /// The store posted a new boost time on its notification center: the main screen shows it.
     case storeTick(Int)
+    /// Swift Observation reported a new boost time, as it would redraw a SwiftUI view: the
+    /// popup shows it, if open.
+    case observedTick(Int)
     /// The main screen's own timer fired (naive mode).
     case mainTick(Int)
     /// The popup's own timer fired (naive mode).
@@ -72,6 +75,7 @@ struct ShowcaseState: Sendable, Equatable {
         switch event {
         case .storeTick(let seconds):
             main = .showing(seconds)
+        case .observedTick(let seconds):
             if popup.seconds != nil { popup = .showing(seconds) }
         case .mainTick(let seconds):
             main = .showing(seconds)

@@ -3,14 +3,21 @@ import Testing
 
 @Suite("ShowcaseState")
 struct ShowcaseStateTests {
-    @Test func aStoreTickReachesEveryOpenScreen() {
+    /// The shared showcase's two paths: the main screen moves only on the store's posts, the
+    /// popup only on Observation's reports — so the popup is driven by Observation alone.
+    @Test func postsMoveTheMainScreenAndObservationMovesThePopup() {
         var state = ShowcaseState(mode: .shared, boostSeconds: 10)
         state.apply(.storeTick(10))
+        state.apply(.observedTick(10))
         #expect(state.main == .showing(10) && state.popup == .notOpen)
         state.apply(.popupOpened(10))
+        state.apply(.observedTick(9))
+        #expect(state.main == .showing(10) && state.popup == .showing(9))
         state.apply(.storeTick(9))
         #expect(state.main == .showing(9) && state.popup == .showing(9))
-        #expect(!state.screensDisagree)
+        state.apply(.storeTick(8))
+        #expect(state.popup == .showing(9), "a post does not move the popup")
+        #expect(state.screensDisagree)
     }
 
     @Test func ownTimersMoveOneScreenAtATime() {

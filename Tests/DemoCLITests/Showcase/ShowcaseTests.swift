@@ -66,3 +66,35 @@ struct ShowcaseTests {
         await run.value
     }
 }
+
+/// The popup of the shared showcase follows Swift Observation: with no notification reaching
+/// the showcase, the popup still counts down while the main screen stands still.
+@Suite("Showcase paths", .timeLimit(.minutes(1)))
+struct ShowcasePathTests {
+    @Test func thePopupIsDrivenByObservationAndTheMainScreenByNotifications() async {
+        let clock = ManualClock()
+        let showcaseCenter = NotificationCenter()
+        // The boost posts to a center the showcase does not observe: only Observation reaches it.
+        let boost = BoostTimeManager(
+            clock: clock, wallClock: .fixed(Date(timeIntervalSince1970: 0)), storage: InMemoryStorage(),
+            center: NotificationCenter(), reportIssue: { _ in })
+        let (frames, continuation) = AsyncStream.makeStream(of: ShowcaseState.self)
+        let run = Task {
+            var sink = StreamingSink(continuation: continuation)
+            await Showcase.runShared(
+                seconds: 3, clock: clock, boost: boost, center: showcaseCenter,
+                initial: ShowcaseState(mode: .shared, boostSeconds: 3), sink: &sink)
+        }
+        await clock.waitForSleepers(2)
+        await clock.advance(by: .milliseconds(400))  // the popup opens at 00:03
+        await clock.advance(by: .milliseconds(1_600))  // two ticks, seen only through Observation
+        // A post by hand moves the main screen to the store's value and draws a frame; the
+        // popup already shows 00:01, which only Observation can have told it.
+        NotificationChannel.boostTime.post(1, object: 1, center: showcaseCenter)
+        var next = frames.makeAsyncIterator()
+        #expect(screens(await next.next()) == "00:01|00:01")
+        NotificationChannel.boostEnded.post(.stopped, center: showcaseCenter)
+        #expect(screens(await next.next()) == "00:01|closed")
+        await run.value
+    }
+}

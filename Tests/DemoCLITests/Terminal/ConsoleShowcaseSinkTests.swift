@@ -6,8 +6,13 @@ struct ConsoleShowcaseSinkTests {
     static func states() -> [ShowcaseState] {
         var state = ShowcaseState(mode: .shared, boostSeconds: 2)
         var states: [ShowcaseState] = []
-        for event in [ShowcaseEvent.storeTick(2), .storeTick(2), .popupOpened(2), .storeTick(1), .storeTick(0), .popupClosed] {
-            state.apply(event)
+        // As the shared showcase draws: Observation's report, then the post of the same tick.
+        let events: [[ShowcaseEvent]] = [
+            [.storeTick(2)], [.storeTick(2)], [.popupOpened(2)], [.observedTick(1), .storeTick(1)],
+            [.observedTick(0), .storeTick(0)], [.popupClosed],
+        ]
+        for frame in events {
+            for event in frame { state.apply(event) }
             states.append(state)
         }
         return states
