@@ -50,6 +50,13 @@ let benchmarks: @Sendable () -> Void = {
         benchmark("notify\(observers)/opencombine", running: "notify\(observers)-combine")
     }
 
+    // MARK: Observation: a committed change seen by one withObservationTracking observer
+
+    do {
+        benchmark("observe1/ours", running: "observe1")
+        benchmark("observe1/limit", running: "observe1-limit")
+    }
+
     // MARK: Adding and removing observers
 
     Benchmark("churn/ours") { benchmark in

@@ -21,6 +21,8 @@ public enum Catalog {
         for variant in ["ours", "raw", "opencombine"] {
             table["churn/\(variant)"] = 1
         }
+        table["observe1/ours"] = 10_000
+        table["observe1/limit"] = 10_000
         table["manualClockHour/ours"] = 1
         table["automaton/table"] = 100_000
         table["automaton/effectful"] = 10_000
@@ -70,5 +72,5 @@ public struct PairedRatio: Codable, Sendable {
 }
 
 /// The interleaved ratios of one run, by table row (`read`, `readInOverride`, `scope`,
-/// `notify1`, `notify100`, `notify10000`).
+/// `notify1`, `notify100`, `notify10000`, `observe1`).
 public typealias PairedRatios = [String: PairedRatio]

@@ -20,7 +20,7 @@ public struct MeasuredOperation {
         read, read-limit, read-dependency, read-swinject, read-anyobject, read-override, \
         read-limit-override, read-override-dependency, read-override-swinject, \
         read-override-anyobject, read-cast, scope, scope-limit, scope-dependency, notify<N>, \
-        notify<N>-raw, notify<N>-combine
+        notify<N>-raw, notify<N>-combine, observe1, observe1-limit
         """
 
     /// Makes the operation called `name` (see ``names``), or returns `nil` for an unknown name.
@@ -92,6 +92,12 @@ public struct MeasuredOperation {
             return MeasuredOperation { n in
                 for _ in 0..<n { withDependencies { $0.benchStore = stub } operation: { consume(0) } }
             }
+        case "observe1":
+            let fixture = OursObserved()
+            return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }
+        case "observe1-limit":
+            let fixture = LimitObserved()
+            return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }
         case let name where name.hasPrefix("notify"):
             return notify(name.dropFirst("notify".count))
         default:

@@ -185,6 +185,14 @@ for observers in Catalog.notifyObserverCounts {
         hasTarget ? verdict([limit.map { $0 <= 1.25 }]) : "—")
 }
 
+do {
+    let harnessLimit = ratio("observe1/ours", "observe1/limit")
+    let limit = judgedLimitRatio(harnessLimit, row: "observe1")
+    row("A change seen by one `withObservationTracking` observer", figure("observe1/ours"),
+        figure("observe1/limit"), limitRatioText(harnessLimit, row: "observe1"), "—",
+        "≤ 1.5× an `@Observable` property write", verdict([limit.map { $0 <= 1.5 }]))
+}
+
 row("Add and remove \(Catalog.churnObservers.formatted()) observers", figure("churn/ours"), figure("churn/raw"),
     ratioText(ratio("churn/ours", "churn/raw")), peer("OpenCombine `sink`/`cancel`", "churn/ours", "churn/opencombine"),
     "—", "—")

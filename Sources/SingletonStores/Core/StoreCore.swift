@@ -49,6 +49,9 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     // Swift Observation's bookkeeping: reads of `state` register with it, and each committed
     // change is announced through it after unlocking, just before its post.
     @usableFromInline let registrar = ObservationRegistrar()
+    // `\.state` made once: in a generic class a key-path literal is instantiated at run time,
+    // which would cost an allocation on every read.
+    @usableFromInline let stateKeyPath: KeyPath<StoreCore<State>, State> & Sendable = \.state
 
     @usableFromInline struct Storage: ~Copyable {
         @usableFromInline var state: State
@@ -81,7 +84,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     /// The current state: a snapshot taken under the lock.
     @inlinable
     public var state: State {
-        registrar.access(self, keyPath: \.state)
+        registrar.access(self, keyPath: stateKeyPath)
         return storage.withLock { $0.state }
     }
 
@@ -91,7 +94,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     ///   and call nothing outside the state.
     @inlinable
     public func read<Result>(_ body: (borrowing State) throws -> Result) rethrows -> Result {
-        registrar.access(self, keyPath: \.state)
+        registrar.access(self, keyPath: stateKeyPath)
         return try storage.withLock { try body($0.state) }
     }
 
@@ -156,8 +159,8 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     func post(_ change: StoreChange<State>) {
         // Observation first: an `onChange` (which runs in `willSet`) and a notification observer
         // both find the store already holding `change.new`.
-        registrar.willSet(self, keyPath: \.state)
-        registrar.didSet(self, keyPath: \.state)
+        registrar.willSet(self, keyPath: stateKeyPath)
+        registrar.didSet(self, keyPath: stateKeyPath)
         var info = channel.userInfo(carrying: change, classicEntries: 2)
         info["old"] = change.old
         info["new"] = change.new
