@@ -38,3 +38,21 @@ package func runOffThePool<Value: Sendable>(_ body: @escaping @Sendable () throw
     }
 }
 
+
+/// Runs `body` on `threads` threads of their own at once and returns when every one has
+/// finished: contention tests, which must not depend on how many threads the cooperative pool has.
+///
+/// ```swift
+/// onThreads(8) { for _ in 0..<10_000 { store.increment() } }
+/// ```
+package func onThreads(_ threads: Int, _ body: @escaping @Sendable () -> Void) {
+    let group = DispatchGroup()
+    for _ in 0..<threads {
+        group.enter()
+        Thread {
+            body()
+            group.leave()
+        }.start()
+    }
+    group.wait()
+}

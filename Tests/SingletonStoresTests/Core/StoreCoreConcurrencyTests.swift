@@ -20,15 +20,7 @@ import Testing
                 state.last = change.new
             }
         }
-        let group = DispatchGroup()
-        for _ in 0..<8 {
-            group.enter()
-            Thread {
-                for _ in 0..<10_000 { store.increment() }
-                group.leave()
-            }.start()
-        }
-        group.wait()
+        onThreads(8) { for _ in 0..<10_000 { store.increment() } }
         token.cancel()
 
         let result = observed.withLock { $0 }

@@ -66,17 +66,7 @@ import Testing
     func eightThreadsTimesTenThousandUpdatesWithAReRegisteringTracker() async throws {
         let store = CounterStore(center: NotificationCenter())
         let tracked = TrackedValues { store.core.state }
-        try await runOffThePool {
-            let group = DispatchGroup()
-            for _ in 0..<8 {
-                group.enter()
-                Thread {
-                    for _ in 0..<10_000 { store.increment() }
-                    group.leave()
-                }.start()
-            }
-            group.wait()
-        }
+        try await runOffThePool { onThreads(8) { for _ in 0..<10_000 { store.increment() } } }
         let values = tracked.values
         #expect(store.count == 80_000)
         #expect(values.count == 80_000, "each change triggers the tracker once")
