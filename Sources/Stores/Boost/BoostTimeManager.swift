@@ -80,30 +80,29 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         let journal = BoostJournal(storage: storage, reportIssue: reportIssue)
-        let ended = Locked<(@Sendable () -> Void)?>(nil)
-        let shownChanged = Locked<(@Sendable () -> Void)?>(nil)
+        // The timer's handler is made before `self` exists; it reaches the manager through
+        // this weak reference, set once the manager is whole.
+        let owner = WeakOwner()
         self.journal = journal
         self.wallClock = wallClock
         timer = CountdownTimer(clock: clock) { event in
+            let manager = owner.manager
             switch event {
             case .tick(let seconds):
                 // Observation first, then the post: both carry the same shown value.
-                shownChanged.withLock { $0 }?()
+                manager?.announce(\.remainingSeconds)
                 NotificationChannel.boostTime.post(seconds, object: seconds, center: center)
             case .ended(let reason):
                 // A stop reports no tick(0), so the shown value's change is announced here.
-                if reason == .stopped { shownChanged.withLock { $0 }?() }
-                ended.withLock { $0 }?()
+                if reason == .stopped { manager?.announce(\.remainingSeconds) }
+                manager?.clearIfEnded()
                 NotificationChannel.boostEnded.post(reason == .finished ? .finished : .stopped, center: center)
             }
         }
         let record = journal.current()
         let now = timer.now
         model = Locked(BoostModel(phase: BoostModel.phase(of: record, at: now, wallClock: wallClock), committed: record))
-        let onEnd = Self.endHandler(for: self)
-        ended.withLock { $0 = onEnd }
-        let onShownChange: @Sendable () -> Void = { [weak self] in self?.announce(\.remainingSeconds) }
-        shownChanged.withLock { $0 = onShownChange }
+        owner.manager = self
         apply(model.withLock { $0.phase })
     }
 
@@ -248,11 +247,6 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         min(.seconds(seconds), maximumDuration)
     }
 
-    /// What the countdown calls when a boost ends; holds the manager weakly.
-    private static func endHandler(for manager: BoostTimeManager) -> @Sendable () -> Void {
-        { [weak manager] in manager?.clearIfEnded() }
-    }
-
     /// Clears the record of a boost that ran out here, unless the disk says another boost has
     /// started since (which this process then shows).
     private func clearIfEnded() {
@@ -373,3 +367,19 @@ public final class BoostTimeManager: BoostTimeManagerContract {
 /// `.boostTimeNotification` post carrying the same value, on the countdown's task — and at
 /// start, stop, pause and resume (on the thread that made the change).
 extension BoostTimeManager: Observable {}
+
+/// A weak reference to the manager for the timer's handler, which outlives nothing: the
+/// manager owns the timer, so the handler must not own the manager.
+private final class WeakOwner: Sendable {
+    private let reference = Locked(Reference())
+
+    private struct Reference {
+        weak var manager: BoostTimeManager?
+    }
+
+    /// The manager, while it exists.
+    var manager: BoostTimeManager? {
+        get { reference.withLock { $0.manager } }
+        set { reference.withLock { $0.manager = newValue } }
+    }
+}
