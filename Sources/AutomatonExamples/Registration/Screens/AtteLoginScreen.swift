@@ -2,19 +2,8 @@ import Automaton
 
 /// One-click log-in with the Atte account linked to the Mercari account.
 public struct AtteLoginScreen: RegistrationScreen, DependencyInjectable, Hashable {
-    /// What the screen needs.
-    public struct Dependency: Hashable, Sendable {
-        /// The linked Mercari account.
-        public var resource: MercariIDResource
-        /// The Atte token.
-        public var token: String
-
-        /// Creates the dependency.
-        public init(resource: MercariIDResource, token: String) {
-            self.resource = resource
-            self.token = token
-        }
-    }
+    /// What the screen needs: the account and its token.
+    public typealias Dependency = MercariAccountDependency
 
     /// What the screen was built with.
     public let dependency: Dependency

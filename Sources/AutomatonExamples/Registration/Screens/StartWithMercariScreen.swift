@@ -2,19 +2,8 @@ import Automaton
 
 /// "Start with your Mercari account", for the account found on the device.
 public struct StartWithMercariScreen: RegistrationScreen, DependencyInjectable, Hashable {
-    /// What the screen needs.
-    public struct Dependency: Hashable, Sendable {
-        /// The Mercari account to continue with.
-        public var resource: MercariIDResource
-        /// The Mercari token.
-        public var token: String
-
-        /// Creates the dependency.
-        public init(resource: MercariIDResource, token: String) {
-            self.resource = resource
-            self.token = token
-        }
-    }
+    /// What the screen needs: the account and its token.
+    public typealias Dependency = MercariAccountDependency
 
     /// What the screen was built with.
     public let dependency: Dependency
