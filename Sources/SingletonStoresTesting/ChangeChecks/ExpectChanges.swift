@@ -109,8 +109,8 @@ public func expectChanges(
     isolation: isolated (any Actor)? = #isolation,
     during action: () async throws -> Void
 ) async rethrows -> [RecordedChange] {
-    let arrivals = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    let recorder = ChangeRecorder(center: center, onRecord: { arrivals.continuation.yield($0) })
+    let arrivals = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    let recorder = ChangeRecorder(center: center, onRecord: { arrivals.continuation.yield() })
     defer { recorder.stop() }
     try await action()
     let comparison: @Sendable () -> ChangeComparison = { ChangeComparison(expected: expected, recorded: recorder.changes, exhaustivity: exhaustivity) }
@@ -125,7 +125,7 @@ public func expectChanges(
 
 /// Waits until `isSatisfied()` holds after an arrival, or `timeout` passes on `clock`.
 private func waitForArrivals(
-    _ arrivals: AsyncStream<Int>,
+    _ arrivals: AsyncStream<Void>,
     until isSatisfied: @escaping @Sendable () -> Bool,
     timeout: Duration,
     clock: any Clock<Duration>

@@ -37,17 +37,13 @@ public final class ChangeRecorder: Sendable {
         self.init(center: center, onRecord: nil)
     }
 
-    /// Starts recording, calling `onRecord` (outside the lock) with the number of changes
-    /// recorded so far after each one.
-    init(center: NotificationCenter, onRecord: (@Sendable (Int) -> Void)?) {
+    /// Starts recording, calling `onRecord` (outside the lock) after each recorded change.
+    init(center: NotificationCenter, onRecord: (@Sendable () -> Void)?) {
         let log = self.log
         let observer = center.addObserver(forName: nil, object: nil, queue: nil) { note in
             guard let payload = note.userInfo?[NotificationChannel<Int>.payloadKey] else { return }
-            let count = log.entries.withLock {
-                $0.append(RecordedChange(name: note.name, payload: payload))
-                return $0.count
-            }
-            onRecord?(count)
+            log.entries.withLock { $0.append(RecordedChange(name: note.name, payload: payload)) }
+            onRecord?()
         }
         token = ObservationToken(onCancel: { [center, observer = UncheckedObserver(observer)] in
             center.removeObserver(observer.value)
