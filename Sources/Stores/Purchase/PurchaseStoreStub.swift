@@ -8,14 +8,16 @@ import SingletonStores
 /// ```
 ///
 /// It follows the same rules as ``PurchaseManager`` — an item is spent only if its boost starts —
-/// using the boost store it is given.
+/// using the boost store it is given. It takes part in Swift Observation like the production
+/// store: reading ``ownedBoostItems``, ``premiumExpiry`` or ``flowState`` in a SwiftUI `body`
+/// registers a dependency, and each change calls `onChange` once.
 public final class PurchaseStoreStub: PurchaseStoreContract {
     struct State: Equatable, Sendable {
         var boostItems: Int
         var premiumExpiry: Date?
         var flow: PurchaseFlowState = .idle
     }
-    private let state: StoreCore<State>
+    private let core: StoreCore<State>
     private let boost: any BoostTimeManagerContract
     private let now: @Sendable () -> Date
 
@@ -32,27 +34,27 @@ public final class PurchaseStoreStub: PurchaseStoreContract {
         boost: any BoostTimeManagerContract = BoostTimeManagerStub(remainingSeconds: 0),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        state = StoreCore(
+        core = StoreCore(
             State(boostItems: max(boostItems, 0), premiumExpiry: premiumExpiry), channel: .purchaseStub, center: NotificationCenter())
         self.boost = boost
         self.now = now
     }
 
     /// The items owned.
-    public var ownedBoostItems: Int { state.state.boostItems }
+    public var ownedBoostItems: Int { core.state.boostItems }
     /// When premium ends.
-    public var premiumExpiry: Date? { state.state.premiumExpiry }
+    public var premiumExpiry: Date? { core.state.premiumExpiry }
     /// Whether premium is active at `now()`.
     public var isPremium: Bool { premiumExpiry.map { $0 > now() } ?? false }
     /// The flow state: purchased after a buy.
-    public var flowState: PurchaseFlowState { state.state.flow }
+    public var flowState: PurchaseFlowState { core.state.flow }
 
     /// Adds the product at once.
     @discardableResult
     public func buy(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         let date = now()
-        state.update { state in
+        core.update { state in
             switch product {
             case .boostItems(let count): state.boostItems = state.boostItems.saturatingAdding(max(count, 0))
             case .premium(let days):
@@ -71,7 +73,7 @@ public final class PurchaseStoreStub: PurchaseStoreContract {
     /// Spends one item if its boost starts.
     public func useBoostItem(duration: Int) throws(PurchaseError) {
         try boost.startCountDownIfIdle(duration: duration) { _ throws(PurchaseError) in
-            let spent = state.update { state -> Bool in
+            let spent = core.update { state -> Bool in
                 guard state.boostItems > 0 else { return false }
                 state.boostItems -= 1
                 return true
