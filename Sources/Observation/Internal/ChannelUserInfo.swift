@@ -12,13 +12,28 @@ extension NotificationChannel {
     /// goes in first, into an empty table, so it sits in its home slot and every observer finds
     /// it with one comparison whatever else the dictionary holds. The table is also kept sparse
     /// (about four slots per entry), so the entries added after it rarely pass an occupied slot
-    /// either. (`StoreCore` posts through this directly, building one dictionary per change.)
+    /// either.
     @inlinable
     package func userInfo(carrying payload: Payload, classicEntries: Int) -> [AnyHashable: Any] {
         var info = classicEntries <= 2
             ? sparseUserInfo
             : [AnyHashable: Any](minimumCapacity: 3 * (classicEntries + 1))
         info[channelPayloadKey] = payload
+        return info
+    }
+
+    /// The `userInfo` of a store change: `payload` under ``payloadKey``, and `old` and `new`
+    /// under `"old"` and `"new"` for classic observers.
+    ///
+    /// It is a copy of one prepared table whose three values are replaced by position, so a post
+    /// hashes no key; the layout is the one `userInfo(carrying:classicEntries:)` makes.
+    @inlinable
+    package func userInfo(carrying payload: Payload, old: Any, new: Any) -> [AnyHashable: Any] {
+        let layout = changeUserInfoLayout
+        var info = layout.table
+        info.values[layout.payload] = payload
+        info.values[layout.old] = old
+        info.values[layout.new] = new
         return info
     }
 }
@@ -29,3 +44,27 @@ extension NotificationChannel {
 /// storage type up in the runtime on every call.
 // nonisolated(unsafe): an immutable empty dictionary; every write goes to a copy of its own.
 @usableFromInline nonisolated(unsafe) let sparseUserInfo = [AnyHashable: Any](minimumCapacity: 9)
+
+/// The prepared table of a store change's `userInfo` and the positions of its three values.
+/// The positions stay valid in every copy of the table: replacing a value moves no entry.
+@usableFromInline
+struct ChangeUserInfoLayout: @unchecked Sendable {  // @unchecked: `Any` placeholders, never read
+    @usableFromInline let table: [AnyHashable: Any]
+    @usableFromInline let payload: Dictionary<AnyHashable, Any>.Index
+    @usableFromInline let old: Dictionary<AnyHashable, Any>.Index
+    @usableFromInline let new: Dictionary<AnyHashable, Any>.Index
+
+    init() {
+        var table = sparseUserInfo
+        table[channelPayloadKey] = ()
+        table["old"] = ()
+        table["new"] = ()
+        // The three keys were just inserted, so each lookup finds its entry.
+        self.payload = table.index(forKey: channelPayloadKey) ?? table.startIndex
+        self.old = table.index(forKey: "old") ?? table.startIndex
+        self.new = table.index(forKey: "new") ?? table.startIndex
+        self.table = table
+    }
+}
+
+@usableFromInline let changeUserInfoLayout = ChangeUserInfoLayout()

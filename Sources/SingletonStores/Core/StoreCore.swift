@@ -161,9 +161,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
         // both find the store already holding `change.new`.
         registrar.willSet(self, keyPath: stateKeyPath)
         registrar.didSet(self, keyPath: stateKeyPath)
-        var info = channel.userInfo(carrying: change, classicEntries: 2)
-        info["old"] = change.old
-        info["new"] = change.new
+        let info = channel.userInfo(carrying: change, old: change.old, new: change.new)
         center.post(name: channel.name, object: classicObject(change), userInfo: info)
     }
 }

@@ -69,6 +69,26 @@ import Testing
         #expect(received.values == ["10→9 object 9"])
     }
 
+    @Test func eachPostCarriesItsOwnUserInfoWithExactlyThreeEntries() {
+        let core = StoreCore(0, channel: .counter, center: center)
+        let received = Recorder<String>()
+        let observer = center.addObserver(forName: NotificationChannel<StoreChange<Int>>.counter.name, object: nil, queue: nil) { note in
+            let info = note.userInfo ?? [:]
+            let payload = info[NotificationChannel<StoreChange<Int>>.payloadKey] as? StoreChange<Int>
+            let old = info["old"] as? Int ?? -1
+            let new = info["new"] as? Int ?? -1
+            received.append("\(info.count) entries: \(old)→\(new), payload \(payload?.old ?? -1)→\(payload?.new ?? -1)")
+        }
+        for value in 1...3 { core.set(value) }
+        center.removeObserver(observer)
+        // Every table is a copy of one prepared layout: each must hold its own values.
+        #expect(received.values == [
+            "3 entries: 0→1, payload 0→1",
+            "3 entries: 1→2, payload 1→2",
+            "3 entries: 2→3, payload 2→3",
+        ])
+    }
+
     @Test func changesSequenceDeliversCommittedChanges() async {
         let store = CounterStore(center: center)
         let changes = store.core.changes(buffering: .unbounded)
