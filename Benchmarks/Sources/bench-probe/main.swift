@@ -47,7 +47,9 @@ let pairs: [(row: String, ours: String, limit: String, block: Int)] = [
 /// Times every pair interleaved; returns row → figures, and prints one line per pair.
 nonisolated func timePairs(blocks: Int = 40) -> [String: PairedRatio] {
     var results: [String: PairedRatio] = [:]
-    for pair in pairs {
+    // `BENCH_PROBE_ROWS=notify1,notify100` times only those rows.
+    let rows = ProcessInfo.processInfo.environment["BENCH_PROBE_ROWS"].map { $0.split(separator: ",").map(String.init) }
+    for pair in pairs where rows?.contains(pair.row) ?? true {
         guard let ours = MeasuredOperation.named(pair.ours), let limit = MeasuredOperation.named(pair.limit) else { continue }
         // One untimed block of each first: first use of the code and the allocator's warm-up.
         ours.run(pair.block)
