@@ -30,6 +30,16 @@ import StoreObservation
 /// A document that cannot be read is kept aside by the storage; the store starts from the
 /// default, keeps the problem in ``loadProblem`` and reports it once as
 /// ``StoreIssue/storageRecovered(_:)``.
+///
+/// ## Following other processes
+/// The store follows its document (``StorageWatching/automatic`` by default): when another
+/// process — an app extension, a second terminal — or another storage instance commits a new
+/// version, the store reads it, commits it in memory and posts it like any change of its own,
+/// on the storage's watcher thread. With file events (Linux) that takes milliseconds; polling
+/// takes up to its interval. The store's own writes are already in memory when their news
+/// arrives, so they are never posted twice. A document that turns bad is kept aside and
+/// reported once, and the store keeps its last good state; a removed document changes nothing
+/// until the store writes again. Pass `watching: .off` for a document no other process writes.
 public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: Sendable {
     // The in-memory state. Private, so that every write goes through `update`, which writes
     // the document first: nothing can change the state without the disk.
@@ -42,6 +52,8 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     private let storage: any StoreStorage
     private let defaultValue: State
     private let reportIssue: @Sendable (StoreIssue) -> Void
+    // Keeps the document watched while the store lives.
+    private let watch: StorageWatch?
 
     /// Loads the document named `key`, or starts from `defaultValue`.
     ///
@@ -52,6 +64,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///   - channel: The channel changes are posted on.
     ///   - center: The notification center to post to.
     ///   - object: The notification `object` for classic observers, derived from each change.
+    ///   - watching: How the store follows versions other processes write; file events or a
+    ///     poll by default (see ``StorageWatching``), `.off` to read only at launch and on
+    ///     writes.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
     public init(
         key: String,
@@ -60,8 +75,12 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         channel: NotificationChannel<StoreChange<State>>,
         center: NotificationCenter = .default,
         object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil },
+        watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
+        // Watch first, load second: a version written in between is caught up on at once.
+        let follower = DiskFollower<State>(key: key, storage: storage, reportIssue: reportIssue)
+        let watch = try? storage.watch(forKey: key, watching) { follower.adoptDisk() }
         let loaded: StorageLoad<State>
         do {
             loaded = try storage.load(State.self, forKey: key, default: defaultValue)
@@ -74,8 +93,14 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         self.reportIssue = reportIssue
         self.loadProblem = loaded.recovery
         self.core = StoreCore(loaded.value, channel: channel, center: center, object: object)
+        self.watch = watch ?? nil
         if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
+        follower.attach(core)
     }
+
+    /// How the store follows its document right now; `nil` when it does not (watching is
+    /// `.off`, or the storage does not watch).
+    public var watchMechanism: StorageWatchMechanism? { watch?.mechanism }
 
     /// The current state.
     public var state: State { core.state }

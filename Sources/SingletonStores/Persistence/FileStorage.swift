@@ -200,4 +200,43 @@ public struct FileStorage: StoreStorage {
             return StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery)
         }
     }
+
+    /// Follows the document of `key` as `watching` says; see ``StoreStorage/watch(forKey:_:onChange:)``.
+    ///
+    /// One thread per process serves every watch. With file events (inotify on Linux) it watches
+    /// the data folder, not the file — documents are replaced by rename — and sleeps until the
+    /// folder changes; polled watches compare the document's inode, size and modification time
+    /// at their interval. A watch of a folder that does not exist yet polls until the folder
+    /// appears, then switches to file events. A document written in place by another tool is
+    /// seen when its writer closes it (file events) or at the next poll, which may find it half
+    /// written: write documents by replacing them, as this storage does.
+    ///
+    /// `onChange` runs on the watcher's thread; a slow handler delays other watches' news.
+    /// Returns `nil` for `.off`, on a platform without POSIX files, or when the process has no
+    /// free file descriptor for the watcher's wake-up pipe.
+    public func watch(
+        forKey key: String,
+        _ watching: StorageWatching,
+        onChange: @escaping @Sendable () -> Void
+    ) throws(StorageError) -> StorageWatch? {
+        let name = "\(try StorageKey.validated(key)).json"
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        let forcesPolling: Bool
+        let interval: Duration
+        switch watching.mode {
+        case .off: return nil
+        case .automatic(let fallback): (forcesPolling, interval) = (false, fallback)
+        case .polling(let every): (forcesPolling, interval) = (true, every)
+        }
+        let watcher = DocumentWatcher.shared
+        guard let id = watcher.subscribe(
+            folder: folder, name: name, forcesPolling: forcesPolling, interval: interval, handler: onChange)
+        else { return nil }
+        return StorageWatch(
+            mechanism: { watcher.mechanism(of: id) ?? .polling(interval: interval) },
+            stop: { watcher.cancel(id) })
+        #else
+        return nil
+        #endif
+    }
 }

@@ -74,4 +74,37 @@ public protocol StoreStorage: Sendable {
         default defaultValue: @autoclosure () -> Value,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>
+
+    /// Follows the document under `key`: `onChange` runs after another process, or another
+    /// storage instance, may have committed a new version of it, until the returned watch is
+    /// cancelled or released.
+    ///
+    /// `onChange` says only that something may have changed: read the document to see what.
+    /// It may also run after this storage's own writes. It runs on a thread of the storage's
+    /// choosing, with no lock held.
+    ///
+    /// The default implementation watches nothing and returns `nil`; ``FileStorage`` watches.
+    ///
+    /// - Parameters:
+    ///   - key: The store name.
+    ///   - watching: How to follow the document; `.off` returns `nil`.
+    ///   - onChange: Called after each change seen.
+    /// - Returns: The watch, or `nil` when this storage does not watch.
+    /// - Throws: ``StorageError/invalidKey(_:reason:)`` for a bad key.
+    func watch(
+        forKey key: String,
+        _ watching: StorageWatching,
+        onChange: @escaping @Sendable () -> Void
+    ) throws(StorageError) -> StorageWatch?
+}
+
+extension StoreStorage {
+    /// Watches nothing: a storage without its own `watch` does not follow other writers.
+    public func watch(
+        forKey key: String,
+        _ watching: StorageWatching,
+        onChange: @escaping @Sendable () -> Void
+    ) throws(StorageError) -> StorageWatch? {
+        nil
+    }
 }

@@ -1,0 +1,71 @@
+import SingletonStoresLocking
+
+/// Brings a ``PersistentStoreCore``'s memory up to date with its document when a watch says
+/// the document may have changed.
+///
+/// The watch is started before the document is loaded, so that no version written in between
+/// is missed; news that comes before the store's core exists is remembered and acted on once
+/// it does.
+final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
+    private enum Stage {
+        case waiting(missedNews: Bool)
+        case following(StoreCore<State>)
+    }
+
+    private let key: String
+    private let storage: any StoreStorage
+    private let reportIssue: @Sendable (StoreIssue) -> Void
+    private let stage = Locked(Stage.waiting(missedNews: false))
+    /// The last problem reported, so one that persists is reported once, not at every change.
+    private let lastProblem = Locked<StorageError?>(nil)
+
+    init(key: String, storage: any StoreStorage, reportIssue: @escaping @Sendable (StoreIssue) -> Void) {
+        self.key = key
+        self.storage = storage
+        self.reportIssue = reportIssue
+    }
+
+    /// Starts following into `core`, first catching up if news came while it was being made.
+    func attach(_ core: StoreCore<State>) {
+        let missed = stage.withLock { stage -> Bool in
+            defer { stage = .following(core) }
+            if case .waiting(let missed) = stage { return missed }
+            return false
+        }
+        if missed { adoptDisk() }
+    }
+
+    /// Reads the document and commits it in memory if it differs, posting the change.
+    ///
+    /// The read happens inside the core's transaction, so it cannot interleave with this
+    /// store's own writes: a version this store wrote is already in memory and posts nothing.
+    /// A bad document is kept aside by the storage and reported; a missing one changes nothing
+    /// (the store keeps its state until it writes again).
+    func adoptDisk() {
+        let core = stage.withLock { stage -> StoreCore<State>? in
+            switch stage {
+            case .waiting:
+                stage = .waiting(missedNews: true)
+                return nil
+            case .following(let core):
+                return core
+            }
+        }
+        guard let core else { return }
+        var problem: StorageError?
+        core.update { state in
+            do throws(StorageError) {
+                let loaded = try storage.load(State.self, forKey: key, default: state)
+                problem = loaded.recovery
+                if loaded.isStored { state = loaded.value }
+            } catch {
+                problem = error
+            }
+        }
+        let isNew = lastProblem.withLock { last -> Bool in
+            defer { last = problem }
+            return problem != nil && problem != last
+        }
+        if isNew, let problem { reportIssue(.storageRecovered(problem)) }
+    }
+}
