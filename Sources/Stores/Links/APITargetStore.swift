@@ -25,15 +25,18 @@ public final class APITargetStore: APITargetStoreContract {
     /// - Parameters:
     ///   - storage: Where the `apiTarget` document lives.
     ///   - center: The notification center changes are posted to.
+    ///   - watching: How the store follows changes other processes write to its document;
+    ///     file events or a poll by default, `.off` to read it only at launch and on writes.
     ///   - reportIssue: Receives load problems; prints to standard error by default.
     public init(
         storage: any StoreStorage = FileStorage(),
         center: NotificationCenter = .default,
+        watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         persisted = PersistentStoreCore(
             key: "apiTarget", default: .production, storage: storage,
-            channel: .apiTarget, center: center, reportIssue: reportIssue)
+            channel: .apiTarget, center: center, watching: watching, reportIssue: reportIssue)
     }
 
     /// The selected environment.

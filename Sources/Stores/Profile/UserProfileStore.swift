@@ -30,15 +30,18 @@ public final class UserProfileStore: UserProfileStoreContract {
     /// - Parameters:
     ///   - storage: Where the `profile` document lives.
     ///   - center: The notification center changes are posted to.
+    ///   - watching: How the store follows changes other processes write to its document;
+    ///     file events or a poll by default, `.off` to read it only at launch and on writes.
     ///   - reportIssue: Receives load problems; prints to standard error by default.
     public init(
         storage: any StoreStorage = FileStorage(),
         center: NotificationCenter = .default,
+        watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         persisted = PersistentStoreCore(
             key: "profile", default: UserProfile(), storage: storage,
-            channel: .userProfile, center: center, reportIssue: reportIssue)
+            channel: .userProfile, center: center, watching: watching, reportIssue: reportIssue)
         if let code = persisted.state.unknownGenderCode { reportIssue(.unknownGenderCode(code)) }
     }
 

@@ -62,6 +62,8 @@ public final class PurchaseManager: PurchaseStoreContract {
     ///   - boost: The boost countdown items start; `nil` (the default) uses the current one of
     ///     ``StoreValues`` at the time of use.
     ///   - center: The notification center changes are posted to.
+    ///   - watching: How the store follows changes other processes write to its document;
+    ///     file events or a poll by default, `.off` to read it only at launch and on writes.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
     public init(
         backend: (any PurchaseBackend)? = nil,
@@ -69,6 +71,7 @@ public final class PurchaseManager: PurchaseStoreContract {
         wallClock: WallClock = .system,
         boost: (any BoostTimeManagerContract)? = nil,
         center: NotificationCenter = .default,
+        watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         self.backend = backend ?? LocalPurchaseBackend(storage: storage, wallClock: wallClock)
@@ -78,7 +81,7 @@ public final class PurchaseManager: PurchaseStoreContract {
         self.reportIssue = reportIssue
         ledger = PersistentStoreCore(
             key: Self.ledgerKey, default: PurchaseLedger(), storage: storage,
-            channel: .purchaseLedger, center: center, reportIssue: reportIssue)
+            channel: .purchaseLedger, center: center, watching: watching, reportIssue: reportIssue)
         flow = StoreCore(.idle, channel: .purchaseFlow, center: center)
         creditPendingReceipts()
     }

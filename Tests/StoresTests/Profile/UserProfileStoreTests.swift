@@ -88,9 +88,9 @@ import Testing
         #expect(store.profile.nickname == "")
     }
 
-    @Test func anotherProcessesWriteIsPickedUpByReload() throws {
+    @Test func anUnwatchedStorePicksUpAnotherProcessesWriteByReload() throws {
         try withTemporaryFolder { folder in
-            let mine = UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter())
+            let mine = UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter(), watching: .off)
             let theirs = UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter())
             try theirs.setNickname("from elsewhere")
             #expect(mine.profile.nickname == "")
@@ -98,6 +98,20 @@ import Testing
             #expect(mine.profile.nickname == "from elsewhere")
             try mine.setBetaUser(true)  // an update starts from the file, never from a stale copy
             #expect(mine.profile.nickname == "from elsewhere")
+        }
+    }
+
+    @Test func aWatchedStoreFollowsAnotherInstancesWriteOnItsOwn() throws {
+        try withTemporaryFolder { folder in
+            let center = NotificationCenter()
+            let nicknames = Recorder<String>()
+            let mine = UserProfileStore(storage: FileStorage(folder: folder), center: center)
+            let token = mine.observe { nicknames.append($0.new.nickname) }
+            defer { token.cancel() }
+            let theirs = UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter())
+            try theirs.setNickname("from elsewhere")
+            #expect(eventually { mine.profile.nickname == "from elsewhere" })
+            #expect(nicknames.values == ["from elsewhere"])
         }
     }
 }
