@@ -68,3 +68,14 @@ package func eventually(within seconds: Double = 20, _ condition: () -> Bool) ->
     }
     return true
 }
+
+/// ``eventually(within:_:)`` for async tests: checks between short sleeps that leave the
+/// thread to other tasks.
+package func waitUntil(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return true
+}

@@ -34,9 +34,11 @@ import Timers
 /// spending an item on a boost — is decided under the document's file lock from what is on
 /// disk at that moment, then written, then shown by this process's countdown. So of several
 /// processes using items at once on an idle boost exactly one starts it, and while a boost runs
-/// in any process, no other process can start one over it with an item. Between its own
-/// changes a process does not watch the document: a boost another process stopped is still
-/// shown here until this process changes the boost or relaunches.
+/// in any process, no other process can start one over it with an item. Each process also
+/// follows the document (and the purchase ledger, for boosts started with an item): a boost
+/// another process starts, extends, pauses, resumes or stops is shown here within milliseconds
+/// (file events) or one poll interval, with the same posts as a local change — the countdown
+/// re-targets to the new end, and an end is posted once in each process that showed the boost.
 ///
 /// ## Ends
 /// ``NotificationChannel/boostEnded`` is posted exactly once per boost, when it runs out or is
@@ -61,6 +63,8 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     // Swift Observation: `remainingSeconds` (and so `isInBoostTime`) and `isPaused` register
     // here; the timer's reports and pause and resume announce through it.
     private let registrar = ObservationRegistrar()
+    // Keep the `boost` document and the ledger watched while the manager lives.
+    private let watches: [StorageWatch]
 
     /// Creates a boost countdown and resumes the boost recorded on disk, if one is running or
     /// paused.
@@ -71,18 +75,25 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     ///   - storage: Where the `boost` document lives. Boosts started by spending an item are
     ///     read from the `purchases` ledger of the same storage.
     ///   - center: The notification center changes are posted to.
+    ///   - watching: How the manager follows boosts other processes change; file events or a
+    ///     poll by default, `.off` to read the disk only at launch and on this process's changes.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
     public init(
         clock: some Clock<Duration> = ContinuousClock(),
         wallClock: WallClock = .system,
         storage: any StoreStorage = FileStorage(),
         center: NotificationCenter = .default,
+        watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         let journal = BoostJournal(storage: storage, reportIssue: reportIssue)
-        // The timer's handler is made before `self` exists; it reaches the manager through
-        // this weak reference, set once the manager is whole.
+        // The timer's and the watches' handlers are made before `self` exists; they reach the
+        // manager through this weak reference, set once the manager is whole.
         let owner = WeakOwner()
+        // Watch first, read second: a change written in between is caught up on at once.
+        watches = [BoostJournal.key, BoostJournal.ledgerKey].compactMap { key in
+            (try? storage.watch(forKey: key, watching) { owner.newsArrived() }) ?? nil
+        }
         self.journal = journal
         self.wallClock = wallClock
         timer = CountdownTimer(clock: clock) { event in
@@ -102,8 +113,8 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         let record = journal.current()
         let now = timer.now
         model = Locked(BoostModel(phase: BoostModel.phase(of: record, at: now, wallClock: wallClock), committed: record))
-        owner.manager = self
         apply(model.withLock { $0.phase })
+        if owner.attach(self) { followDisk() }
     }
 
     // MARK: Reading
@@ -241,7 +252,27 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         }
     }
 
+    /// When the running boost ends on the wall clock, as recorded on disk (every process
+    /// showing the boost reads the same date); `nil` when no boost runs or it is paused.
+    ///
+    /// Schedule a reminder with it; to show the time left, read ``remainingSeconds``.
+    public var endDate: Date? {
+        model.withLock { model -> Date? in
+            guard case .running = model.phase else { return nil }
+            return model.committed.endDate
+        }
+    }
+
     // MARK: Internals
+
+    /// Adopts what another process wrote, if the disk no longer holds what this process last
+    /// saw or wrote. Reads without locking first: news of this process's own writes, the most
+    /// common, costs two reads and no lock.
+    fileprivate func followDisk() {
+        let onDisk = journal.current()
+        guard model.withLock({ $0.committed }) != onDisk else { return }
+        change { _, _ in }  // the transaction adopts the disk under its lock
+    }
 
     private static func clamped(_ seconds: Int) -> Duration {
         min(.seconds(seconds), maximumDuration)
@@ -368,18 +399,38 @@ public final class BoostTimeManager: BoostTimeManagerContract {
 /// start, stop, pause and resume (on the thread that made the change).
 extension BoostTimeManager: Observable {}
 
-/// A weak reference to the manager for the timer's handler, which outlives nothing: the
-/// manager owns the timer, so the handler must not own the manager.
+/// A weak reference to the manager for the timer's and the watches' handlers: the manager owns
+/// them, so they must not own the manager.
 private final class WeakOwner: Sendable {
     private let reference = Locked(Reference())
 
     private struct Reference {
         weak var manager: BoostTimeManager?
+        var isAttached = false
+        /// News from a watch that came before the manager was whole.
+        var missedNews = false
     }
 
     /// The manager, while it exists.
     var manager: BoostTimeManager? {
-        get { reference.withLock { $0.manager } }
-        set { reference.withLock { $0.manager = newValue } }
+        reference.withLock { $0.manager }
+    }
+
+    /// Sets the manager once it is whole; whether news arrived before and must be acted on.
+    func attach(_ manager: BoostTimeManager) -> Bool {
+        reference.withLock { reference in
+            reference.manager = manager
+            reference.isAttached = true
+            return reference.missedNews
+        }
+    }
+
+    /// A watch saw the `boost` document or the ledger change.
+    func newsArrived() {
+        let manager = reference.withLock { reference -> BoostTimeManager? in
+            if !reference.isAttached { reference.missedNews = true }
+            return reference.manager
+        }
+        manager?.followDisk()
     }
 }
