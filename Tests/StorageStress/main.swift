@@ -15,6 +15,8 @@
 //       Launches the stores on <folder> and prints what they show, as one JSON object.
 //   storage-stress as-user <uid|-> <umask|-> <folder> <step>…
 //       Storage steps run as another user (see AsUser.swift).
+//   storage-stress follow-profile|write-profile|follow-counter|follow-boost|boost|watch-churn …
+//       Stores that follow other processes (see Following.swift).
 //
 // --crash-at POINT kills the process with SIGKILL when it reaches the named fault-injection
 // point; --trace prints every point reached to standard error.
@@ -23,7 +25,7 @@ import Foundation
 @_spi(FaultInjection) import SingletonStores
 @_spi(FaultInjection) import Stores
 
-struct Counter: Codable, Sendable {
+struct Counter: Codable, Sendable, Equatable {
     var count = 0
     var label = "counter"
 }
@@ -53,6 +55,20 @@ if let index = arguments.firstIndex(of: "--trace") {
 
 do {
     switch arguments.first {
+    case "follow-profile", "write-profile", "follow-counter", "follow-boost", "boost", "watch-churn":
+        guard arguments.count >= 2 else { usage() }
+        let folder = URL(filePath: arguments[1], directoryHint: .isDirectory)
+        let number = arguments.count >= 3 ? Int(arguments[2]) : nil
+        let watching = Following.watching(arguments)
+        switch (arguments[0], number) {
+        case ("follow-profile", let last?): exit(try Following.followProfile(folder: folder, last: last, watching: watching))
+        case ("write-profile", let count?): try Following.writeProfile(folder: folder, count: count)
+        case ("follow-counter", let final?): exit(Following.followCounter(folder: folder, final: final, watching: watching))
+        case ("follow-boost", _): exit(Following.followBoost(folder: folder))
+        case ("boost", _): exit(Following.changeBoost(folder: folder, Array(arguments.dropFirst(2))))
+        case ("watch-churn", let count?): exit(Following.watchChurn(folder: folder, count: count))
+        default: usage()
+        }
     case "use", "buy", "churn", "report":
         guard arguments.count >= 2 else { usage() }
         let scenario = Scenario(folder: URL(filePath: arguments[1], directoryHint: .isDirectory))

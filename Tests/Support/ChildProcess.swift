@@ -37,6 +37,8 @@ package struct StartedChild {
     private let process: Process
     private let output: Pipe
     private let errorFile: URL
+    /// Output already read while waiting for it; ``finish()`` returns it too.
+    private let alreadyRead = Recorder<Data>()
 
     /// Starts `process` with its standard output and error captured (its standard input, if
     /// not set, is the null device).
@@ -62,9 +64,26 @@ package struct StartedChild {
     }
 
     /// Waits until the child has written something to standard output, or closed it; what it
-    /// wrote is not kept.
+    /// wrote is kept for ``finish()``.
     package func waitForOutput() {
-        _ = output.fileHandleForReading.availableData
+        let chunk = output.fileHandleForReading.availableData
+        alreadyRead.append(chunk)
+    }
+
+    /// Waits until the child has written a whole line that satisfies `matches`, or closed its
+    /// output (then `nil`); everything read is kept for ``finish()``.
+    @discardableResult
+    package func waitForLine(where matches: (String) -> Bool) -> String? {
+        var searched = 0
+        while true {
+            let text = String(decoding: alreadyRead.values.reduce(Data(), +), as: UTF8.self)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()  // the last is unfinished
+            if let line = lines.dropFirst(searched).first(where: { matches(String($0)) }) { return String(line) }
+            searched = lines.count
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            alreadyRead.append(chunk)
+        }
     }
 
     /// Sends `signal` to the child.
@@ -75,7 +94,7 @@ package struct StartedChild {
     /// Reads the child's output until it exits, waits for it, and returns what it printed.
     package func finish() throws -> ChildProcessResult {
         defer { try? FileManager.default.removeItem(at: errorFile) }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()  // until the child exits
+        let outputData = alreadyRead.values.reduce(Data(), +) + output.fileHandleForReading.readDataToEndOfFile()  // until the child exits
         process.waitUntilExit()
         return ChildProcessResult(
             status: process.terminationStatus, reason: process.terminationReason,

@@ -90,3 +90,26 @@ struct BoostFollowingTests {
         }
     }
 }
+
+@Suite("Purchases follow other processes")
+struct PurchaseFollowingTests {
+    @Test func itemsBoughtAndUsedElsewhereShowUpInTheCounts() async throws {
+        try await withTemporaryFolder { folder in
+            let wall = ManualWallClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+            let writerBoost = FolderBoost(folder: folder, wall: wall, watching: .off)
+            let writer = PurchaseManager(
+                storage: FileStorage(folder: folder), wallClock: wall.wallClock, boost: writerBoost.boost,
+                center: writerBoost.center, watching: .off)
+            let watcherBoost = FolderBoost(folder: folder, wall: wall)
+            let watcher = PurchaseManager(
+                storage: FileStorage(folder: folder), wallClock: wall.wallClock, boost: watcherBoost.boost,
+                center: watcherBoost.center)
+            _ = try await writer.buy(.boostItems(3))
+            #expect(await waitUntil { watcher.ownedBoostItems == 3 })
+            try writer.useBoostItem(duration: 60)
+            #expect(await waitUntil { watcher.ownedBoostItems == 2 })
+            // The boost the item started shows in the watcher's countdown too.
+            #expect(await waitUntil { watcherBoost.boost.remainingSeconds == 60 })
+        }
+    }
+}
