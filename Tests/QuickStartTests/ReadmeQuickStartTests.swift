@@ -59,21 +59,25 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         let builtInsSource = try String(contentsOf: builtInsFile, encoding: .utf8)
         let testingFile = root.appendingPathComponent("Tests/StoresTests/ReadmeTestingTests.swift")
         let testingSource = try String(contentsOf: testingFile, encoding: .utf8)
+        let liveFile = root.appendingPathComponent("Tests/StoresTests/ReadmeLiveTests.swift")
+        let liveSource = try String(contentsOf: liveFile, encoding: .utf8)
         let swiftUIFile = root.appendingPathComponent("Tests/StoresTests/ReadmeSwiftUITests.swift")
         let swiftUISource = try String(contentsOf: swiftUIFile, encoding: .utf8)
         let mirrored = try #require(source.between("// README quick start: begin\n", "// README quick start: end"))
         let blocks = readme.swiftBlocks
-        #expect(blocks.count == 4, "each Swift block of the README is mirrored in a test")
+        #expect(blocks.count == 5, "each Swift block of the README is mirrored in a test")
         let quickStart = try #require(blocks.first)
         #expect(quickStart == mirrored, "README.md's quick start and this file must stay identical")
         #expect(quickStart.split(separator: "\n").count <= 40)
         let builtIns = try #require(builtInsSource.between("    // README built-in stores: begin\n", "    // README built-in stores: end"))
         #expect(blocks.dropFirst().first == builtIns, "README.md's built-in stores example and its mirror must stay identical")
         let testing = try #require(testingSource.between("// README testing: begin\n", "// README testing: end"))
-        #expect(blocks.dropFirst(3).first == testing, "README.md's testing example and its mirror must stay identical")
+        #expect(blocks.dropFirst(4).first == testing, "README.md's testing example and its mirror must stay identical")
         #expect(testing.split(separator: "\n").count <= 40)
         let swiftUI = try #require(swiftUISource.between("// README SwiftUI: begin\n", "// README SwiftUI: end"))
-        #expect(blocks.dropFirst(2).first == swiftUI, "README.md's SwiftUI example and its mirror must stay identical")
+        #expect(blocks.dropFirst(3).first == swiftUI, "README.md's SwiftUI example and its mirror must stay identical")
+        let live = try #require(liveSource.between("    // README live: begin\n", "    // README live: end"))
+        #expect(blocks.dropFirst(2).first == live, "README.md's live example and its mirror must stay identical")
     }
 
     @Test func cartStoreIsObservedAndCounted() {
