@@ -29,6 +29,10 @@ import SingletonStoresLocking
 /// that can't be encoded fails here too), a stored value of another type counts as a corrupted
 /// document, and ``update(_:forKey:default:_:)`` runs its body exactly once while holding the
 /// key's lock (the in-memory stand-in for its lock file), so the same rules hold for the body.
+///
+/// It does not watch: two stores on one `InMemoryStorage` see each other's writes only when
+/// they write or reload themselves. Test following across processes with a ``FileStorage`` in a
+/// temporary folder.
 public final class InMemoryStorage: StoreStorage {
     /// The in-memory stand-in for a key's lock file.
     private final class KeyLock: Sendable {
