@@ -22,9 +22,9 @@ import Stores
 //   boost <folder> start <seconds> | stop
 //       Starts or stops the boost; prints `end=<date>` (the end date on disk, or `none`).
 //   watch-churn <folder> <count>
-//       Makes and drops <count> watching stores; prints the open descriptors and threads
-//       before and after (`before fds=… threads=… after fds=… threads=…`); exit 0 when
-//       both are back where they started.
+//       Makes and drops <count> watching stores; prints the open descriptors and watcher
+//       threads before and after (`before fds=… threads=… after fds=… threads=…`); exit 0
+//       when both are back where they started.
 //
 // Every wait has a deadline of 60 s, after which the mode exits with status 1.
 
@@ -168,8 +168,14 @@ enum Following {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
     }
 
+    /// The watcher threads (named `SingletonStores`) of this process. Other threads come and go
+    /// with the runtime (a sanitizer's, say), so only these are counted.
     private static func threads() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return -1 }
+        return tasks.filter { task in
+            let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+            return name?.hasPrefix("SingletonStores") == true
+        }.count
     }
 }
 

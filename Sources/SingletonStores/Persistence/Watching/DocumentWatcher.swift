@@ -93,9 +93,7 @@ final class DocumentWatcher: Sendable {
             return id
         }
         if let started {
-            let thread = Thread { self.run(started) }
-            thread.name = "SingletonStores.DocumentWatcher"
-            thread.start()
+            Thread { self.run(started) }.start()
         } else if id != nil {
             wake()  // the new subscription may be due before the thread's current timeout
         }
@@ -127,6 +125,14 @@ final class DocumentWatcher: Sendable {
     // MARK: The thread
 
     private func run(_ loop: Loop) {
+        #if canImport(Glibc)
+        // The name `top -H`, `ps -T` and debuggers show for the thread (15 characters at most).
+        let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        if comm >= 0 {
+            _ = write(comm, "SingletonStores", 15)
+            close(comm)
+        }
+        #endif
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             // How long to sleep: until the next poll is due, or until woken.
