@@ -31,8 +31,10 @@ public struct MealyMachine<State: Sendable, Input: Sendable, Output>: Sendable {
 
     /// Creates a machine in state `initial` with the given transition function.
     ///
-    /// - Parameter transition: For each input, a computation that yields the next state and the
-    ///   output, or `nil` (with any state, which is ignored) to reject the input.
+    /// - Parameters:
+    ///   - initial: The state the machine starts in, and returns to on ``reset()``.
+    ///   - transition: For each input, a computation that yields the next state and the
+    ///     output, or `nil` (with any state, which is ignored) to reject the input.
     public init(initial: State, transition: @escaping @Sendable (Input) -> StateMonad<State, Output?>) {
         self.transition = transition
         self.initial = initial

@@ -182,7 +182,7 @@ extension StoreCore {
     }
 
     /// The changes this core posts, as an asynchronous sequence; see
-    /// ``StoreObservation/NotificationChannel/values(center:object:buffering:)``.
+    /// `NotificationChannel.values(center:object:buffering:)`.
     ///
     /// - Parameter buffering: What to keep while the consumer is busy.
     public func changes(

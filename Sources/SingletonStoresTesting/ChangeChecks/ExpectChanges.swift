@@ -96,6 +96,7 @@ public func expectChanges(
 ///   - timeout: How long to wait for the expected changes after `action` returns.
 ///   - clock: The clock `timeout` is measured on; the continuous clock by default.
 ///   - sourceLocation: Where failures are reported; the call site by default.
+///   - isolation: The actor `action` runs on; the caller's by default.
 ///   - action: The code under test.
 /// - Returns: Everything recorded, for further checks.
 @discardableResult

@@ -23,8 +23,8 @@ import SingletonStoresLocking
 /// }
 /// ```
 ///
-/// It captures every notification that carries a ``StoreObservation/NotificationChannel``
-/// payload — every ``StoreCore`` change and every typed post — and ignores the rest. Recording
+/// It captures every notification that carries a `NotificationChannel`
+/// payload — every `StoreCore` change and every typed post — and ignores the rest. Recording
 /// stops when the recorder is deinitialised or ``stop()`` is called.
 public final class ChangeRecorder: Sendable {
     private let log = RecordingLog()

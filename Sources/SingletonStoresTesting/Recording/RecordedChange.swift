@@ -9,7 +9,7 @@ public struct RecordedChange: @unchecked Sendable, Equatable, CustomStringConver
     // `@unchecked`: channels only post `Sendable` payloads, and a record never mutates one.
     /// The notification's name: the channel it was posted on.
     public let name: Notification.Name
-    /// The channel's payload, such as a ``StoreChange``.
+    /// The channel's payload, such as a `StoreChange`.
     public let payload: Any
 
     /// Creates a record of `payload` posted on `name`.

@@ -21,7 +21,7 @@ import Testing
 /// wins for a key both set. On a suite the trait applies to each of its tests (and each case of
 /// a parameterized test) separately.
 ///
-/// Create one with ``Trait/stores(_:)``, ``Trait/stubbedStores`` or ``Trait/strictStores``.
+/// Create one with ``Testing/Trait/stores(_:)``, ``Testing/Trait/stubbedStores`` or ``Testing/Trait/strictStores``.
 public struct StoresTrait: TestTrait, SuiteTrait, TestScoping {
     private let update: @Sendable (inout StoreValues, Test) throws -> Void
 

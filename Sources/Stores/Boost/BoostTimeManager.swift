@@ -8,7 +8,7 @@ import Timers
 /// The app's one boost countdown: every screen reads it, so every screen shows the same time.
 ///
 /// A QA report once found a main screen at 12:34 and its popup at 12:35 because each ran its own
-/// `Timer`. Here one deadline-based ``Timers/CountdownTimer`` drives the boost; each change of the
+/// `Timer`. Here one deadline-based `CountdownTimer` drives the boost; each change of the
 /// shown seconds is posted once as `.boostTimeNotification`, with the seconds as the
 /// notification's `object` as classic observers read them, and through the typed channel:
 ///
@@ -26,8 +26,8 @@ import Timers
 /// The countdown follows a monotonic clock (`ContinuousClock` by default), so changing the
 /// device's time neither extends nor shortens a running boost. Its end is also persisted as a
 /// wall-clock date (the `boost` document), so a relaunch mid-boost resumes with the right time
-/// left and a relaunch after the end shows no boost. Tests inject a ``Timers/ManualClock`` and a
-/// ``Timers/WallClock``.
+/// left and a relaunch after the end shows no boost. Tests inject a `ManualClock` and a
+/// `WallClock` (both from Timers).
 ///
 /// ## Several processes
 /// The `boost` document is the truth. Every change — start, stop, extend, pause, resume, and
@@ -41,7 +41,7 @@ import Timers
 /// re-targets to the new end, and an end is posted once in each process that showed the boost.
 ///
 /// ## Ends
-/// ``NotificationChannel/boostEnded`` is posted exactly once per boost, when it runs out or is
+/// ``StoreObservation/NotificationChannel/boostEnded`` is posted exactly once per boost, when it runs out or is
 /// stopped, whether or not anyone observes; a boost replaced by a new start does not end, it is
 /// replaced.
 ///
@@ -70,7 +70,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// paused.
     ///
     /// - Parameters:
-    ///   - clock: The monotonic clock the countdown runs on; a ``Timers/ManualClock`` in tests.
+    ///   - clock: The monotonic clock the countdown runs on; a `ManualClock` (from Timers) in tests.
     ///   - wallClock: The wall clock the persisted end date is read and written with.
     ///   - storage: Where the `boost` document lives. Boosts started by spending an item are
     ///     read from the `purchases` ledger of the same storage.
@@ -211,7 +211,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         if let failure { throw failure }
     }
 
-    /// Ends the running boost now; posts ``NotificationChannel/boostEnded`` if one was running.
+    /// Ends the running boost now; posts ``StoreObservation/NotificationChannel/boostEnded`` if one was running.
     public func stopCountDown() {
         change { phase, _ in phase = .idle }
     }

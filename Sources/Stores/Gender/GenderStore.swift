@@ -11,7 +11,7 @@ import SingletonStores
 /// GenderStore.shared.genderCode    // 2
 /// ```
 public struct GenderStore: GenderStoreContract {
-    /// The gender of the current profile store (``StoreValues/profile``), looked up at each
+    /// The gender of the current profile store (``SingletonStores/StoreValues/profile``), looked up at each
     /// read: overriding the profile in a `withStores` scope changes this gender too.
     public static let shared = GenderStore()
 
@@ -20,7 +20,7 @@ public struct GenderStore: GenderStoreContract {
     /// Creates a gender store reading `profileStore`.
     ///
     /// - Parameter profileStore: The profile the gender comes from; `nil` (the default) reads
-    ///   the current profile store of ``StoreValues`` at each access.
+    ///   the current profile store of `StoreValues` at each access.
     public init(profile profileStore: (any UserProfileStoreContract)? = nil) {
         self.fixedProfileStore = profileStore
     }

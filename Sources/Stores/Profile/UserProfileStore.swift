@@ -18,7 +18,7 @@ extension NotificationChannel where Payload == StoreChange<UserProfile> {
 ///
 /// The gender lives here and only here; ``GenderStore`` derives from it. A stored gender code
 /// that is not an ISO/IEC 5218 code is kept, reads as no gender, and is reported once at load
-/// as ``StoreIssue/unknownGenderCode(_:)``.
+/// as ``SingletonStores/StoreIssue/unknownGenderCode(_:)``.
 public final class UserProfileStore: UserProfileStoreContract {
     /// The app's profile store, persisted in the default data folder.
     public static let shared = UserProfileStore()

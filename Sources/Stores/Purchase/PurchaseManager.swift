@@ -60,7 +60,7 @@ public final class PurchaseManager: PurchaseStoreContract {
     ///   - storage: Where the `purchases` ledger lives.
     ///   - wallClock: Dates ledger entries and decides whether premium is active.
     ///   - boost: The boost countdown items start; `nil` (the default) uses the current one of
-    ///     ``StoreValues`` at the time of use.
+    ///     `StoreValues` at the time of use.
     ///   - center: The notification center changes are posted to.
     ///   - watching: How the store follows changes other processes write to its document;
     ///     file events or a poll by default, `.off` to read it only at launch and on writes.

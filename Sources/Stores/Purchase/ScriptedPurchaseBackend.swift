@@ -10,7 +10,7 @@ import SingletonStoresLocking
 /// ```
 ///
 /// Each purchase takes the next step; once the script is used up, purchases succeed. Delays
-/// sleep on the injected clock, so tests advance a ``Timers/ManualClock`` instead of waiting.
+/// sleep on the injected clock, so tests advance a `ManualClock` (from Timers) instead of waiting.
 public final class ScriptedPurchaseBackend: PurchaseBackend {
     /// One scripted purchase outcome.
     public indirect enum Step: Sendable, Equatable {

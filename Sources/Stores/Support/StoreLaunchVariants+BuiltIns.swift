@@ -1,7 +1,7 @@
 import SingletonStores
 
 extension StoreLaunchVariants {
-    /// The keys of the built-in stores, for ``SingletonStores/StoreValues/apply(_:keys:)``:
+    /// The keys of the built-in stores, for `StoreValues.apply(_:keys:)`:
     /// `boost` (`none`, `running`), `api-target` (`production`, `dev01`, `dev02`), `gender`
     /// (`female`, `male`, `unset`), and `profile` and `purchases`, which offer no variants.
     ///
