@@ -1,0 +1,124 @@
+// The code of the article "Getting started" (Sources/SingletonStores/SingletonStores.docc),
+// verbatim between the markers, so that it always compiles; its two tests run as part of the
+// suite, and the suite below runs the rest on a temporary folder and a center of its own.
+// QuickStartTests/ArticleSnippetTests checks that the article and this file agree.
+import SingletonStoresTestSupport
+
+// Article "GettingStarted" snippet 1: begin
+import Foundation
+import SingletonStores
+
+struct Settings: Codable, Sendable, Equatable {
+    var fontSize = 17
+    var usesLargeTitles = false
+}
+
+extension NotificationChannel where Payload == StoreChange<Settings> {
+    static let settings = NotificationChannel("SettingsStore.changed")
+}
+// Article "GettingStarted" snippet 1: end
+
+// Article "GettingStarted" snippet 2: begin
+protocol SettingsStoreContract: Sendable {
+    var settings: Settings { get }
+    func setFontSize(_ size: Int) throws(StorageError)
+}
+
+final class SettingsStore: SettingsStoreContract {
+    static let shared = SettingsStore()
+    private let persisted: PersistentStoreCore<Settings>
+
+    init(storage: any StoreStorage = FileStorage(), center: NotificationCenter = .default) {
+        persisted = PersistentStoreCore(
+            key: "settings", default: Settings(), storage: storage, channel: .settings, center: center)
+    }
+
+    var settings: Settings { persisted.state }
+
+    func setFontSize(_ size: Int) throws(StorageError) {
+        try persisted.update { $0.fontSize = min(max(size, 9), 72) }
+    }
+
+    func observe(_ handler: @escaping @Sendable (StoreChange<Settings>) -> Void) -> ObservationToken {
+        persisted.observe(handler)
+    }
+}
+// Article "GettingStarted" snippet 2: end
+
+// Article "GettingStarted" snippet 3: begin
+func startWatchingFontSize(of store: SettingsStore = .shared) -> ObservationToken {
+    store.observe { change in
+        print("font size \(change.old.fontSize) → \(change.new.fontSize)")
+    }
+}
+// Article "GettingStarted" snippet 3: end
+
+// Article "GettingStarted" snippet 4: begin
+struct SettingsStub: SettingsStoreContract {
+    var settings = Settings()
+    func setFontSize(_ size: Int) throws(StorageError) {}
+}
+
+enum SettingsKey: ProductionStoreKey {
+    static var productionValue: any SettingsStoreContract { SettingsStore.shared }
+    static var stubValue: any SettingsStoreContract { SettingsStub() }
+}
+
+extension StoreValues {
+    var settings: any SettingsStoreContract {
+        get { self[SettingsKey.self] }
+        set { self[SettingsKey.self] = newValue }
+    }
+}
+
+func titleStyle(settings: any SettingsStoreContract = StoreValues.current.settings) -> String {
+    settings.settings.fontSize > 24 ? "large" : "regular"
+}
+// Article "GettingStarted" snippet 4: end
+
+// Article "GettingStarted" snippet 5: begin
+import SingletonStoresTesting
+import Testing
+
+@Test(.stores { $0.settings = SettingsStub(settings: Settings(fontSize: 30)) })
+func largeTextUsesLargeTitles() {
+    #expect(titleStyle() == "large")
+}
+
+@Test func fontSizesAreClampedAndPostedOnce() throws {
+    let center = NotificationCenter()
+    let store = SettingsStore(storage: InMemoryStorage(), center: center)
+    try expectChanges(on: center, [
+        RecordedChange(.settings, StoreChange(old: Settings(), new: Settings(fontSize: 72))),
+    ]) {
+        try store.setFontSize(500)
+        try store.setFontSize(90)  // still 72: nothing changes, nothing is posted
+    }
+}
+// Article "GettingStarted" snippet 5: end
+
+@Suite struct GettingStartedArticleTests {
+    @Test func theStoreIsObservedAndKeptBetweenLaunches() throws {
+        try withTemporaryFolder { folder in
+            let center = NotificationCenter()
+            let store = SettingsStore(storage: FileStorage(folder: folder), center: center)
+            let recorder = ChangeRecorder(center: center)
+            let token = startWatchingFontSize(of: store)
+            defer { token.cancel() }
+            try store.setFontSize(20)
+            #expect(recorder.newValues(of: .settings) == [Settings(fontSize: 20)])
+
+            let relaunched = SettingsStore(storage: FileStorage(folder: folder), center: NotificationCenter())
+            #expect(relaunched.settings.fontSize == 20)
+            #expect(FileManager.default.fileExists(atPath: folder.appending(path: "settings.json").path))
+        }
+    }
+
+    @Test(.stubbedStores) func theKeysStubIsRegularText() {
+        #expect(titleStyle() == "regular")
+    }
+
+    @Test func aStoreCanBeHandedIn() {
+        #expect(titleStyle(settings: SettingsStub(settings: Settings(fontSize: 12))) == "regular")
+    }
+}
