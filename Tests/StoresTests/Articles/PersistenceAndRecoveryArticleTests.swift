@@ -1,0 +1,187 @@
+// The code of the article "Persistence and recovery" (Sources/SingletonStores/SingletonStores.docc),
+// verbatim between the markers, so that it always compiles. Each snippet sits in a function
+// whose parameters are the names the article leaves to the reader (`folder`, `storage`…); the
+// tests below run every one of them on a temporary folder.
+// QuickStartTests/ArticleSnippetTests checks that the article and this file agree.
+import Foundation
+import SingletonStores
+import SingletonStoresTestSupport
+import Stores
+import Testing
+import Timers
+
+func persistenceArticleFolders(appGroupFolder: URL) -> (FileStorage, FileStorage) {
+    // Article "PersistenceAndRecovery" snippet 1: begin
+let storage = FileStorage()                         // the platform's data folder
+let shared = FileStorage(folder: appGroupFolder)    // a folder you choose, such as an app group's
+print(storage.folder.path, shared.folder.path)
+    // Article "PersistenceAndRecovery" snippet 1: end
+    return (storage, shared)
+}
+
+// Article "PersistenceAndRecovery" snippet 2: begin
+struct Reminder: Codable, Sendable, Equatable {
+    var title: String
+    var snoozeMinutes: Int  // added in a later version of the app
+
+    init(title: String, snoozeMinutes: Int = 10) {
+        self.title = title
+        self.snoozeMinutes = snoozeMinutes
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        // Documents saved before the field existed lack it: give them the default.
+        snoozeMinutes = try container.decodeIfPresent(Int.self, forKey: .snoozeMinutes) ?? 10
+    }
+}
+// Article "PersistenceAndRecovery" snippet 2: end
+
+func persistenceArticleBadFile(folder: URL) -> UserProfileStore {
+    // Article "PersistenceAndRecovery" snippet 3: begin
+let profile = UserProfileStore(storage: FileStorage(folder: folder), reportIssue: { issue in
+    print("profile: \(issue)")  // reported once, naming the damaged file and where it was kept
+})
+if let problem = profile.loadProblem, let kept = problem.keptFile {
+    print("started from an empty profile; the old one is at \(kept.path)")
+}
+do {
+    try profile.setNickname("Aki")
+} catch {
+    print(error.recoverySuggestion ?? "")  // the disk is full, say: nothing was changed
+}
+    // Article "PersistenceAndRecovery" snippet 3: end
+    return profile
+}
+
+func persistenceArticleLaunch(storage: FileStorage) throws -> Int {
+    // Article "PersistenceAndRecovery" snippet 4: begin
+struct LaunchCount: Codable, Sendable { var launches = 0 }
+
+let launch = try storage.update(LaunchCount.self, forKey: "launches", default: LaunchCount()) { count in
+    count.launches += 1  // runs under the document's lock: keep it quick and pure
+}
+print("launch number \(launch.value.launches)")  // no launch of any process is lost
+    // Article "PersistenceAndRecovery" snippet 4: end
+    return launch.value.launches
+}
+
+func persistenceArticleLive(appGroupFolder: URL) -> (UserProfileStore, BoostTimeManager, ObservationToken) {
+    // Article "PersistenceAndRecovery" snippet 5: begin
+// The app and its widget share a folder; each follows what the other writes.
+let storage = FileStorage(folder: appGroupFolder)
+let profile = UserProfileStore(storage: storage)  // follows by default
+let boost = BoostTimeManager(storage: storage, watching: .polling(every: .seconds(1)))
+let token = profile.observe { change in
+    print("nickname: \(change.new.nickname)")  // also for changes the widget made
+}
+if let end = boost.endDate {
+    print("the boost ends at \(end)")  // the same date in every process
+}
+    // Article "PersistenceAndRecovery" snippet 5: end
+    return (profile, boost, token)
+}
+
+func persistenceArticleWatch(storage: FileStorage) throws -> StorageWatch? {
+    // Article "PersistenceAndRecovery" snippet 6: begin
+let watch = try storage.watch(forKey: "launches", .automatic) {
+    print("launches.json may have changed")  // runs on the storage's thread, with no lock held
+}
+print(watch?.mechanism as Any)  // file events on Linux, a poll on Apple platforms
+    // Article "PersistenceAndRecovery" snippet 6: end
+    return watch
+}
+
+@Suite struct PersistenceAndRecoveryArticleTests {
+    @Test func theFolderIsTheOneGivenOrThePlatforms() throws {
+        try withTemporaryFolder { folder in
+            let (storage, shared) = persistenceArticleFolders(appGroupFolder: folder)
+            #expect(shared.folder.standardizedFileURL == folder.standardizedFileURL)
+            #expect(!storage.folder.path.isEmpty)
+        }
+    }
+
+    @Test func aDocumentSavedBeforeAFieldExistedStillLoads() throws {
+        try withTemporaryFolder { folder in
+            let old = #"{"formatVersion": 2, "value": {"title": "Stretch"}}"#
+            try Data(old.utf8).write(to: folder.appending(path: "reminder.json"))
+            let storage = FileStorage(folder: folder)
+            let loaded = try storage.load(Reminder.self, forKey: "reminder", default: Reminder(title: ""))
+            #expect(loaded.value == Reminder(title: "Stretch", snoozeMinutes: 10))
+            #expect(loaded.recovery == nil)
+            try storage.save(Reminder(title: "Walk", snoozeMinutes: 5), forKey: "reminder")
+            #expect(try storage.load(Reminder.self, forKey: "reminder", default: Reminder(title: "")).value.snoozeMinutes == 5)
+        }
+    }
+
+    @Test func aDamagedProfileIsKeptAsideAndTheStoreStartsFresh() throws {
+        try withTemporaryFolder { folder in
+            let document = folder.appending(path: "profile.json")
+            try Data("{\"formatVersion\": 2, \"value\": {\"nick".utf8).write(to: document)
+            let profile = persistenceArticleBadFile(folder: folder)
+            let problem = try #require(profile.loadProblem)
+            guard case .corrupted = problem else {
+                Issue.record("expected a damaged document, got \(problem)")
+                return
+            }
+            let kept = try #require(problem.keptFile)
+            #expect(kept.lastPathComponent.hasPrefix("profile~corrupt-"))
+            #expect(FileManager.default.fileExists(atPath: kept.path))
+            #expect(profile.profile.nickname == "Aki")  // the snippet's write went through
+        }
+    }
+
+    @Test func noLaunchIsLostWhenProcessesWriteAtOnce() throws {
+        try withTemporaryFolder { folder in
+            // Separate storages, as separate processes would have, writing at once.
+            onThreads(4) {
+                for _ in 0..<25 { _ = try? persistenceArticleLaunch(storage: FileStorage(folder: folder)) }
+            }
+            let last = try persistenceArticleLaunch(storage: FileStorage(folder: folder))
+            #expect(last == 101)
+        }
+    }
+
+    @Test func theStoresFollowWhatAnotherProcessWrites() throws {
+        try withTemporaryFolder { folder in
+            let (profile, boost, token) = persistenceArticleLive(appGroupFolder: folder)
+            defer { token.cancel() }
+            #expect(boost.endDate == nil)
+            // The widget: another store on the same folder that does not watch.
+            let widget = UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter(), watching: .off)
+            try widget.setNickname("Aki")
+            #expect(eventually { profile.profile.nickname == "Aki" })
+        }
+    }
+
+    @Test func aBoostStartedElsewhereEndsAtTheSameDate() throws {
+        try withTemporaryFolder { folder in
+            let wall = ManualWallClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+            func boost() -> BoostTimeManager {
+                BoostTimeManager(
+                    clock: ManualClock(), wallClock: wall.wallClock, storage: FileStorage(folder: folder),
+                    center: NotificationCenter(), watching: .polling(every: .milliseconds(10)))
+            }
+            let app = boost(), widget = boost()
+            app.startCountDown(duration: 600)
+            let end = try #require(app.endDate)
+            #expect(eventually { widget.endDate == end })
+        }
+    }
+
+    @Test func aWatchHearsOfAnotherWriter() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder)
+            _ = try persistenceArticleLaunch(storage: storage)  // the folder exists: file events where there are any
+            let watch = try persistenceArticleWatch(storage: storage)
+            defer { watch?.cancel() }
+            #expect(watch != nil)
+            let heard = Recorder<Int>()
+            let listener = try storage.watch(forKey: "launches", .automatic) { heard.append(1) }
+            defer { listener?.cancel() }
+            _ = try persistenceArticleLaunch(storage: FileStorage(folder: folder))
+            #expect(eventually { heard.count > 0 })
+        }
+    }
+}
