@@ -1,0 +1,24 @@
+// The code of the Stores library's landing page (Sources/Stores/Stores.docc/Stores.md),
+// verbatim between the markers, compiled and run below with stubs.
+// QuickStartTests/ArticleSnippetTests checks that the page and this file agree.
+import Stores
+import Testing
+
+// Article "Stores" snippet 1: begin
+func helpURL(
+    gender: any GenderStoreContract = StoreValues.current.gender,
+    api: any APITargetStoreContract = StoreValues.current.apiTarget
+) -> String {
+    WebViewLink.help.toURLString(params: [.gender(gender)], api: api)
+}
+// Article "Stores" snippet 1: end
+
+@Suite struct StoresLandingPageTests {
+    @Test(.stores {
+        $0.gender = GenderStoreStub(isFemale: true, isNilGenderCode: false)
+        $0.apiTarget = APITargetStoreStub(target: .dev02)
+    })
+    func theHelpURLReadsTheCurrentStores() {
+        #expect(helpURL() == "https://dev02.hoge.com/api/web/help?gender_code=2")
+    }
+}
