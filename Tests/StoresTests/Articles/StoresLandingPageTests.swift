@@ -1,6 +1,7 @@
 // The code of the Stores library's landing page (Sources/Stores/Stores.docc/Stores.md),
 // verbatim between the markers, compiled and run below with stubs.
 // QuickStartTests/ArticleSnippetTests checks that the page and this file agree.
+import SingletonStoresTesting
 import Stores
 import Testing
 
