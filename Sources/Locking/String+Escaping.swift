@@ -1,4 +1,4 @@
-package extension String {
+extension String {
     /// The string with every character that could move the cursor, start a new line, change the
     /// terminal's state or reorder the text shown as a visible escape, so that text from storage
     /// or from the command line prints as exactly one line and cannot forge output.
@@ -20,7 +20,7 @@ package extension String {
     ///   contains.
     ///
     /// Everything else — letters of any script, emoji, combining marks — is kept as it is.
-    var escapingControlCharacters: String {
+    package var escapingControlCharacters: String {
         guard unicodeScalars.contains(where: Self.needsEscaping) else { return self }
         var escaped = ""
         for scalar in unicodeScalars {

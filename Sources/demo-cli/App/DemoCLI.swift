@@ -48,9 +48,9 @@ enum DemoCLI {
             return FlowCommand.run(request, context: context)
         case .boostStart, .boostStatus, .boostUse, .boostStop, .boostWatch:
             return await BoostCommand.run(invocation.command, context: context)
-        case .profileShow, .profileSet:
-            return ProfileCommand.run(invocation.command, context: context)
-        case .purchaseBuy, .purchaseRestore, .purchaseShow:
+        case .profileShow, .profileWatch, .profileSet:
+            return await ProfileCommand.run(invocation.command, context: context)
+        case .purchaseBuy, .purchaseRestore, .purchaseShow, .purchaseWatch:
             return await PurchaseCommand.run(invocation.command, context: context)
         case .link, .targetShow, .targetSet:
             return LinkCommand.run(invocation.command, context: context)

@@ -15,11 +15,14 @@ enum Command: Sendable, Equatable {
     case boostUse(seconds: Int)
     /// Ends the running boost.
     case boostStop
-    /// Shows the persisted boost's countdown live until it ends.
-    case boostWatch(speed: Double)
+    /// Shows the persisted boost's countdown live, following other runs' changes, until Ctrl-C;
+    /// with `untilEnd`, only until the boost ends (at once when none runs).
+    case boostWatch(speed: Double, untilEnd: Bool = false)
 
     /// Prints the stored profile.
     case profileShow
+    /// Prints the stored profile, then follows it live (other runs' changes) until Ctrl-C.
+    case profileWatch
     /// Changes the stored profile: a gender (`.some(nil)` clears it) and/or a nickname.
     case profileSet(gender: Gender??, nickname: String?)
 
@@ -29,6 +32,8 @@ enum Command: Sendable, Equatable {
     case purchaseRestore
     /// Prints the purchase state.
     case purchaseShow
+    /// Prints the purchase state, then follows it live (other runs' changes) until Ctrl-C.
+    case purchaseWatch
 
     /// Prints a web page's URL; gender and target default to the stored ones.
     case link(WebViewLink, gender: Gender??, target: APITarget?)

@@ -12,6 +12,9 @@ enum CommandTable {
 
     private static let seconds = OptionSpec.value("--seconds", "N", "The boost's length in whole seconds (1–86400).")
     private static let speed = OptionSpec.value("--speed", "X", "Run the clock X times faster (0.001 ≤ X ≤ 1000; below 1 runs slower).")
+    private static let watch = OptionSpec.flag(
+        "--watch",
+        "Keep following it: changes from other runs are shown as they happen (redrawn in place on a terminal; each changed line once when piped) until Ctrl-C, which exits 0.")
 
     static let commands: [CommandSpec] = [
         CommandSpec(
@@ -52,12 +55,18 @@ enum CommandTable {
         ) { _ throws(UsageError) in .boostStop },
         CommandSpec(
             path: ["boost", "watch"], arguments: "", argumentCount: 0...0,
-            summary: "Show the persisted boost counting down until it ends.", options: [speed]
-        ) { arguments throws(UsageError) in .boostWatch(speed: try arguments.speed()) },
+            summary: "Follow the persisted boost live, as other runs start or stop it, until Ctrl-C (exits 0).",
+            options: [
+                speed,
+                .flag("--until-end", "Exit when the boost ends instead (at once, saying so, when none runs)."),
+            ]
+        ) { arguments throws(UsageError) in
+            .boostWatch(speed: try arguments.speed(), untilEnd: arguments.has("--until-end"))
+        },
         CommandSpec(
             path: ["profile", "show"], arguments: "", argumentCount: 0...0,
-            summary: "Show the stored profile.", options: []
-        ) { _ throws(UsageError) in .profileShow },
+            summary: "Show the stored profile (with --watch, follow it live).", options: [watch]
+        ) { arguments throws(UsageError) in arguments.has("--watch") ? .profileWatch : .profileShow },
         CommandSpec(
             path: ["profile", "set"], arguments: "", argumentCount: 0...0,
             summary: "Change the stored profile.",
@@ -98,8 +107,9 @@ enum CommandTable {
         ) { _ throws(UsageError) in .purchaseRestore },
         CommandSpec(
             path: ["purchase", "show"], arguments: "", argumentCount: 0...0,
-            summary: "Show boost items, premium and the purchase flow.", options: []
-        ) { _ throws(UsageError) in .purchaseShow },
+            summary: "Show boost items, premium and the purchase flow (with --watch, follow them live).",
+            options: [watch]
+        ) { arguments throws(UsageError) in arguments.has("--watch") ? .purchaseWatch : .purchaseShow },
         CommandSpec(
             path: ["link"], arguments: "help|terms|privacy", argumentCount: 1...1,
             summary: "Print a web page's URL for the stored (or given) gender and API target.",

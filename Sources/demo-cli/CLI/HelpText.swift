@@ -41,8 +41,10 @@ enum HelpText {
         ]
         lines += [
             "",
-            "State persists in the data folder between runs. Exit status: 0 done, 1 refused or failed,",
-            "64 bad command line, 130 interrupted. Run 'demo-cli COMMAND --help' for a command's options.",
+            "State persists in the data folder between runs; 'boost watch' and 'show --watch' follow",
+            "what other runs change, live, until Ctrl-C. Exit status: 0 done (and a live view ended with",
+            "Ctrl-C), 1 refused or failed, 64 bad command line, 130 interrupted.",
+            "Run 'demo-cli COMMAND --help' for a command's options.",
         ]
         return lines.joined(separator: "\n")
     }

@@ -1,3 +1,4 @@
+import SingletonStoresLocking
 import StoreObservation
 import Stores
 import Timers
@@ -35,8 +36,8 @@ enum BoostCommand {
             stores.boost.stopCountDown()
             console.print(wasRunning ? "Boost stopped." : "No boost was running.")
             return .success
-        case .boostWatch(let speed):
-            return await watch(context.stores(speed: speed), console: console)
+        case .boostWatch(let speed, let untilEnd):
+            return await watch(context.stores(speed: speed), console: console, untilEnd: untilEnd)
         default:
             return .usage
         }
@@ -57,17 +58,40 @@ enum BoostCommand {
         count == 1 ? "1 boost item" : "\(count) boost items"
     }
 
-    /// Shows the persisted boost until it ends: redrawn in place on a terminal, one line per
-    /// second otherwise.
-    private static func watch(_ stores: DemoStores, console: Console) async -> ExitStatus {
-        let (events, continuation) = AsyncStream.makeStream(of: Int?.self)
-        let ticks = NotificationChannel.boostTime.observe(center: stores.center) { continuation.yield($0) }
-        let ends = NotificationChannel.boostEnded.observe(center: stores.center) { _ in continuation.yield(nil) }
+    /// `boost watch`: follows the persisted boost across runs until Ctrl-C — or, with
+    /// `--until-end`, until the boost ends (at once when none runs).
+    ///
+    /// One line, redrawn in place on a terminal (with a hint under it); on a pipe, one line
+    /// per change, never the same line twice in a row:
+    ///
+    /// ```text
+    /// No boost is running.        (only when none runs at the start)
+    /// Boost: 01:59                (each second shown; "Boost: 01:59 (paused)" while paused)
+    /// Boost: 00:00                (the last second of a boost that ran out)
+    /// Boost: over.                (ran out, or stopped here or in another run)
+    /// Boost: 02:00                (a boost started later, here or in another run)
+    /// ```
+    private static func watch(_ stores: DemoStores, console: Console, untilEnd: Bool) async -> ExitStatus {
+        let boost = stores.boost
+        let (events, continuation) = AsyncStream.makeStream(of: BoostWatchEvent.self)
+        // Subscribed before the first draw: a change another run makes after it is never missed.
+        let ticks = NotificationChannel.boostTime.observe(center: stores.center) { continuation.yield(.tick($0)) }
+        let ends = NotificationChannel.boostEnded.observe(center: stores.center) { _ in continuation.yield(.ended) }
+        // A pause or resume (here or in another run) posts no tick; Observation reports it.
+        let pauses = ObservationLoop({ boost.isPaused }) { _ in continuation.yield(.pauseChanged) }
         defer {
             ticks.cancel()
             ends.cancel()
+            pauses.cancel()
         }
-        guard stores.boost.isInBoostTime else {
+        var line = BoostWatchLine()
+        func render(_ event: BoostWatchEvent?) -> [String] {
+            [line.next(after: event, remainingSeconds: boost.remainingSeconds, isPaused: boost.isPaused)]
+        }
+        guard untilEnd else {
+            return await Following.run(console: console, events: events, render: render)
+        }
+        guard boost.isInBoostTime else {
             console.print("No boost is running.")
             return .success
         }
@@ -75,26 +99,63 @@ enum BoostCommand {
             console.writeLast(console.isTerminal ? Terminal.showCursor + "\n" : "")
         }
         defer { trap.cancel() }
-        if console.isTerminal { console.write(Terminal.hideCursor) }
-        var drawn = false
-        var last = ""
-        func draw(_ text: String) {
-            guard text != last else { return }
-            last = text
-            if console.isTerminal {
-                console.write(Terminal.redraw([text], previousLineCount: drawn ? 1 : 0))
-            } else {
-                console.print(text)
-            }
-            drawn = true
+        var block = LiveBlock(console: console)
+        block.begin()
+        block.show(render(nil))
+        for await event in events {
+            if case .ended = event { break }
+            block.show(render(event))
         }
-        draw("Boost: \(stores.boost.remainingSeconds.formatted(.countdown))")
-        for await seconds in events {
-            guard let seconds else { break }
-            draw("Boost: \(seconds.formatted(.countdown))")
-        }
-        draw("Boost: over.")
-        if console.isTerminal { console.write(Terminal.showCursor) }
+        block.show([BoostWatchLine.over])
+        block.end()
         return .success
+    }
+}
+
+/// What makes `boost watch` redraw.
+enum BoostWatchEvent: Sendable, Equatable {
+    /// The shown seconds changed (`.boostTimeNotification`), to this value.
+    case tick(Int)
+    /// A boost ended: ran out or was stopped (`.boostEnded`).
+    case ended
+    /// The boost was paused or resumed.
+    case pauseChanged
+}
+
+/// The line `boost watch` shows, from the boost as it is now.
+///
+/// ```swift
+/// var line = BoostWatchLine()
+/// line.next(after: nil, remainingSeconds: 0, isPaused: false)          // "No boost is running."
+/// line.next(after: .tick(120), remainingSeconds: 120, isPaused: false) // "Boost: 02:00"
+/// line.next(after: .ended, remainingSeconds: 0, isPaused: false)       // "Boost: over."
+/// ```
+///
+/// The line is made from what the boost holds when it is drawn, not from the event's value, so
+/// a tick that arrives after a stop cannot bring back an old countdown.
+struct BoostWatchLine: Sendable {
+    /// The line once a boost that was shown has ended.
+    static let over = "Boost: over."
+    /// The line while no boost has been shown yet.
+    static let none = "No boost is running."
+
+    /// Whether a running boost has been shown.
+    private(set) var hasShownBoost = false
+
+    /// The line to show now.
+    ///
+    /// - Parameters:
+    ///   - event: What caused the redraw; `nil` for the first draw.
+    ///   - remainingSeconds: The boost's ``Stores/BoostTimeManager/remainingSeconds`` now.
+    ///   - isPaused: Whether the boost is paused now.
+    mutating func next(after event: BoostWatchEvent?, remainingSeconds: Int, isPaused: Bool) -> String {
+        if remainingSeconds > 0 {
+            hasShownBoost = true
+            return "Boost: \(remainingSeconds.formatted(.countdown))\(isPaused ? " (paused)" : "")"
+        }
+        guard hasShownBoost else { return Self.none }
+        // The last second of a boost that ran out is shown before its end, as a screen shows it.
+        if event == .tick(0) { return "Boost: \(0.formatted(.countdown))" }
+        return Self.over
     }
 }

@@ -1,14 +1,16 @@
 import SingletonStoresLocking
 import Stores
 
-/// `demo-cli profile show|set`: the stored user profile.
+/// `demo-cli profile show [--watch]|set`: the stored user profile.
 enum ProfileCommand {
-    static func run(_ command: Command, context: CommandContext) -> ExitStatus {
+    static func run(_ command: Command, context: CommandContext) async -> ExitStatus {
         let stores = context.stores()
         switch command {
         case .profileShow:
             for line in lines(stores.profile.profile) { context.console.print(line) }
             return .success
+        case .profileWatch:
+            return await watch(stores.profile, console: context.console)
         case .profileSet(let gender, let nickname):
             do {
                 if let nickname { try stores.profile.setNickname(nickname) }
@@ -22,6 +24,16 @@ enum ProfileCommand {
         default:
             return .usage
         }
+    }
+
+    /// `profile show --watch`: the profile as `show` prints it, then each change another run
+    /// (or this one) commits, until Ctrl-C. On a terminal the five lines are redrawn in place;
+    /// piped, each change prints the lines that changed (`nickname: Mika`), one per line.
+    private static func watch(_ store: UserProfileStore, console: Console) async -> ExitStatus {
+        let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let token = store.observe { _ in continuation.yield() }
+        defer { token.cancel() }
+        return await Following.run(console: console, events: changes) { _ in lines(store.profile) }
     }
 
     /// The profile, one field a line; stored text is shown with control characters escaped.

@@ -2,7 +2,7 @@ import SingletonStoresLocking
 import Foundation
 import Stores
 
-/// `demo-cli purchase buy|restore|show`: the purchase ledger.
+/// `demo-cli purchase buy|restore|show [--watch]`: the purchase ledger.
 enum PurchaseCommand {
     static func run(_ command: Command, context: CommandContext) async -> ExitStatus {
         let stores = context.stores()
@@ -29,14 +29,41 @@ enum PurchaseCommand {
                 return context.fail(error.description)
             }
         case .purchaseShow:
-            context.console.print("boost items: \(purchases.ownedBoostItems)")
-            context.console.print("premium: \(premium(purchases))")
-            context.console.print("flow: \(purchases.flowState.description.escapingControlCharacters)")
-            context.console.print("ledger entries: \(purchases.purchaseLedger.entries.count)")
+            for line in lines(purchases) { context.console.print(line) }
             return .success
+        case .purchaseWatch:
+            return await watch(purchases, console: context.console)
         default:
             return .usage
         }
+    }
+
+    /// What `purchase show` prints, one fact a line; the flow's text is escaped (a failure
+    /// reason may quote anything).
+    static func lines(_ purchases: PurchaseManager) -> [String] {
+        [
+            "boost items: \(purchases.ownedBoostItems)",
+            "premium: \(premium(purchases))",
+            "flow: \(purchases.flowState.description.escapingControlCharacters)",
+            "ledger entries: \(purchases.purchaseLedger.entries.count)",
+        ]
+    }
+
+    /// `purchase show --watch`: the lines of `show`, then each change of the ledger (another
+    /// run's purchase, restore or spent item) or of this run's purchase flow, until Ctrl-C.
+    /// Redrawn in place on a terminal; piped, each change prints the lines that changed.
+    ///
+    /// The purchase flow lives in each run's memory, so another run's flow is not shown —
+    /// only what it records in the ledger. Premium reaching its end is shown at the next change.
+    private static func watch(_ purchases: PurchaseManager, console: Console) async -> ExitStatus {
+        let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let ledger = purchases.observeLedger { _ in continuation.yield() }
+        let flow = purchases.observeFlow { _ in continuation.yield() }
+        defer {
+            ledger.cancel()
+            flow.cancel()
+        }
+        return await Following.run(console: console, events: changes) { _ in lines(purchases) }
     }
 
     private static func summary(_ purchases: PurchaseManager) -> String {

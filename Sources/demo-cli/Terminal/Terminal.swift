@@ -41,12 +41,16 @@ enum Terminal {
     }
 }
 
-/// Catches Ctrl-C for a live display: restores the terminal and exits with status 130.
+/// Catches Ctrl-C for a live display: restores the terminal and exits, with status 130 by
+/// default.
 ///
 /// ```swift
 /// let trap = InterruptTrap.install { console.writeLast(Terminal.showCursor) }
 /// defer { trap.cancel() }
 /// ```
+///
+/// A view that runs until Ctrl-C by design (`boost watch`, `profile show --watch`) passes
+/// ``ExitStatus/success``: there, Ctrl-C is how the user says "done", not an interruption.
 final class InterruptTrap {
     private let source: any DispatchSourceSignal
 
@@ -54,13 +58,20 @@ final class InterruptTrap {
         self.source = source
     }
 
-    /// Ignores SIGINT's default action and runs `restore` then exits 130 when it arrives.
-    static func install(restore: @escaping @Sendable () -> Void) -> InterruptTrap {
+    /// Ignores SIGINT's default action and, when it arrives, runs `restore` then exits with
+    /// `status`.
+    ///
+    /// - Parameters:
+    ///   - status: The exit status after Ctrl-C: ``ExitStatus/interrupted`` (130) by default.
+    ///   - restore: Gives the terminal back (shows the cursor); runs once, before exiting.
+    static func install(
+        exitingWith status: ExitStatus = .interrupted, restore: @escaping @Sendable () -> Void
+    ) -> InterruptTrap {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "demo-cli.sigint"))
         source.setEventHandler {
             restore()
-            exit(ExitStatus.interrupted.rawValue)
+            exit(status.rawValue)
         }
         // `resume()` arms the source asynchronously; a Ctrl-C before it is armed would be lost
         // (SIGINT is already ignored). Return only once it is registered, so that from here on

@@ -73,6 +73,7 @@ final class DocumentWatcher: Sendable {
         let folderPath = folder.filePath
         let path = folder.appending(path: name, directoryHint: .notDirectory).filePath
         var started: Loop?
+        var polls = false
         let id = state.withLock { state -> UInt64? in
             if state.loop == nil {
                 guard let loop = Self.makeLoop() else { return nil }
@@ -87,6 +88,7 @@ final class DocumentWatcher: Sendable {
             if !forcesPolling {
                 subscription.usesEvents = Self.watchFolder(folderPath, events: loop.events, in: &state)
             }
+            polls = !subscription.usesEvents
             let id = state.nextID
             state.nextID += 1
             state.subscriptions[id] = subscription
@@ -94,8 +96,8 @@ final class DocumentWatcher: Sendable {
         }
         if let started {
             Thread { self.run(started) }.start()
-        } else if id != nil {
-            wake()  // the new subscription may be due before the thread's current timeout
+        } else if polls {
+            wake()  // its first poll may be due before the thread's current timeout
         }
         return id
     }
@@ -115,11 +117,6 @@ final class DocumentWatcher: Sendable {
         state.withLock { state in
             state.subscriptions[id].map { $0.usesEvents ? .fileEvents : .polling(interval: $0.interval) }
         }
-    }
-
-    /// The number of live subscriptions and whether the thread is running, for tests.
-    var activity: (subscriptions: Int, isRunning: Bool) {
-        state.withLock { ($0.subscriptions.count, $0.loop != nil) }
     }
 
     // MARK: The thread
