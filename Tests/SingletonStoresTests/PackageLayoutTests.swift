@@ -44,7 +44,8 @@ import Testing
     }
 
     @Test func sourcesAndReadmeNeverCiteTalksByNumber() throws {
-        var texts = try Self.swiftFiles(under: "Sources").map {
+        // The Swift files and the documentation catalogs' articles.
+        var texts = try (Self.swiftFiles(under: "Sources") + Self.catalogPages()).map {
             (name: $0.path, text: try String(contentsOf: $0, encoding: .utf8))
         }
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -65,6 +66,14 @@ import Testing
     }
 
     // MARK: - Reading the tree
+
+    private static func catalogPages() throws -> [URL] {
+        let base = root.appendingPathComponent("Sources")
+        guard let walk = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
+        let pages = walk.compactMap { $0 as? URL }.filter { $0.pathExtension == "md" && $0.path.contains(".docc/") }
+        #expect(pages.count >= 13, "the six landing pages and seven articles")
+        return pages
+    }
 
     private static func swiftFiles(under folder: String) throws -> [URL] {
         let base = root.appendingPathComponent(folder)
