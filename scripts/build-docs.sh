@@ -15,7 +15,9 @@
 #
 # DocC pages load their content with fetch, so open the site through a web server, not file://:
 #   python3 -m http.server --directory .build/docs/site 8000
-#   then http://localhost:8000/SingletonStores/documentation/singletonstores/
+#   then http://localhost:8000/ (each library's documentation is under /<Module>/documentation/).
+# Or, to edit one catalog with live reload (after a first run, which leaves the graphs behind):
+#   docc preview Sources/Timers/Timers.docc --additional-symbol-graph-dir .build/docs/graphs/Timers
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,6 +55,13 @@ fail() {
     exit 1
 }
 
+# The toolchain's docc: on the PATH (Linux toolchains), through xcrun (Xcode), or beside swift.
+docc="${DOCC:-}"
+[[ -n "$docc" ]] || docc="$(command -v docc || true)"
+[[ -n "$docc" ]] || docc="$(xcrun --find docc 2>/dev/null || true)"
+[[ -n "$docc" ]] || docc="$(dirname "$(command -v swift)")/docc"
+[[ -x "$docc" ]] || fail "docc was not found; it ships with the Swift toolchain (set DOCC to its path)"
+
 echo "== swift build (scratch path $scratch, apart from the normal build)"
 swift build --scratch-path "$scratch"
 
@@ -81,7 +90,7 @@ for module in "${modules[@]}"; do
     cp "$graphs/$module.symbols.json" "$graphs/$module"@*.symbols.json "$graphs_by_module/$module/"
 
     echo "== docc convert $catalog"
-    docc convert "$catalog" \
+    "$docc" convert "$catalog" \
         --additional-symbol-graph-dir "$graphs_by_module/$module" \
         --fallback-display-name "$module" \
         --fallback-bundle-identifier "$(bundle_id_of "$module")" \
