@@ -110,8 +110,9 @@ import Testing
             defer { token.cancel() }
             let theirs = UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter())
             try theirs.setNickname("from elsewhere")
-            #expect(eventually { mine.profile.nickname == "from elsewhere" })
-            #expect(nicknames.values == ["from elsewhere"])
+            // The change is committed, then posted: wait for the post, not just the state.
+            #expect(eventually { nicknames.values == ["from elsewhere"] })
+            #expect(mine.profile.nickname == "from elsewhere")
         }
     }
 }
