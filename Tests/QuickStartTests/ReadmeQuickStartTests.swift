@@ -55,29 +55,33 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: testFile, encoding: .utf8)
-        let builtInsFile = root.appendingPathComponent("Tests/StoresTests/ReadmeBuiltInStoresTests.swift")
-        let builtInsSource = try String(contentsOf: builtInsFile, encoding: .utf8)
-        let testingFile = root.appendingPathComponent("Tests/StoresTests/ReadmeTestingTests.swift")
-        let testingSource = try String(contentsOf: testingFile, encoding: .utf8)
-        let liveFile = root.appendingPathComponent("Tests/StoresTests/ReadmeLiveTests.swift")
-        let liveSource = try String(contentsOf: liveFile, encoding: .utf8)
-        let swiftUIFile = root.appendingPathComponent("Tests/StoresTests/ReadmeSwiftUITests.swift")
-        let swiftUISource = try String(contentsOf: swiftUIFile, encoding: .utf8)
         let mirrored = try #require(source.between("// README quick start: begin\n", "// README quick start: end"))
         let blocks = readme.swiftBlocks
-        #expect(blocks.count == 5, "each Swift block of the README is mirrored in a test")
-        let quickStart = try #require(blocks.first)
+        #expect(blocks.count == 2, "the README shows two Swift blocks: the install snippet and the quick start")
+        let quickStart = try #require(blocks.dropFirst().first)
         #expect(quickStart == mirrored, "README.md's quick start and this file must stay identical")
         #expect(quickStart.split(separator: "\n").count <= 40)
-        let builtIns = try #require(builtInsSource.between("    // README built-in stores: begin\n", "    // README built-in stores: end"))
-        #expect(blocks.dropFirst().first == builtIns, "README.md's built-in stores example and its mirror must stay identical")
-        let testing = try #require(testingSource.between("// README testing: begin\n", "// README testing: end"))
-        #expect(blocks.dropFirst(4).first == testing, "README.md's testing example and its mirror must stay identical")
-        #expect(testing.split(separator: "\n").count <= 40)
-        let swiftUI = try #require(swiftUISource.between("// README SwiftUI: begin\n", "// README SwiftUI: end"))
-        #expect(blocks.dropFirst(3).first == swiftUI, "README.md's SwiftUI example and its mirror must stay identical")
-        let live = try #require(liveSource.between("    // README live: begin\n", "    // README live: end"))
-        #expect(blocks.dropFirst(2).first == live, "README.md's live example and its mirror must stay identical")
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 150, "the README is a front door")
+    }
+
+    /// The install snippet is a manifest fragment, so it is checked rather than compiled: every
+    /// product it names exists in Package.swift, and it asks for the newest released version.
+    @Test func installSnippetNamesRealProductsAndTheReleasedVersion() throws {
+        let testFile = URL(fileURLWithPath: #filePath)
+        let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let install = try #require(readme.swiftBlocks.first)
+        let named = install.matches(of: /\.product\(name: "([A-Za-z]+)", package: "SingletonStores"\)/).map { String($0.output.1) }
+        #expect(named == ["SingletonStores", "SingletonStoresTesting"])
+        for product in named {
+            #expect(manifest.contains(".library(name: \"\(product)\""), "Package.swift has no library product \(product)")
+        }
+        let version = try #require(install.firstMatch(of: /from: "([0-9]+\.[0-9]+\.[0-9]+)"/)).output.1
+        let released = try #require(changelog.firstMatch(of: /## \[([0-9]+\.[0-9]+\.[0-9]+)\]/)).output.1
+        #expect(version == released, "the install snippet asks for \(version); the CHANGELOG's newest release is \(released)")
+        #expect(install.contains("\"Stores\""), "the snippet says where the built-in stores come from")
     }
 
     @Test func cartStoreIsObservedAndCounted() {
