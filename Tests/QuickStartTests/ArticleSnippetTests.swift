@@ -127,16 +127,3 @@ struct SnippetMirror {
     let file: String
     let code: String
 }
-
-extension String {
-    /// The contents of every ```swift block, in order.
-    fileprivate var swiftBlocks: [String] {
-        var blocks: [String] = []
-        var rest = self[...]
-        while let open = rest.range(of: "```swift\n"), let close = rest[open.upperBound...].range(of: "```") {
-            blocks.append(String(rest[open.upperBound..<close.lowerBound]))
-            rest = rest[close.upperBound...]
-        }
-        return blocks
-    }
-}

@@ -99,17 +99,6 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
 }
 
 extension String {
-    /// The contents of every ```swift block, in order.
-    fileprivate var swiftBlocks: [String] {
-        var blocks: [String] = []
-        var rest = self[...]
-        while let open = rest.range(of: "```swift\n"), let close = rest[open.upperBound...].range(of: "```") {
-            blocks.append(String(rest[open.upperBound..<close.lowerBound]))
-            rest = rest[close.upperBound...]
-        }
-        return blocks
-    }
-
     fileprivate func between(_ start: String, _ end: String) -> String? {
         guard let lower = range(of: start)?.upperBound,
               let upper = self[lower...].range(of: end)?.lowerBound else { return nil }
