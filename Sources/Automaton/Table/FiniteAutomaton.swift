@@ -5,7 +5,8 @@
 /// leaves the state alone:
 ///
 /// ```swift
-/// var flow = try FiniteAutomaton(initial: RegistrationState.root, transitions: RegistrationFlow.transitions)
+/// var flow = try FiniteAutomaton<RegistrationState, RegistrationEvent>(
+///     initial: .root, transitions: RegistrationFlow.transitions)
 /// flow.send(.showRegisterRoot)          // .success(.showRegisterRoot, from: .root, to: .registerRoot)
 /// flow.send(.confirmSMS(phoneNumber: "090")) // .failure: not defined in .registerRoot
 /// flow.state                            // .registerRoot
