@@ -29,7 +29,9 @@ package final class ObservationLoop<Value: Sendable>: Sendable {
     }
 
     private func track() {
-        withObservationTracking { _ = read() } onChange: { [self] in
+        withObservationTracking {
+            _ = read()
+        } onChange: { [self] in
             guard !isCancelled.withLock({ $0 }) else { return }
             onValue(read())
             track()

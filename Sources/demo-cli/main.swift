@@ -6,7 +6,8 @@ let console = Console.standard(environment: environment)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: ExitStatus =
     if let launch = LaunchVariants.prepare(arguments: arguments, environment: environment, console: console) {
-        await DemoCLI.run(arguments: launch.remainingArguments, environment: environment, console: console, launchVariants: launch)
+        await DemoCLI.run(
+            arguments: launch.remainingArguments, environment: environment, console: console, launchVariants: launch)
     } else {
         .usage
     }

@@ -34,10 +34,11 @@ private final class Shared<Value: Sendable>: Sendable {
 
     @Test func withLockIfAvailableRunsWhenTheLockIsFree() {
         let locked = Locked(1)
-        #expect(locked.withLockIfAvailable { value -> Int in
-            value += 1
-            return value
-        } == 2)
+        #expect(
+            locked.withLockIfAvailable { value -> Int in
+                value += 1
+                return value
+            } == 2)
     }
 
     @Test func withLockIfAvailableDoesNotWaitForAHeldLock() {

@@ -33,7 +33,8 @@ import Testing
                 expected.insert(id)
                 let found = mirrors[id] ?? []
                 guard found.count == 1, let mirror = found.first else {
-                    Issue.record("""
+                    Issue.record(
+                        """
                         \(id) must be mirrored exactly once in Tests/ (found \(found.count)); copy it \
                         between the markers "// \(id.marker): begin" and "// \(id.marker): end".
                         """)
@@ -116,8 +117,9 @@ struct SnippetID: Hashable, CustomStringConvertible {
         let isBegin = text.hasSuffix(": begin")
         let body = text.dropFirst("// Article \"".count).dropLast(isBegin ? ": begin".count : ": end".count)
         guard let quote = body.firstIndex(of: "\""),
-              body[quote...].hasPrefix("\" snippet "),
-              let number = Int(body[body.index(quote, offsetBy: "\" snippet ".count)...]) else { return nil }
+            body[quote...].hasPrefix("\" snippet "),
+            let number = Int(body[body.index(quote, offsetBy: "\" snippet ".count)...])
+        else { return nil }
         return (SnippetID(page: String(body[..<quote]), number: number), isBegin)
     }
 }

@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The code between the mirror markers is a verbatim copy of the documentation, laid out as the
+// documentation shows it, so the formatter leaves this file alone.)
 // The README's quick start, verbatim between the markers, so that it always compiles — in a test
 // target that depends on SingletonStores alone, which proves the kit works without the built-in
 // stores and without Timers. The tests exercise it without touching any process-wide state.

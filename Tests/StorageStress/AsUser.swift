@@ -41,7 +41,8 @@ func runAsUser(_ arguments: [String]) -> Int32 {
         guard let uid = uid_t(arguments[0]) else { return 2 }
         // Drop supplementary groups, then the group, then the user (after which none can be changed back).
         guard setgroups(0, nil) == 0, setgid(gid_t(uid)) == 0, setuid(uid) == 0 else {
-            FileHandle.standardError.write(Data("storage-stress: could not become uid \(uid): \(String(cString: strerror(errno)))\n".utf8))
+            FileHandle.standardError.write(
+                Data("storage-stress: could not become uid \(uid): \(String(cString: strerror(errno)))\n".utf8))
             return 3
         }
     }

@@ -144,7 +144,9 @@ enum Following {
             }
             let alive = (0..<max(count, 0)).map { makeWatchingStore(folder: folder, polled: !$0.isMultiple(of: 2)) }
             during = (openDescriptors(), threads())
-            say("during fds=\(during.fds) threads=\(during.threads) stores=\(alive.count) watching=\(alive.filter { $0.watchMechanism != nil }.count)")
+            say(
+                "during fds=\(during.fds) threads=\(during.threads) stores=\(alive.count) watching=\(alive.filter { $0.watchMechanism != nil }.count)"
+            )
         }
         // The watcher's thread leaves on its own once the last watch is gone.
         var after = (fds: openDescriptors(), threads: threads())

@@ -15,9 +15,12 @@ import Testing
         #expect(values.boost.remainingSeconds.formatted(.countdown) == "12:34")
         #expect(values.apiTarget.target == .dev01)
         #expect(values.gender.isFemale)
-        withStores { $0 = values } operation: {
-            #expect(WebViewLink.help.toURLString(params: [.gender(StoreValues.current.gender)])
-                == "https://dev01.hoge.com/api/web/help?gender_code=2")
+        withStores {
+            $0 = values
+        } operation: {
+            #expect(
+                WebViewLink.help.toURLString(params: [.gender(StoreValues.current.gender)])
+                    == "https://dev01.hoge.com/api/web/help?gender_code=2")
         }
     }
 
@@ -30,7 +33,9 @@ import Testing
     @Test func aVariantTheStoreDoesNotOfferListsTheOnesItDoes() throws {
         let launch = try StoreLaunchVariants(arguments: ["--store-variant", "api-target=dev03"], environment: [:])
         var values = StoreValues()
-        #expect(throws: StoreLaunchVariantError.unknownVariant("dev03", key: "api-target", known: ["dev01", "dev02", "production"])) {
+        #expect(
+            throws: StoreLaunchVariantError.unknownVariant("dev03", key: "api-target", known: ["dev01", "dev02", "production"])
+        ) {
             try values.apply(launch, keys: StoreLaunchVariants.builtInKeys)
         }
     }

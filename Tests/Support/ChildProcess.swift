@@ -94,7 +94,8 @@ package struct StartedChild {
     /// Reads the child's output until it exits, waits for it, and returns what it printed.
     package func finish() throws -> ChildProcessResult {
         defer { try? FileManager.default.removeItem(at: errorFile) }
-        let outputData = alreadyRead.values.reduce(Data(), +) + output.fileHandleForReading.readDataToEndOfFile()  // until the child exits
+        // Reads until the child exits.
+        let outputData = alreadyRead.values.reduce(Data(), +) + output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return ChildProcessResult(
             status: process.terminationStatus, reason: process.terminationReason,

@@ -38,7 +38,6 @@ package func runOffThePool<Value: Sendable>(_ body: @escaping @Sendable () throw
     }
 }
 
-
 /// Runs `body` on `threads` threads of their own at once and returns when every one has
 /// finished: contention tests, which must not depend on how many threads the cooperative pool has.
 ///

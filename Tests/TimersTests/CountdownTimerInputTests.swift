@@ -23,9 +23,10 @@ import Testing
         probe.timer.start(duration: .zero)
         await probe.clock.advance(by: .seconds(60))
 
-        #expect(probe.events.values == [
-            tick(30, at: 0), tick(29, at: 1), tick(0, at: 1), ended(.finished, at: 1),
-        ])
+        #expect(
+            probe.events.values == [
+                tick(30, at: 0), tick(29, at: 1), tick(0, at: 1), ended(.finished, at: 1),
+            ])
         #expect(probe.clock.sleeperCount == 0)
     }
 
@@ -92,7 +93,9 @@ import Testing
         #expect(wall.duration(until: Date(timeIntervalSinceReferenceDate: .infinity)) == CountdownTimer.maximumDuration)
         #expect(wall.duration(until: Date(timeIntervalSinceReferenceDate: -.infinity)) == .zero)
         #expect(wall.duration(until: Date(timeIntervalSinceReferenceDate: .nan)) == .zero)
-        #expect(wall.duration(until: Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude)) == CountdownTimer.maximumDuration)
+        #expect(
+            wall.duration(until: Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude)) == CountdownTimer.maximumDuration
+        )
         #expect(wall.duration(until: Date(timeIntervalSinceReferenceDate: -.greatestFiniteMagnitude)) == .zero)
         #expect(wall.date(after: Duration(attoseconds: .max)).timeIntervalSinceReferenceDate > 1e20)
         #expect(wall.date(after: Duration(attoseconds: .min)).timeIntervalSinceReferenceDate < -1e20)

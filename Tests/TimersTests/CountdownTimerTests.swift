@@ -11,7 +11,8 @@ import Testing
 
         await probe.clock.advance(by: .seconds(90))
 
-        let expected = [tick(90, at: 0)]
+        let expected =
+            [tick(90, at: 0)]
             + (0...89).reversed().map { tick($0, at: Double(90 - $0)) }
             + [ended(.finished, at: 90)]
         let events = probe.events.values
@@ -28,7 +29,8 @@ import Testing
             await probe.clock.advance(by: .seconds(3_600))
         }
 
-        let expected = [tick(3_600, at: 0)]
+        let expected =
+            [tick(3_600, at: 0)]
             + (0...3_599).reversed().map { tick($0, at: Double(3_600 - $0)) }
             + [ended(.finished, at: 3_600)]
         let matches = probe.events.values == expected
@@ -66,7 +68,8 @@ import Testing
         await probe.clock.advance(by: .seconds(100))
 
         let afterRestart = Array(probe.events.values.dropFirst(eventsBeforeRestart))
-        let expected = (0...29).reversed().map { tick($0, at: 10.5 + Double(30 - $0)) }
+        let expected =
+            (0...29).reversed().map { tick($0, at: 10.5 + Double(30 - $0)) }
             + [ended(.finished, at: 40.5)]
         #expect(afterRestart == expected)
         #expect(probe.endCount == 1)
@@ -310,11 +313,12 @@ struct CountdownTimerJumpTests {
         }
 
         let end = ManualClock.Instant(offset: CountdownTimer.maximumDuration)
-        #expect(probe.events.values == [
-            Stamped(event: .tick(Self.maximumSeconds), at: .seconds(0)),
-            Stamped(event: .tick(0), at: end),
-            Stamped(event: .ended(.finished), at: end),
-        ])
+        #expect(
+            probe.events.values == [
+                Stamped(event: .tick(Self.maximumSeconds), at: .seconds(0)),
+                Stamped(event: .tick(0), at: end),
+                Stamped(event: .ended(.finished), at: end),
+            ])
         #expect(probe.endCount == 1)
         #expect(probe.ticks.last == 0)
         #expect(probe.timer.tasksStarted == 1)

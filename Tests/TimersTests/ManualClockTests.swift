@@ -8,10 +8,11 @@ import Testing
         let woken = Recorder<(label: String, at: ManualClock.Instant)>()
         var tasks: [Task<Void, any Error>] = []
         for (label, second) in [("c", 3), ("a", 1), ("b", 2)] {
-            tasks.append(Task {
-                try await clock.sleep(until: .seconds(second))
-                woken.append((label, clock.now))
-            })
+            tasks.append(
+                Task {
+                    try await clock.sleep(until: .seconds(second))
+                    woken.append((label, clock.now))
+                })
         }
         await clock.waitForSleepers(3)
 
@@ -29,10 +30,11 @@ import Testing
         let woken = Recorder<Int>()
         var tasks: [Task<Void, any Error>] = []
         for label in 0..<5 {
-            tasks.append(Task {
-                try await clock.sleep(until: .seconds(7))
-                woken.append(label)
-            })
+            tasks.append(
+                Task {
+                    try await clock.sleep(until: .seconds(7))
+                    woken.append(label)
+                })
             await clock.waitForSleepers(label + 1)
         }
 

@@ -40,12 +40,13 @@ public enum CountdownVariant: String, CaseIterable, Codable, Sendable {
 
     /// Counts down `ticks` seconds and returns the error of every tick.
     public func run(ticks: Int) async -> TickErrors {
-        var result = switch self {
-        case .ours: await runOurs(ticks: ticks)
-        case .deadlineSleep: await runDeadlineSleep(ticks: ticks)
-        case .sleepLoop: await runSleepLoop(ticks: ticks)
-        case .foundationTimer: await runFoundationTimer(ticks: ticks)
-        }
+        var result =
+            switch self {
+            case .ours: await runOurs(ticks: ticks)
+            case .deadlineSleep: await runDeadlineSleep(ticks: ticks)
+            case .sleepLoop: await runSleepLoop(ticks: ticks)
+            case .foundationTimer: await runFoundationTimer(ticks: ticks)
+            }
         result.missing = max(0, ticks - result.errorsMilliseconds.count)
         return result
     }
@@ -56,9 +57,10 @@ private func milliseconds(_ duration: Duration) -> Double {
 }
 
 private func errors(_ instants: [ContinuousClock.Instant], from start: ContinuousClock.Instant) -> TickErrors {
-    TickErrors(errorsMilliseconds: instants.enumerated().map { index, instant in
-        milliseconds(instant - (start + .seconds(index + 1)))
-    })
+    TickErrors(
+        errorsMilliseconds: instants.enumerated().map { index, instant in
+            milliseconds(instant - (start + .seconds(index + 1)))
+        })
 }
 
 /// Collects tick instants from whatever thread ticks.
@@ -114,7 +116,11 @@ private func runFoundationTimer(ticks: Int) async -> TickErrors {
         // `Timer` skips fires it missed, so under load it may never reach the last tick).
         let finished = Mutex(false)
         let finish: @Sendable () -> Void = {
-            if finished.withLock({ value in defer { value = true }; return !value }) { done.resume() }
+            if finished.withLock({ value in
+                defer { value = true }; return !value
+            }) {
+                done.resume()
+            }
         }
         let thread = Thread {
             let remaining = Mutex(ticks)

@@ -41,7 +41,9 @@ public struct MeasuredOperation {
         case "read-override":
             let stub = BenchStoreStub()
             return MeasuredOperation { n in
-                withStores { $0[BenchStoreKey.self] = stub } operation: {
+                withStores {
+                    $0[BenchStoreKey.self] = stub
+                } operation: {
                     for _ in 0..<n { consume(readThroughRegistry()) }
                 }
             }
@@ -55,7 +57,9 @@ public struct MeasuredOperation {
         case "read-override-dependency":
             let stub = BenchStoreStub()
             return MeasuredOperation { n in
-                withDependencies { $0.benchStore = stub } operation: {
+                withDependencies {
+                    $0.benchStore = stub
+                } operation: {
                     let model = DependencyModel()
                     for _ in 0..<n { consume(model.read()) }
                 }
@@ -66,7 +70,9 @@ public struct MeasuredOperation {
         case "read-override-anyobject":
             let stub = BenchStoreStub()
             return MeasuredOperation { n in
-                withStores { $0[BenchObjectStoreKey.self] = stub } operation: {
+                withStores {
+                    $0[BenchObjectStoreKey.self] = stub
+                } operation: {
                     for _ in 0..<n { consume(readObjectThroughRegistry()) }
                 }
             }
@@ -80,7 +86,13 @@ public struct MeasuredOperation {
         case "scope":
             let stub = BenchStoreStub()
             return MeasuredOperation { n in
-                for _ in 0..<n { withStores { $0[BenchStoreKey.self] = stub } operation: { consume(0) } }
+                for _ in 0..<n {
+                    withStores {
+                        $0[BenchStoreKey.self] = stub
+                    } operation: {
+                        consume(0)
+                    }
+                }
             }
         case "scope-limit":
             let stub = LimitStore(value: 42)
@@ -90,7 +102,13 @@ public struct MeasuredOperation {
         case "scope-dependency":
             let stub = BenchStoreStub()
             return MeasuredOperation { n in
-                for _ in 0..<n { withDependencies { $0.benchStore = stub } operation: { consume(0) } }
+                for _ in 0..<n {
+                    withDependencies {
+                        $0.benchStore = stub
+                    } operation: {
+                        consume(0)
+                    }
+                }
             }
         case "observe1":
             let fixture = OursObserved()

@@ -11,7 +11,11 @@ public final class OursObserved: @unchecked Sendable {
     public init() { track() }
 
     private func track() {
-        withObservationTracking { consume(store.value) } onChange: { [self] in track() }
+        withObservationTracking {
+            consume(store.value)
+        } onChange: { [self] in
+            track()
+        }
     }
 
     @inline(__always)
@@ -33,7 +37,11 @@ public final class LimitObserved: @unchecked Sendable {
     public init() { track() }
 
     private func track() {
-        withObservationTracking { consume(model.count) } onChange: { [self] in track() }
+        withObservationTracking {
+            consume(model.count)
+        } onChange: { [self] in
+            track()
+        }
     }
 
     @inline(__always)

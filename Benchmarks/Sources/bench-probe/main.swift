@@ -67,8 +67,10 @@ nonisolated func timePairs(blocks: Int = 40) -> [String: PairedRatio] {
         }
         let result = PairedRatio(oursTimes: oursTimes, limitTimes: limitTimes)
         results[pair.row] = result
-        print(String(format: "%@: ours %.1f ns, limit %.1f ns, interleaved ratio %.2f× (%d blocks each)",
-                     pair.row, result.oursNanoseconds, result.limitNanoseconds, result.ratio, blocks))
+        print(
+            String(
+                format: "%@: ours %.1f ns, limit %.1f ns, interleaved ratio %.2f× (%d blocks each)",
+                pair.row, result.oursNanoseconds, result.limitNanoseconds, result.ratio, blocks))
         fflush(nil)
     }
     return results

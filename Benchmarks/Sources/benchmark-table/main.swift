@@ -111,7 +111,8 @@ func figure(_ name: String, showAllocations: Bool = true) -> String {
 
 func ratio(_ ours: String, _ other: String) -> Double? {
     guard let a = measured[ours]?.nanoseconds, let b = measured[other]?.nanoseconds, b > 0,
-          a.isFinite, b.isFinite else { return nil }
+        a.isFinite, b.isFinite
+    else { return nil }
     return a / b
 }
 
@@ -155,7 +156,8 @@ for (label, prefix) in [("Store read, no override", "read"), ("Store read, insid
     let dependency = ratio(ours, "\(prefix)/dependency")
     let swinject = ratio(ours, "\(prefix)/swinject")
     let allocationFree = measured[ours].map { $0.allocations < 0.005 }
-    row(label, figure(ours), figure("\(prefix)/limit", showAllocations: false), limitRatioText(harnessLimit, row: prefix),
+    row(
+        label, figure(ours), figure("\(prefix)/limit", showAllocations: false), limitRatioText(harnessLimit, row: prefix),
         [peer("`@Dependency`", ours, "\(prefix)/dependency"), peer("Swinject `resolve`", ours, "\(prefix)/swinject")]
             .joined(separator: "<br>"),
         "≤ 1.5× limit; ≤ 0.05× each peer; 0 allocs",
@@ -166,7 +168,8 @@ do {
     let harnessLimit = ratio("scope/ours", "scope/limit")
     let limit = judgedLimitRatio(harnessLimit, row: "scope")
     let dependency = ratio("scope/ours", "scope/dependency")
-    row("One override scope (`withStores`)", figure("scope/ours"), figure("scope/limit"),
+    row(
+        "One override scope (`withStores`)", figure("scope/ours"), figure("scope/limit"),
         limitRatioText(harnessLimit, row: "scope"),
         peer("`withDependencies`", "scope/ours", "scope/dependency"),
         "≤ 1.5× bare `withValue`; ≤ 0.6× `withDependencies`",
@@ -178,7 +181,8 @@ for observers in Catalog.notifyObserverCounts {
     let harnessLimit = ratio(ours, "notify\(observers)/raw")
     let limit = judgedLimitRatio(harnessLimit, row: "notify\(observers)")
     let hasTarget = observers > 0
-    row("Mutate and notify, \(observers.formatted()) observer\(observers == 1 ? "" : "s")",
+    row(
+        "Mutate and notify, \(observers.formatted()) observer\(observers == 1 ? "" : "s")",
         figure(ours), figure("notify\(observers)/raw"), limitRatioText(harnessLimit, row: "notify\(observers)"),
         peer("OpenCombine `send`", ours, "notify\(observers)/opencombine"),
         hasTarget ? "≤ 1.25× raw post" : "—",
@@ -188,12 +192,14 @@ for observers in Catalog.notifyObserverCounts {
 do {
     let harnessLimit = ratio("observe1/ours", "observe1/limit")
     let limit = judgedLimitRatio(harnessLimit, row: "observe1")
-    row("A change seen by one `withObservationTracking` observer", figure("observe1/ours"),
+    row(
+        "A change seen by one `withObservationTracking` observer", figure("observe1/ours"),
         figure("observe1/limit"), limitRatioText(harnessLimit, row: "observe1"), "—",
         "≤ 1.5× an `@Observable` property write", verdict([limit.map { $0 <= 1.5 }]))
 }
 
-row("Add and remove \(Catalog.churnObservers.formatted()) observers", figure("churn/ours"), figure("churn/raw"),
+row(
+    "Add and remove \(Catalog.churnObservers.formatted()) observers", figure("churn/ours"), figure("churn/raw"),
     ratioText(ratio("churn/ours", "churn/raw")), peer("OpenCombine `sink`/`cancel`", "churn/ours", "churn/opencombine"),
     "—", "—")
 
@@ -207,10 +213,12 @@ for (condition, label) in [("idle", "idle"), ("busy", "one core busy")] {
     let results = countdown[condition]
     let ours = results?["ours"]
     let target = condition == "idle" ? "last ≤ 1 ms; max ≤ 2 ms" : "max ≤ 5 ms"
-    let checks: [Bool?] = condition == "idle"
+    let checks: [Bool?] =
+        condition == "idle"
         ? [ours.map { abs($0.last) <= 1 }, ours.map { $0.max <= 2 }]
         : [ours.map { $0.max <= 5 }]
-    row("Countdown, 30 ticks on the real clock, \(label): tick error mean / max / at the last tick",
+    row(
+        "Countdown, 30 ticks on the real clock, \(label): tick error mean / max / at the last tick",
         countdownCell(ours), "`Task.sleep(until:)` each second: \(countdownCell(results?["deadline"]))", "—",
         "`Task.sleep` loop \(countdownCell(results?["sleep"]))<br>Foundation `Timer` \(countdownCell(results?["timer"]))",
         target, verdict(checks))
@@ -218,12 +226,15 @@ for (condition, label) in [("idle", "idle"), ("busy", "one core busy")] {
 
 do {
     let hour = measured["manualClockHour/ours"]
-    row("One-hour countdown on the manual clock (3,600 ticks)", figure("manualClockHour/ours", showAllocations: false),
+    row(
+        "One-hour countdown on the manual clock (3,600 ticks)", figure("manualClockHour/ours", showAllocations: false),
         "—", "—", "—", "≤ 100 ms", verdict([hour.map { $0.nanoseconds <= 100_000_000 }]))
 }
 
-for (label, name) in [("Table automaton, transitions per second", "automaton/table"),
-                      ("Effectful automaton, transitions per second", "automaton/effectful")] {
+for (label, name) in [
+    ("Table automaton, transitions per second", "automaton/table"),
+    ("Effectful automaton, transitions per second", "automaton/effectful"),
+] {
     let perSecond = measured[name].map { String(format: "%.3g /s", 1e9 / $0.nanoseconds) } ?? "pending"
     row(label, "\(perSecond) (\(figure(name)) each)", "—", "—", "—", "—", "—")
 }

@@ -35,8 +35,10 @@ for condition in conditions {
     defer { busy?.stop() }
     func report(_ variant: CountdownVariant, _ measured: TickErrors) {
         results[condition, default: [:]][variant.rawValue] = measured
-        print("\(condition) \(variant.rawValue): " + String(format: "mean %.3f ms, max %.3f ms, last %.3f ms", measured.mean, measured.max, measured.last)
-            + (measured.missing > 0 ? ", \(measured.missing) ticks missing" : ""))
+        print(
+            "\(condition) \(variant.rawValue): "
+                + String(format: "mean %.3f ms, max %.3f ms, last %.3f ms", measured.mean, measured.max, measured.last)
+                + (measured.missing > 0 ? ", \(measured.missing) ticks missing" : ""))
         fflush(nil)
     }
     if CommandLine.arguments.contains("--together") {

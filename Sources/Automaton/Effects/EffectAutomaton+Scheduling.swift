@@ -81,10 +81,11 @@ extension EffectAutomaton {
                     issues.append(issue)
                     continue
                 }
-                schedule(PendingEffect(
-                    serial: makeGroupID(), id: item.id, queue: item.queue,
-                    groups: [own, chain], chain: chain, operation: operation
-                ))
+                schedule(
+                    PendingEffect(
+                        serial: makeGroupID(), id: item.id, queue: item.queue,
+                        groups: [own, chain], chain: chain, operation: operation
+                    ))
             }
         }
         for issue in issues { reportIssue(issue) }

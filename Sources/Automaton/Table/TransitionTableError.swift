@@ -1,5 +1,6 @@
 /// Why a ``TransitionTable`` could not be built.
-public enum TransitionTableError<State: Hashable & Sendable, Kind: Hashable & Sendable>: Error, Equatable, CustomStringConvertible {
+public enum TransitionTableError<State: Hashable & Sendable, Kind: Hashable & Sendable>: Error, Equatable, CustomStringConvertible
+{
     /// Two entries leave the same state by the same kind of event, so the table would be
     /// ambiguous. `first` is kept in the message; `duplicate` is the later entry.
     case duplicateTransition(first: Transition<State, Kind>, duplicate: Transition<State, Kind>)

@@ -22,7 +22,8 @@ extension LoginFlow {
     ]
 
     /// The flow's transition table.
-    public static func makeTable() throws(TransitionTableError<LoginState, LoginInput>) -> TransitionTable<LoginState, LoginInput> {
+    public static func makeTable() throws(TransitionTableError<LoginState, LoginInput>) -> TransitionTable<LoginState, LoginInput>
+    {
         try TransitionTable(transitions)
     }
 

@@ -41,6 +41,8 @@ public enum LoginFlow {
     ) -> [EffectMapping<LoginState, LoginInput>] {
         let loginOK = reply(.loginOK, after: loginDuration)
         let logoutOK = reply(.logoutOK, after: logoutDuration)
+        // The table's columns are aligned by hand: the formatter leaves it alone.
+        // swift-format-ignore
         return [
             /*  input      | from state     => to state   | effect   */
             .login       | .loggedOut     => .loggingIn  | loginOK,

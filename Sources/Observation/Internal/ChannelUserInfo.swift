@@ -15,7 +15,8 @@ extension NotificationChannel {
     /// either.
     @inlinable
     package func userInfo(carrying payload: Payload, classicEntries: Int) -> [AnyHashable: Any] {
-        var info = classicEntries <= 2
+        var info =
+            classicEntries <= 2
             ? sparseUserInfo
             : [AnyHashable: Any](minimumCapacity: 3 * (classicEntries + 1))
         info[channelPayloadKey] = payload

@@ -112,11 +112,11 @@ enum DocumentDate {
     static func date(from text: String) -> Date? {
         var reader = Reader(bytes: Array(text.utf8))
         guard let year = reader.number(digits: 4), reader.skip("-"),
-              let month = reader.number(digits: 2), reader.skip("-"),
-              let day = reader.number(digits: 2), reader.skip("T"),
-              let hour = reader.number(digits: 2), reader.skip(":"),
-              let minute = reader.number(digits: 2), reader.skip(":"),
-              let second = reader.number(digits: 2)
+            let month = reader.number(digits: 2), reader.skip("-"),
+            let day = reader.number(digits: 2), reader.skip("T"),
+            let hour = reader.number(digits: 2), reader.skip(":"),
+            let minute = reader.number(digits: 2), reader.skip(":"),
+            let second = reader.number(digits: 2)
         else { return nil }
         var fraction: [UInt8] = []
         if reader.skip(".") {
@@ -126,17 +126,18 @@ enum DocumentDate {
         var offset: Int64 = 0
         if !reader.skip("Z") {
             guard let sign: Int64 = reader.skip("+") ? 1 : reader.skip("-") ? -1 : nil,
-                  let hours = reader.number(digits: 2), reader.skip(":"),
-                  let minutes = reader.number(digits: 2), hours <= 23, minutes <= 59
+                let hours = reader.number(digits: 2), reader.skip(":"),
+                let minutes = reader.number(digits: 2), hours <= 23, minutes <= 59
             else { return nil }
             offset = sign * (hours * 3_600 + minutes * 60)
         }
         guard reader.isAtEnd,
-              (0...9_999).contains(year), (1...12).contains(month),
-              (1...daysInMonth(month, year: year)).contains(day),
-              hour <= 23, minute <= 59, second <= 59
+            (0...9_999).contains(year), (1...12).contains(month),
+            (1...daysInMonth(month, year: year)).contains(day),
+            hour <= 23, minute <= 59, second <= 59
         else { return nil }
-        let since1970 = daysFromCivil(year: year, month: month, day: day) * 86_400
+        let since1970 =
+            daysFromCivil(year: year, month: month, day: day) * 86_400
             + hour * 3_600 + minute * 60 + second - offset
         guard since1970 >= earliestSince1970, since1970 < endSince1970 else { return nil }
         let whole = since1970 - referenceDateSince1970
@@ -176,7 +177,7 @@ enum DocumentDate {
         mutating func number(digits count: Int) -> Int64? {
             guard bytes.count - index >= count else { return nil }
             var value: Int64 = 0
-            for byte in bytes[index ..< index + count] {
+            for byte in bytes[index..<index + count] {
                 guard isDigit(byte) else { return nil }
                 value = value * 10 + Int64(byte - UInt8(ascii: "0"))
             }

@@ -174,7 +174,9 @@ enum DocumentFile {
         if descriptor < 0 {
             let code = errno
             if itemKind(at: lockFile.filePath) == .symbolicLink {
-                throw .lockFailed(file: lockFile, reason: "it is a symbolic link, which is never followed; remove the link (a lock file holds no data)")
+                throw .lockFailed(
+                    file: lockFile,
+                    reason: "it is a symbolic link, which is never followed; remove the link (a lock file holds no data)")
             }
             throw .lockFailed(file: lockFile, reason: describe(code))
         }
@@ -182,7 +184,9 @@ enum DocumentFile {
         var info = stat()
         if fstat(descriptor, &info) != 0 { throw .lockFailed(file: lockFile, reason: describe(errno)) }
         if (info.st_mode & S_IFMT) != S_IFREG {
-            throw .lockFailed(file: lockFile, reason: "it is \(describeKind(info.st_mode)), not a regular file; remove it (a lock file holds no data)")
+            throw .lockFailed(
+                file: lockFile,
+                reason: "it is \(describeKind(info.st_mode)), not a regular file; remove it (a lock file holds no data)")
         }
         if info.st_mode & 0o777 != 0o600, info.st_uid == geteuid() {
             _ = fchmod(descriptor, 0o600)  // created under a narrow umask, or by an older version

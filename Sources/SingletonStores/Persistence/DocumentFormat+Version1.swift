@@ -10,7 +10,8 @@ extension DocumentFormat {
         guard DocumentDate.isWritable(date) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "the date \(date.timeIntervalSinceReferenceDate) s from 2001 is not between the years 0000 and 9999")
+                debugDescription:
+                    "the date \(date.timeIntervalSinceReferenceDate) s from 2001 is not between the years 0000 and 9999")
         }
         return date
     }

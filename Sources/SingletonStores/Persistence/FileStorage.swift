@@ -112,7 +112,8 @@ public struct FileStorage: StoreStorage {
         now: @escaping @Sendable () -> Date = { Date() },
         reportNotice: @escaping @Sendable (StorageNotice) -> Void = StorageNotice.printToStandardError
     ) {
-        let app = appName.map { StorageKey.sanitized($0, fallback: "SingletonStores") }
+        let app =
+            appName.map { StorageKey.sanitized($0, fallback: "SingletonStores") }
             ?? FileStorageFolder.defaultAppName
         self.folder = FileStorageFolder.resolve(explicit: folder, appName: app, environment: environment)
         self.now = now
@@ -229,8 +230,9 @@ public struct FileStorage: StoreStorage {
         case .polling(let every): (forcesPolling, interval) = (true, every)
         }
         let watcher = DocumentWatcher.shared
-        guard let id = watcher.subscribe(
-            folder: folder, name: name, forcesPolling: forcesPolling, interval: interval, handler: onChange)
+        guard
+            let id = watcher.subscribe(
+                folder: folder, name: name, forcesPolling: forcesPolling, interval: interval, handler: onChange)
         else { return nil }
         return StorageWatch(
             mechanism: { watcher.mechanism(of: id) ?? .polling(interval: interval) },

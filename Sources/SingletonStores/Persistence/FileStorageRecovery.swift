@@ -30,7 +30,9 @@ extension FileStorage {
     /// Reads the document of `key`: its value, or what is wrong with it. Nothing is moved.
     ///
     /// - Throws: When the document could not be read at all (it is left as it is).
-    func readDocument<Value: Codable>(_ type: Value.Type, file: URL) throws(StorageError) -> (value: Value?, problem: DocumentProblem?) {
+    func readDocument<Value: Codable>(_ type: Value.Type, file: URL) throws(StorageError) -> (
+        value: Value?, problem: DocumentProblem?
+    ) {
         switch DocumentCoding.decode(Value.self, from: try DocumentFile.contents(of: file)) {
         case .missing: (nil, nil)
         case .value(let value): (value, nil)
@@ -59,7 +61,8 @@ extension FileStorage {
     /// - Throws: ``StorageError/writeFailed(file:reason:)`` when nothing changed. In the one
     ///   case where the bad document was moved aside, the new one could not be put in its place
     ///   and the bad one could not be moved back, the report of the move is thrown instead.
-    func write(_ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?) throws(StorageError) -> StorageError? {
+    func write(_ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?) throws(StorageError) -> StorageError?
+    {
         let temporary = temporaryURL(forKey: key)
         FaultInjection.reach(.willWrite(key))
         try DocumentFile.writeTemporary(data, at: temporary, for: file)
@@ -95,7 +98,8 @@ extension FileStorage {
             let kept = folder.appending(path: "\(key)~\(problem.tag)-\(stamp)\(suffix).json", directoryHint: .notDirectory)
             if !DocumentFile.exists(kept) { return kept }
         }
-        throw .keepAsideFailed(file: file, reason: "\(problem.summary); too many kept files are named \(key)~\(problem.tag)-\(stamp)")
+        throw .keepAsideFailed(
+            file: file, reason: "\(problem.summary); too many kept files are named \(key)~\(problem.tag)-\(stamp)")
     }
 
     /// The report for a bad document moved from `file` to `kept`.

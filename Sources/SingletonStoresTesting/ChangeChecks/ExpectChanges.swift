@@ -114,7 +114,9 @@ public func expectChanges(
     let recorder = ChangeRecorder(center: center, onRecord: { arrivals.continuation.yield() })
     defer { recorder.stop() }
     try await action()
-    let comparison: @Sendable () -> ChangeComparison = { ChangeComparison(expected: expected, recorded: recorder.changes, exhaustivity: exhaustivity) }
+    let comparison: @Sendable () -> ChangeComparison = {
+        ChangeComparison(expected: expected, recorded: recorder.changes, exhaustivity: exhaustivity)
+    }
     if !comparison().isSatisfied {
         await waitForArrivals(arrivals.stream, until: { comparison().isSatisfied }, timeout: timeout, clock: clock)
     }

@@ -189,7 +189,9 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         let length = Self.clamped(duration)
         var failure: PurchaseError?
         do throws(StorageError) {
-            try transact { (record: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) throws(StorageError) -> BoostModel.Phase in
+            try transact {
+                (record: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) throws(StorageError)
+                    -> BoostModel.Phase in
                 if let running = phase.shownSeconds(at: now) {
                     failure = .boostNotStarted(.alreadyRunning(remainingSeconds: running))
                     return phase

@@ -20,7 +20,8 @@ public enum PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .busy(let state): "A purchase is already in progress (\(state)). Wait for it to finish."
-        case .invalidProduct(let product): "\(product) cannot be bought: one purchase buys \(PurchaseProduct.boostItemLimit.lowerBound) to \(PurchaseProduct.boostItemLimit.upperBound) boost items or \(PurchaseProduct.premiumDayLimit.lowerBound) to \(PurchaseProduct.premiumDayLimit.upperBound) days of premium."
+        case .invalidProduct(let product):
+            "\(product) cannot be bought: one purchase buys \(PurchaseProduct.boostItemLimit.lowerBound) to \(PurchaseProduct.boostItemLimit.upperBound) boost items or \(PurchaseProduct.premiumDayLimit.lowerBound) to \(PurchaseProduct.premiumDayLimit.upperBound) days of premium."
         case .failed(let reason): "The purchase failed: \(reason). Nothing was charged; try again."
         case .noBoostItems: "You have no boost items. Buy some first (purchase buy)."
         case .boostNotStarted(let error): "The boost did not start, so your item was not spent: \(error)"

@@ -35,7 +35,8 @@ public final class PurchaseStoreStub: PurchaseStoreContract {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         core = StoreCore(
-            State(boostItems: max(boostItems, 0), premiumExpiry: premiumExpiry), channel: .purchaseStub, center: NotificationCenter())
+            State(boostItems: max(boostItems, 0), premiumExpiry: premiumExpiry), channel: .purchaseStub,
+            center: NotificationCenter())
         self.boost = boost
         self.now = now
     }

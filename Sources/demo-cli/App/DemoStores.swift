@@ -41,7 +41,8 @@ struct DemoStores: Sendable {
         storage = Self.storage(dataDirectory: dataDirectory, console: console)
         center = NotificationCenter()
         let report = Self.reporter(console)
-        boost = BoostTimeManager(clock: clock, wallClock: .system, storage: boostStorage ?? storage, center: center, reportIssue: report)
+        boost = BoostTimeManager(
+            clock: clock, wallClock: .system, storage: boostStorage ?? storage, center: center, reportIssue: report)
         profile = UserProfileStore(storage: storage, center: center, reportIssue: report)
         purchases = PurchaseManager(storage: storage, wallClock: .system, boost: boost, center: center, reportIssue: report)
         apiTarget = APITargetStore(storage: storage, center: center, reportIssue: report)

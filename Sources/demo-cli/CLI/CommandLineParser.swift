@@ -29,7 +29,8 @@ enum CommandLineParser {
 
         let words = Array(remaining.prefix { !$0.hasPrefix("-") || $0 == "-" })
         if words.first == "help" {
-            return Invocation(command: .help(path: try helpPath(Array(words.dropFirst()))), dataDirectory: try dataDirectory(globals))
+            return Invocation(
+                command: .help(path: try helpPath(Array(words.dropFirst()))), dataDirectory: try dataDirectory(globals))
         }
         let spec: CommandSpec
         switch try match(words) {
@@ -92,7 +93,8 @@ enum CommandLineParser {
     private static func helpPath(_ words: [String]) throws(UsageError) -> [String] {
         if words.isEmpty { return [] }
         if let spec = CommandTable.commands.filter({ Array(words.prefix($0.path.count)) == $0.path && !$0.path.isEmpty })
-            .max(by: { $0.path.count < $1.path.count }) {
+            .max(by: { $0.path.count < $1.path.count })
+        {
             return spec.path
         }
         if let first = words.first, !CommandTable.subcommands(of: first).isEmpty { return [first] }

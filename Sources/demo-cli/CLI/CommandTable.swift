@@ -11,10 +11,12 @@ enum CommandTable {
     static let defaultItemSeconds = 30 * 60
 
     private static let seconds = OptionSpec.value("--seconds", "N", "The boost's length in whole seconds (1–86400).")
-    private static let speed = OptionSpec.value("--speed", "X", "Run the clock X times faster (0.001 ≤ X ≤ 1000; below 1 runs slower).")
+    private static let speed = OptionSpec.value(
+        "--speed", "X", "Run the clock X times faster (0.001 ≤ X ≤ 1000; below 1 runs slower).")
     private static let watch = OptionSpec.flag(
         "--watch",
-        "Keep following it: changes from other runs are shown as they happen (redrawn in place on a terminal; each changed line once when piped) until Ctrl-C, which exits 0.")
+        "Keep following it: changes from other runs are shown as they happen (redrawn in place on a terminal; each changed line once when piped) until Ctrl-C, which exits 0."
+    )
 
     static let commands: [CommandSpec] = [
         CommandSpec(
@@ -26,10 +28,11 @@ enum CommandTable {
                 .flag("--naive", "Run the \"before\": each screen with its own timer, so they disagree."),
             ]
         ) { arguments throws(UsageError) in
-            .showcase(ShowcaseOptions(
-                seconds: try arguments.seconds("--seconds", default: 10),
-                speed: try arguments.speed(),
-                naive: arguments.has("--naive")))
+            .showcase(
+                ShowcaseOptions(
+                    seconds: try arguments.seconds("--seconds", default: 10),
+                    speed: try arguments.speed(),
+                    naive: arguments.has("--naive")))
         },
         CommandSpec(
             path: ["boost", "start"], arguments: "", argumentCount: 0...0,
@@ -94,11 +97,15 @@ enum CommandTable {
             case (_?, _?):
                 throw UsageError("give either --items or --premium-days, not both", command: arguments.command)
             case (nil, _?):
-                return .purchaseBuy(.premium(days: try arguments.positiveInteger(
-                    "--premium-days", default: 1, maximum: 3650, unit: "days")))
+                return .purchaseBuy(
+                    .premium(
+                        days: try arguments.positiveInteger(
+                            "--premium-days", default: 1, maximum: 3650, unit: "days")))
             default:
-                return .purchaseBuy(.boostItems(try arguments.positiveInteger(
-                    "--items", default: 1, maximum: 1000, unit: "items")))
+                return .purchaseBuy(
+                    .boostItems(
+                        try arguments.positiveInteger(
+                            "--items", default: 1, maximum: 1000, unit: "items")))
             }
         },
         CommandSpec(

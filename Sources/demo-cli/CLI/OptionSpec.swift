@@ -27,7 +27,10 @@ struct OptionSpec: Sendable, Equatable {
 extension OptionSpec {
     /// Options every command accepts.
     static let globals: [OptionSpec] = [
-        .value("--data-dir", "PATH", "Keep the stores' files in PATH; a leading ~ or ~/ means $HOME (~user is refused). Default: $SINGLETON_STORES_DATA_DIR (~ expanded too), else the per-user data folder."),
+        .value(
+            "--data-dir", "PATH",
+            "Keep the stores' files in PATH; a leading ~ or ~/ means $HOME (~user is refused). Default: $SINGLETON_STORES_DATA_DIR (~ expanded too), else the per-user data folder."
+        ),
         .flag("--help", "Show help for this command."),
     ]
 }

@@ -37,7 +37,8 @@ struct ParsedArguments: Sendable, Equatable {
         guard let text = values["--speed"] else { return 1 }
         let range = ScaledClock<ContinuousClock>.speedRange
         guard let speed = Double(text), speed.isFinite, range.contains(speed) else {
-            throw UsageError("--speed expects a number from \(range.lowerBound) to \(Int(range.upperBound)), got '\(text)'", command: command)
+            throw UsageError(
+                "--speed expects a number from \(range.lowerBound) to \(Int(range.upperBound)), got '\(text)'", command: command)
         }
         return speed
     }

@@ -15,7 +15,9 @@ enum BoostCommand {
             let stores = context.stores()
             let replaced = stores.boost.isInBoostTime
             stores.boost.startCountDown(duration: seconds)
-            console.print("Boost started: \(stores.boost.remainingSeconds.formatted(.countdown)) left\(replaced ? " (replaced the running boost)" : "").")
+            console.print(
+                "Boost started: \(stores.boost.remainingSeconds.formatted(.countdown)) left\(replaced ? " (replaced the running boost)" : "")."
+            )
             return .success
         case .boostStatus:
             let stores = context.stores()
@@ -28,7 +30,9 @@ enum BoostCommand {
             } catch {
                 return context.fail(error.description)
             }
-            console.print("Used a boost item: \(stores.boost.remainingSeconds.formatted(.countdown)) left. \(items(stores.purchases.ownedBoostItems)) left.")
+            console.print(
+                "Used a boost item: \(stores.boost.remainingSeconds.formatted(.countdown)) left. \(items(stores.purchases.ownedBoostItems)) left."
+            )
             return .success
         case .boostStop:
             let stores = context.stores()
@@ -48,7 +52,8 @@ enum BoostCommand {
     /// - Parameter boost: The boost to show: the data folder's, or a launch variant.
     static func status(_ stores: DemoStores, boost: any BoostTimeManagerContract) -> String {
         let paused = (boost as? BoostTimeManager)?.isPaused == true
-        let shown = boost.isInBoostTime
+        let shown =
+            boost.isInBoostTime
             ? "Boost: \(boost.remainingSeconds.formatted(.countdown)) left\(paused ? " (paused)" : "")."
             : "No boost is running."
         return "\(shown) \(items(stores.purchases.ownedBoostItems)) owned."

@@ -9,7 +9,8 @@ enum LinkCommand {
         case .link(let link, let gender, let target):
             // The stored profile's gender and the stored target, unless overridden: the same
             // `toURLString(params:api:)` call takes production stores or stubs.
-            let genderStore: any GenderStoreContract = gender.map { GenderStoreStub($0) } 
+            let genderStore: any GenderStoreContract =
+                gender.map { GenderStoreStub($0) }
                 ?? context.shown(GenderStoreKey.self, else: GenderStore(profile: stores.profile))
             let api: any APITargetStoreContract =
                 target.map { APITargetStoreStub(target: $0) } ?? context.shown(APITargetStoreKey.self, else: stores.apiTarget)

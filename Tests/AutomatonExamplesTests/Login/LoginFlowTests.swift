@@ -25,12 +25,13 @@ import Timers
         #expect(await automaton.state == .loggedOut)
 
         await automaton.shutdown()
-        #expect(await Array(replies) == [
-            .success(input: .login, from: .loggedOut, to: .loggingIn),
-            .success(input: .loginOK, from: .loggingIn, to: .loggedIn),
-            .success(input: .logout, from: .loggedIn, to: .loggingOut),
-            .success(input: .logoutOK, from: .loggingOut, to: .loggedOut),
-        ])
+        #expect(
+            await Array(replies) == [
+                .success(input: .login, from: .loggedOut, to: .loggingIn),
+                .success(input: .loginOK, from: .loggingIn, to: .loggedIn),
+                .success(input: .logout, from: .loggedIn, to: .loggingOut),
+                .success(input: .logoutOK, from: .loggingOut, to: .loggedOut),
+            ])
     }
 
     @Test func effectDrivesTheNextTransitionWithoutUserInput() async {
@@ -54,7 +55,7 @@ import Timers
 
         let force = await automaton.send(.forceLogout)
         #expect(force.reply == .success(input: .forceLogout, from: .loggingIn, to: .loggingOut))
-        await login.wait() // cancelled by the newer server call
+        await login.wait()  // cancelled by the newer server call
         #expect(await automaton.send(.loginOK).reply == .failure(input: .loginOK, from: .loggingOut))
         #expect(await automaton.send(.logout).reply == .failure(input: .logout, from: .loggingOut))
         #expect(await automaton.state == .loggingOut)
@@ -65,7 +66,7 @@ import Timers
         #expect(await automaton.state == .loggedOut)
         await automaton.shutdown()
         let all = await Array(replies)
-        #expect(all.filter { $0.input == .loginOK }.count == 1) // only the one sent by hand
+        #expect(all.filter { $0.input == .loginOK }.count == 1)  // only the one sent by hand
         #expect(all.last == .success(input: .logoutOK, from: .loggingOut, to: .loggedOut))
     }
 

@@ -43,7 +43,9 @@ import Testing
         let reply = machine.send(.registerWithFacebook(profile: profile))
         let screen = try #require(reply.output as? ProfileRegisterScreen)
         #expect(screen.dependency == .facebook(profile))
-        #expect(reply.transition == .success(input: .registerWithFacebook(profile: profile), from: .registerRoot, to: .profileRegister))
+        #expect(
+            reply.transition
+                == .success(input: .registerWithFacebook(profile: profile), from: .registerRoot, to: .profileRegister))
     }
 
     @Test func mealyRejectionKeepsStateAndBuildsNothing() throws {

@@ -36,13 +36,14 @@ import Testing
         let analysis = TransitionAnalysis(transitions: Self.planted, initial: Door.closed, finalStates: [.jammed])
         #expect(analysis.deadEnds.isEmpty)
         // closed handles open/lock/kick; open handles close; locked handles unlock.
-        #expect(analysis.unhandledPairs == [
-            .init(state: .closed, kind: .close), .init(state: .closed, kind: .unlock),
-            .init(state: .open, kind: .open), .init(state: .open, kind: .lock),
-            .init(state: .open, kind: .unlock), .init(state: .open, kind: .kick),
-            .init(state: .locked, kind: .open), .init(state: .locked, kind: .close),
-            .init(state: .locked, kind: .lock), .init(state: .locked, kind: .kick),
-        ])
+        #expect(
+            analysis.unhandledPairs == [
+                .init(state: .closed, kind: .close), .init(state: .closed, kind: .unlock),
+                .init(state: .open, kind: .open), .init(state: .open, kind: .lock),
+                .init(state: .open, kind: .unlock), .init(state: .open, kind: .kick),
+                .init(state: .locked, kind: .open), .init(state: .locked, kind: .close),
+                .init(state: .locked, kind: .lock), .init(state: .locked, kind: .kick),
+            ])
     }
 
     @Test func stateNoEdgeMentionsIsUnreachableWhenAllStatesAreGiven() {
@@ -66,9 +67,10 @@ import Testing
     @Test func shortestPathFindsFewestEvents() throws {
         let table = try RegistrationFlow.makeTable()
         #expect(table.shortestPath(from: .root, to: .home) == [.showRegisterRoot, .loginAndShowHome])
-        #expect(table.shortestPath(from: .root, to: .passcode) == [
-            .showRegisterRoot, .registerWithFacebook, .confirmSMS, .sendSMSConfirmationNumber,
-        ])
+        #expect(
+            table.shortestPath(from: .root, to: .passcode) == [
+                .showRegisterRoot, .registerWithFacebook, .confirmSMS, .sendSMSConfirmationNumber,
+            ])
         #expect(table.shortestPath(from: .home, to: .home) == [])
         #expect(table.shortestPath(from: .home, to: .root) == nil)
     }

@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The code between the mirror markers is a verbatim copy of the documentation, laid out as the
+// documentation shows it, so the formatter leaves this file alone.)
 // The code of the article "Screen flows as state machines" (Sources/Automaton/Automaton.docc),
 // verbatim between the markers, so that it always compiles. Snippets made of statements sit in
 // functions, which the suite at the end runs; the article's tests run as they are.

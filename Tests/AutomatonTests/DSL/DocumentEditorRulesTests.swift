@@ -16,10 +16,10 @@ import Testing
     }
 
     @Test func earlierRulesWin() {
-        #expect(Self.mapping(.closing, .reset)?.state == .closed) // `.reset | .any` before `.any | .closing`
+        #expect(Self.mapping(.closing, .reset)?.state == .closed)  // `.reset | .any` before `.any | .closing`
         #expect(Self.mapping(.closing, .open)?.state == .closing)
-        #expect(Self.mapping(.closed, .saved)?.state == .closed) // late answers after closing
-        #expect(Self.mapping(.readOnly, .type)?.state == .readOnly) // before `isEdit | .any`
+        #expect(Self.mapping(.closed, .saved)?.state == .closed)  // late answers after closing
+        #expect(Self.mapping(.readOnly, .type)?.state == .readOnly)  // before `isEdit | .any`
         #expect(Self.mapping(.viewing, .type)?.state == .editing)
     }
 

@@ -37,7 +37,7 @@ import Timers
         let second = await automaton.send(.start("b"))
         #expect(await automaton.cancel("a") == 1)
         await first.wait()
-        #expect(await automaton.runningEffectCount == 1) // b took the slot
+        #expect(await automaton.runningEffectCount == 1)  // b took the slot
         #expect(await automaton.suspendedEffectCount == 0)
         await clock.advance(to: clock.at(2))
         await second.wait(includingFollowUps: true)
@@ -51,14 +51,14 @@ import Timers
         let automaton = makeJobAutomaton(clock: clock) { name in
             timedJob(name, until: 1, clock: clock, log: log, id: "x")
         }
-        #expect(await automaton.cancel("x") == 0) // too early: nothing has that id yet
+        #expect(await automaton.cancel("x") == 0)  // too early: nothing has that id yet
         let job = await automaton.send(.start("X"))
-        #expect(await automaton.cancel("y") == 0) // wrong id
+        #expect(await automaton.cancel("y") == 0)  // wrong id
         #expect(await automaton.runningEffectCount == 1)
         await clock.waitForSleepers(1)
         await clock.advance(to: clock.at(1))
         await job.wait(includingFollowUps: true)
-        #expect(await automaton.cancel("x") == 0) // too late: it has finished
+        #expect(await automaton.cancel("x") == 0)  // too late: it has finished
         #expect(log.values == ["start X @0", "end X"])
         #expect(await automaton.state == 2)
     }
@@ -84,9 +84,9 @@ import Timers
         let serial = EffectQueue("serial", policy: .oldest(1, whenFull: .suspendNew))
         let automaton = makeJobAutomaton(clock: clock) { name in
             switch name {
-            case "A": timedJob(name, until: 5, clock: clock, log: log, id: "a", queue: serial) // runs
-            case "B": timedJob(name, until: 5, clock: clock, log: log, queue: serial) // waits for A
-            case "C": timedJob(name, until: 5, clock: clock, log: log, id: "c") // runs
+            case "A": timedJob(name, until: 5, clock: clock, log: log, id: "a", queue: serial)  // runs
+            case "B": timedJob(name, until: 5, clock: clock, log: log, queue: serial)  // waits for A
+            case "C": timedJob(name, until: 5, clock: clock, log: log, id: "c")  // runs
             default: timedJob(name, until: 7, clock: clock, log: log, queue: serial)
             }
         }
@@ -113,9 +113,10 @@ import Timers
         await automaton.shutdown()
         #expect(log.values.filter { $0.hasPrefix("start") }.sorted() == ["start A @0", "start C @0", "start E @5"])
         #expect(log.values.filter { $0.hasPrefix("end") } == ["end E"])
-        #expect(await Array(replies).map(\.input) == [
-            .start("A"), .start("B"), .start("C"), .start("D"), .start("E"), .finished("E"),
-        ])
+        #expect(
+            await Array(replies).map(\.input) == [
+                .start("A"), .start("B"), .start("C"), .start("D"), .start("E"), .finished("E"),
+            ])
     }
 
     @Test func cancelAllKeepsASpacedQueueSpacedFromItsLastRealStart() async {
@@ -129,12 +130,12 @@ import Timers
             }
         }
         await automaton.send(.start("A")).wait()
-        await automaton.send(.start("B")) // would start at 2 s
-        await automaton.send(.start("C")) // would start at 4 s
+        await automaton.send(.start("B"))  // would start at 2 s
+        await automaton.send(.start("C"))  // would start at 4 s
         #expect(await automaton.cancelAll() == 2)
         await clock.advance(to: clock.at(1))
         let next = await automaton.send(.start("D"))
-        #expect(await automaton.runningEffectCount == 1) // waiting for its turn: 2 s after A
+        #expect(await automaton.runningEffectCount == 1)  // waiting for its turn: 2 s after A
         await clock.advance(to: clock.at(2))
         await next.wait()
         #expect(log.values == ["start A @0", "start D @2"])
@@ -156,14 +157,16 @@ import Timers
 
     @Test func waitingIncludingFollowUpsCoversTheWholeChain() async {
         let clock = ManualClock()
-        let automaton = EffectAutomaton<Int, Int>(state: 0, clock: clock, mapping: EffectMapping { _, step in
-            let effect = Effect<Int> { _ in
-                if step < 3 { return step + 1 }
-                try await clock.sleep(until: clock.at(1))
-                return nil
-            }
-            return (step, effect)
-        })
+        let automaton = EffectAutomaton<Int, Int>(
+            state: 0, clock: clock,
+            mapping: EffectMapping { _, step in
+                let effect = Effect<Int> { _ in
+                    if step < 3 { return step + 1 }
+                    try await clock.sleep(until: clock.at(1))
+                    return nil
+                }
+                return (step, effect)
+            })
         let chain = await automaton.send(1)
         await chain.wait()
         // The first effect has ended; the chain goes on until step 3 sleeps on the clock. Step 2

@@ -26,7 +26,7 @@ import Timers
         let job = await automaton.send(.start("A"))
         await clock.waitForSleepers(1)
         await automaton.shutdown()
-        #expect(await Array(replies).map(\.input) == [.start("A")]) // the stream has ended
+        #expect(await Array(replies).map(\.input) == [.start("A")])  // the stream has ended
         await job.wait(includingFollowUps: true)
         #expect(await signals.prefix(count: 2) == ["cancelled", "delivered false"])
         await clock.advance(to: clock.at(20))

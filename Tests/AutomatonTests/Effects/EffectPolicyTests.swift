@@ -20,7 +20,7 @@ import Timers
         for handle in handles { await handle.wait(includingFollowUps: true) }
         #expect(runs.value == 3)
         #expect(handles.map(\.reply.isSuccess) == [true, false, true, false, true])
-        #expect(await automaton.state == 6) // three starts, three finished
+        #expect(await automaton.state == 6)  // three starts, three finished
     }
 
     @Test func failedTransitionDoesNotCancelARunningEffect() async {
@@ -81,8 +81,8 @@ import Timers
         let automaton = makeJobAutomaton(clock: clock) { timedJob($0, until: 1, clock: clock, log: log, queue: queue) }
         let first = await automaton.send(.start("A"))
         let second = await automaton.send(.start("B"))
-        #expect(second.reply.isSuccess) // the transition happens; only its effect is dropped
-        await second.wait() // nothing to wait for
+        #expect(second.reply.isSuccess)  // the transition happens; only its effect is dropped
+        await second.wait()  // nothing to wait for
         #expect(await automaton.runningEffectCount == 1)
         #expect(await automaton.suspendedEffectCount == 0)
         await clock.waitForSleepers(1)
@@ -132,7 +132,7 @@ import Timers
         await clock.advance(to: clock.at(2))
         await b.wait()
         #expect(log.values == ["start A @0", "start B @2"])
-        #expect(await automaton.runningEffectCount == 1) // C still waits for its slot in time
+        #expect(await automaton.runningEffectCount == 1)  // C still waits for its slot in time
         await clock.advance(to: clock.at(4))
         await c.wait()
         #expect(log.values == ["start A @0", "start B @2", "start C @4"])

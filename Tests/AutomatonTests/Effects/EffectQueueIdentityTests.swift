@@ -36,7 +36,7 @@ import Timers
             timedJob(name, until: 1, clock: clock, log: log, queue: alike[Int(name) ?? 0])
         }
         for index in alike.indices { await automaton.send(.start("\(index)")) }
-        #expect(await automaton.runningEffectCount == 1) // newest one: each replaced the previous
+        #expect(await automaton.runningEffectCount == 1)  // newest one: each replaced the previous
         await automaton.shutdown()
     }
 
@@ -63,7 +63,7 @@ import Timers
         }
         let first = await automaton.send(.start("A"))
         let second = await automaton.send(.start("B"))
-        #expect(second.reply.isSuccess) // the transition happens; only its effect is refused
+        #expect(second.reply.isSuccess)  // the transition happens; only its effect is refused
         await second.wait()
         #expect(issues.values == [.conflictingQueue(other, existing: declared)])
         #expect(await automaton.runningEffectCount == 1)

@@ -87,7 +87,7 @@ import Timers
         await cancelled.value
         await automaton.waitForWaiters(1)
         await clock.advance(to: clock.at(1))
-        #expect(await patient.value == 0) // it returned when the effect ended, not before
+        #expect(await patient.value == 0)  // it returned when the effect ended, not before
     }
 }
 

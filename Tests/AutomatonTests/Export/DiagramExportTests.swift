@@ -37,21 +37,22 @@ import Testing
 
     @Test func loginFlowDOT() throws {
         let dot = try LoginFlow.makeTable().dot(name: "Login", initial: .loggedOut, finalStates: [.loggedIn])
-        #expect(dot == """
-            digraph "Login" {
-                rankdir=LR;
-                "__start" [shape=point];
-                "__start" -> "loggedOut";
-                "loggedIn" [shape=doublecircle];
-                "loggedOut" -> "loggingIn" [label="login"];
-                "loggingIn" -> "loggedIn" [label="loginOK"];
-                "loggedIn" -> "loggingOut" [label="logout"];
-                "loggingOut" -> "loggedOut" [label="logoutOK"];
-                "loggingIn" -> "loggingOut" [label="forceLogout"];
-                "loggedIn" -> "loggingOut" [label="forceLogout"];
-            }
+        #expect(
+            dot == """
+                digraph "Login" {
+                    rankdir=LR;
+                    "__start" [shape=point];
+                    "__start" -> "loggedOut";
+                    "loggedIn" [shape=doublecircle];
+                    "loggedOut" -> "loggingIn" [label="login"];
+                    "loggingIn" -> "loggedIn" [label="loginOK"];
+                    "loggedIn" -> "loggingOut" [label="logout"];
+                    "loggingOut" -> "loggedOut" [label="logoutOK"];
+                    "loggingIn" -> "loggingOut" [label="forceLogout"];
+                    "loggedIn" -> "loggingOut" [label="forceLogout"];
+                }
 
-            """)
+                """)
     }
 
     @Test func namesAreSanitizedAndQuoted() throws {

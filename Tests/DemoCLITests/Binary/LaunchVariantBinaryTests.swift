@@ -36,7 +36,10 @@ struct LaunchVariantBinaryTests {
     }
 
     @Test(arguments: [
-        (["--store-variant", "boost=fast", "boost", "status"], "The store boost has no variant \"fast\"; its variants: none, running."),
+        (
+            ["--store-variant", "boost=fast", "boost", "status"],
+            "The store boost has no variant \"fast\"; its variants: none, running."
+        ),
         (["--store-variant", "cart=full", "boost", "status"], "No store is called \"cart\" for launch variants"),
         (["boost", "status", "--store-variant"], "--store-variant needs KEY=NAME"),
         (["--store-variant", "boost=\u{1B}[2J", "boost", "status"], "is not KEY=NAME"),

@@ -34,11 +34,12 @@ struct LiveViewBinaryTests {
 
             let (status, reason) = try watcher.interrupt()
             #expect(reason == .exit && status == 0)
-            #expect(watcher.lines == [
-                "nickname: (not set)", "gender: none", "rank: regular", "beta: no", "id: (none)",
-                "nickname: Aki",
-                #"nickname: Mi\u{1B}[2Jka\nrank: gold"#,
-            ])
+            #expect(
+                watcher.lines == [
+                    "nickname: (not set)", "gender: none", "rank: regular", "beta: no", "id: (none)",
+                    "nickname: Aki",
+                    #"nickname: Mi\u{1B}[2Jka\nrank: gold"#,
+                ])
             #expect(!watcher.output.text.utf8.contains(0x1B), "no ESC byte is printed")
             #expect(watcher.errors.text.isEmpty)
         }
@@ -55,10 +56,11 @@ struct LiveViewBinaryTests {
 
             let (status, reason) = try watcher.interrupt()
             #expect(reason == .exit && status == 0)
-            #expect(watcher.lines == [
-                "boost items: 0", "premium: no premium", "flow: idle", "ledger entries: 0",
-                "boost items: 2", "ledger entries: 1",
-            ])
+            #expect(
+                watcher.lines == [
+                    "boost items: 0", "premium: no premium", "flow: idle", "ledger entries: 0",
+                    "boost items: 2", "ledger entries: 1",
+                ])
             #expect(watcher.errors.text.isEmpty)
         }
     }
@@ -100,7 +102,8 @@ extension LiveViewBinaryTests {
         try withDemoBinary { binary in
             #expect(try binary.runInFolder(["boost", "start", "--seconds", "120"]).status == 0)
             let terminal = try TerminalBinaryTests.PseudoTerminal()
-            let process = try binary.makeProcess(["boost", "watch"], withDataFolder: false, environment: binary.folderEnvironment)
+            let process = try binary.makeProcess(
+                ["boost", "watch"], withDataFolder: false, environment: binary.folderEnvironment)
             process.standardOutput = terminal.follower
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -117,9 +120,13 @@ extension LiveViewBinaryTests {
                 _ = screen.waitUntilClosed(timeout: RunningDemo.deadline)
                 close(leader)
             }
-            func waitFor(_ description: String, sourceLocation: SourceLocation = #_sourceLocation, _ holds: (String) -> Bool) throws {
+            func waitFor(_ description: String, sourceLocation: SourceLocation = #_sourceLocation, _ holds: (String) -> Bool)
+                throws
+            {
                 guard screen.wait(timeout: RunningDemo.deadline, until: holds) else {
-                    Issue.record("the terminal never showed \(description): \(screen.text.debugDescription)", sourceLocation: sourceLocation)
+                    Issue.record(
+                        "the terminal never showed \(description): \(screen.text.debugDescription)",
+                        sourceLocation: sourceLocation)
                     throw RunningDemoError.timedOut
                 }
             }
@@ -146,8 +153,10 @@ extension LiveViewBinaryTests {
             #expect(frames.count >= 3, "\(text.debugDescription)")
             for frame in frames {
                 #expect(frame.hasPrefix(Terminal.eraseLine), "\(frame.debugDescription)")
-                #expect(frame.components(separatedBy: Following.footer).count == 2, "one hint per frame: \(frame.debugDescription)")
-                #expect(frame.components(separatedBy: "Boost: ").count == 2, "one boost line per frame: \(frame.debugDescription)")
+                #expect(
+                    frame.components(separatedBy: Following.footer).count == 2, "one hint per frame: \(frame.debugDescription)")
+                #expect(
+                    frame.components(separatedBy: "Boost: ").count == 2, "one boost line per frame: \(frame.debugDescription)")
             }
             #expect(text.contains(Terminal.cursorUp(2) + Terminal.eraseLine + "Boost: over."))
         }

@@ -17,8 +17,9 @@ struct SubcommandBinaryTests {
 
             let use = try binary.run(["boost", "use", "--seconds", "120"])
             #expect(use.status == 0)
-            #expect(use.lines.first?.hasPrefix("Used a boost item: 02:00 left. 0 boost items left.") == true
-                || use.lines.first?.hasPrefix("Used a boost item: 01:59 left.") == true)
+            #expect(
+                use.lines.first?.hasPrefix("Used a boost item: 02:00 left. 0 boost items left.") == true
+                    || use.lines.first?.hasPrefix("Used a boost item: 01:59 left.") == true)
 
             let status = try binary.run(["boost", "status"])
             #expect(status.status == 0)
@@ -116,8 +117,9 @@ struct SubcommandBinaryTests {
             #expect(try binary.run(["target", "set", "dev01"]).lines == ["API target: dev01 (https://dev01.hoge.com)"])
             #expect(try binary.run(["target", "show"]).lines == ["API target: dev01 (https://dev01.hoge.com)"])
             #expect(try binary.run(["link", "terms"]).lines == ["https://dev01.hoge.com/api/web/terms?gender_code=2"])
-            #expect(try binary.run(["link", "privacy", "--gender", "male", "--target", "dev02"]).lines
-                == ["https://dev02.hoge.com/api/web/privacy?gender_code=1"])
+            #expect(
+                try binary.run(["link", "privacy", "--gender", "male", "--target", "dev02"]).lines
+                    == ["https://dev02.hoge.com/api/web/privacy?gender_code=1"])
             #expect(try binary.run(["link", "help", "--gender", "none"]).lines == ["https://dev01.hoge.com/api/web/help"])
         }
     }
@@ -149,7 +151,9 @@ struct SubcommandBinaryTests {
             let program = try binary.run(["--help"])
             #expect(program.status == 0)
             #expect(program.standardOutput.contains("USAGE"))
-            for command in [["boost"], ["boost", "use"], ["profile", "set"], ["purchase", "buy"], ["link"], ["flow"], ["target", "set"]] {
+            for command in [
+                ["boost"], ["boost", "use"], ["profile", "set"], ["purchase", "buy"], ["link"], ["flow"], ["target", "set"],
+            ] {
                 let help = try binary.run(command + ["--help"])
                 #expect(help.status == 0)
                 #expect(help.standardOutput.contains("demo-cli \(command.joined(separator: " "))"))
@@ -209,10 +213,11 @@ struct SubcommandBinaryTests {
             #expect(show.reason == .exit && show.status == 0)
             #expect(!show.standardOutput.utf8.contains(0x1B), "no ESC byte reaches the terminal")
             #expect(!show.standardOutput.utf8.contains(0x07))
-            #expect(show.lines == [
-                #"nickname: Aki\ngender: female (gender_code=2)\nrank: gold\u{1B}]0;owned\u{7}"#,
-                "gender: none", "rank: regular", "beta: no", "id: (none)",
-            ])
+            #expect(
+                show.lines == [
+                    #"nickname: Aki\ngender: female (gender_code=2)\nrank: gold\u{1B}]0;owned\u{7}"#,
+                    "gender: none", "rank: regular", "beta: no", "id: (none)",
+                ])
         }
     }
 }

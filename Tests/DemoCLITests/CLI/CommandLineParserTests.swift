@@ -58,20 +58,25 @@ struct CommandLineParserTests {
     }
 
     @Test func everyTableRowIsCoveredByTheValidCases() {
-        let covered = Set(Self.valid.compactMap { arguments, command -> [String]? in
-            if case .help = command { return nil }
-            return CommandTable.commands.map(\.path).filter { Array(arguments.prefix($0.count)) == $0 }.max { $0.count < $1.count }
-        })
+        let covered = Set(
+            Self.valid.compactMap { arguments, command -> [String]? in
+                if case .help = command { return nil }
+                return CommandTable.commands.map(\.path).filter { Array(arguments.prefix($0.count)) == $0 }.max {
+                    $0.count < $1.count
+                }
+            })
         for spec in CommandTable.commands {
             #expect(covered.contains(spec.path), "no valid case for '\(spec.name)'")
         }
     }
 
     @Test func dataDirectoryIsGlobalAndGoesAnywhere() throws {
-        #expect(try CommandLineParser.parse(["--data-dir", "/tmp/a", "boost", "status"])
-            == Invocation(command: .boostStatus, dataDirectory: "/tmp/a"))
-        #expect(try CommandLineParser.parse(["profile", "show", "--data-dir=/tmp/b"])
-            == Invocation(command: .profileShow, dataDirectory: "/tmp/b"))
+        #expect(
+            try CommandLineParser.parse(["--data-dir", "/tmp/a", "boost", "status"])
+                == Invocation(command: .boostStatus, dataDirectory: "/tmp/a"))
+        #expect(
+            try CommandLineParser.parse(["profile", "show", "--data-dir=/tmp/b"])
+                == Invocation(command: .profileShow, dataDirectory: "/tmp/b"))
         #expect(try CommandLineParser.parse(["--seconds", "2", "--data-dir", "x"]).dataDirectory == "x")
     }
 

@@ -17,7 +17,9 @@ struct DataFolderPathTests {
     }
 
     @Test func aHomeWithATrailingSlashOrTheRootMakesNoDoubleSlash() throws {
-        #expect(try DataFolderPath.expandingTilde(in: "~/d", from: "--data-dir", environment: ["HOME": "/home/aki/"]) == "/home/aki/d")
+        #expect(
+            try DataFolderPath.expandingTilde(in: "~/d", from: "--data-dir", environment: ["HOME": "/home/aki/"]) == "/home/aki/d"
+        )
         #expect(try DataFolderPath.expandingTilde(in: "~/d", from: "--data-dir", environment: ["HOME": "/"]) == "/d")
         #expect(try DataFolderPath.expandingTilde(in: "~", from: "--data-dir", environment: ["HOME": "/"]) == "/")
     }
@@ -62,8 +64,10 @@ struct DataFolderPathTests {
             console: output.console(isTerminal: false))
         #expect(status == .usage)
         #expect(output.standardOutput.isEmpty)
-        #expect(output.standardError
-            == "demo-cli: --data-dir '~bob': another user's home folder is not supported; give the full path (try 'demo-cli --help')\n")
+        #expect(
+            output.standardError
+                == "demo-cli: --data-dir '~bob': another user's home folder is not supported; give the full path (try 'demo-cli --help')\n"
+        )
     }
 
     @Test func helpNeedsNoDataFolder() async {

@@ -49,13 +49,17 @@ struct TerminalInjectionTests {
         #expect(output.standardError == #"demo-cli: unknown command '\u{1B}[2J' (try 'demo-cli --help')"# + "\n")
 
         let option = CapturedOutput()
-        _ = await DemoCLI.run(arguments: ["boost", "start", "--\u{1B}[31m\nx"], environment: [:], console: option.console(isTerminal: false))
-        #expect(option.standardError == #"demo-cli: unknown option '--\u{1B}[31m\nx' for 'boost start' (try 'demo-cli boost start --help')"# + "\n")
+        _ = await DemoCLI.run(
+            arguments: ["boost", "start", "--\u{1B}[31m\nx"], environment: [:], console: option.console(isTerminal: false))
+        #expect(
+            option.standardError
+                == #"demo-cli: unknown option '--\u{1B}[31m\nx' for 'boost start' (try 'demo-cli boost start --help')"# + "\n")
     }
 
     @Test func aBadValueIsEchoedEscaped() async {
         let output = CapturedOutput()
-        _ = await DemoCLI.run(arguments: ["--speed", "\u{1B}]0;x\u{07}"], environment: [:], console: output.console(isTerminal: false))
+        _ = await DemoCLI.run(
+            arguments: ["--speed", "\u{1B}]0;x\u{07}"], environment: [:], console: output.console(isTerminal: false))
         #expect(output.standardError.hasPrefix(#"demo-cli: --speed expects a number from 0.001 to 1000, got '\u{1B}]0;x\u{7}'"#))
         #expect(output.standardError.filter { $0 == "\n" }.count == 1)
     }

@@ -69,7 +69,9 @@ struct ShowcaseRendererTests {
     }
 
     @Test func framesKeepTheirShapeSoTheyRedrawInPlace() {
-        let values: [(PanelValue, PanelValue)] = [(.notOpen, .notOpen), (.showing(9), .notOpen), (.showing(9), .showing(10)), (.showing(0), .closed)]
+        let values: [(PanelValue, PanelValue)] = [
+            (.notOpen, .notOpen), (.showing(9), .notOpen), (.showing(9), .showing(10)), (.showing(0), .closed),
+        ]
         let frames = values.map { ShowcaseRenderer.frame(Self.state(main: $0.0, popup: $0.1), color: false) }
         #expect(Set(frames.map(\.count)).count == 1)
         // The boxes keep their width whatever they show.

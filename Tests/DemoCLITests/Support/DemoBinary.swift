@@ -53,7 +53,9 @@ struct DemoBinary {
 }
 
 /// Runs `body` with a fresh ``DemoBinary`` and removes its data folder afterwards.
-func withDemoBinary<Result>(sourceLocation: SourceLocation = #_sourceLocation, _ body: (DemoBinary) throws -> Result) throws -> Result {
+func withDemoBinary<Result>(sourceLocation: SourceLocation = #_sourceLocation, _ body: (DemoBinary) throws -> Result) throws
+    -> Result
+{
     let binary = try DemoBinary(sourceLocation: sourceLocation)
     defer { binary.removeDataFolder() }
     return try body(binary)

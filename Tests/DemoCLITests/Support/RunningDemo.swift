@@ -34,7 +34,8 @@ final class GrowingOutput: @unchecked Sendable {
     /// Waits until `holds` is true of everything written so far, the stream closes, or
     /// `timeout` passes; whether it held.
     func wait(timeout: Duration, until holds: (String) -> Bool) -> Bool {
-        let deadline = Date.now.addingTimeInterval(Double(timeout.components.seconds) + 1e-18 * Double(timeout.components.attoseconds))
+        let deadline = Date.now.addingTimeInterval(
+            Double(timeout.components.seconds) + 1e-18 * Double(timeout.components.attoseconds))
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -130,11 +131,13 @@ struct RunningDemo {
     }
 
     /// Sends SIGINT (Ctrl-C) and waits for the child to exit; kills it if it does not.
-    func interrupt(sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32, reason: Process.TerminationReason) {
+    func interrupt(sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32, reason: Process.TerminationReason)
+    {
         process.interrupt()
         guard output.waitUntilClosed(timeout: Self.deadline) else {
             process.terminate()
-            Issue.record("the child did not exit after SIGINT; output: \(output.text.debugDescription)", sourceLocation: sourceLocation)
+            Issue.record(
+                "the child did not exit after SIGINT; output: \(output.text.debugDescription)", sourceLocation: sourceLocation)
             throw RunningDemoError.timedOut
         }
         process.waitUntilExit()

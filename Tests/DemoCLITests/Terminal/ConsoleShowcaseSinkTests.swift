@@ -28,13 +28,14 @@ struct ConsoleShowcaseSinkTests {
         let output = CapturedOutput()
         Self.draw(Self.states(), on: output.console(isTerminal: false))
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(Array(lines.dropFirst(3)) == [
-            "Main screen 00:02 | Boost popup --:--",
-            "Main screen 00:02 | Boost popup 00:02",
-            "Main screen 00:01 | Boost popup 00:01",
-            "Main screen 00:00 | Boost popup 00:00",
-            "Main screen 00:00 | Boost popup closed",
-        ])
+        #expect(
+            Array(lines.dropFirst(3)) == [
+                "Main screen 00:02 | Boost popup --:--",
+                "Main screen 00:02 | Boost popup 00:02",
+                "Main screen 00:01 | Boost popup 00:01",
+                "Main screen 00:00 | Boost popup 00:00",
+                "Main screen 00:00 | Boost popup closed",
+            ])
         #expect(!output.standardOutput.contains("\u{1B}"))
     }
 

@@ -14,14 +14,15 @@ struct LiveBlockTests {
         block.show(["nickname: Mika", "gender: none"])
         block.show(["nickname: Aki", "gender: female"])
         block.end()
-        #expect(output.standardOutput == """
-            nickname: Aki
-            gender: none
-            nickname: Mika
-            nickname: Aki
-            gender: female
+        #expect(
+            output.standardOutput == """
+                nickname: Aki
+                gender: none
+                nickname: Mika
+                nickname: Aki
+                gender: female
 
-            """)
+                """)
     }
 
     @Test func aTerminalRedrawsTheBlockAndItsFooterInPlace() {
@@ -33,10 +34,11 @@ struct LiveBlockTests {
         block.show(["Boost: over."])
         block.end()
         let erase = Terminal.eraseLine
-        #expect(output.standardOutput == Terminal.hideCursor
-            + "\(erase)Boost: 00:02\n\(erase)hint\n"
-            + Terminal.cursorUp(2) + "\(erase)Boost: over.\n\(erase)hint\n"
-            + Terminal.showCursor)
+        #expect(
+            output.standardOutput == Terminal.hideCursor
+                + "\(erase)Boost: 00:02\n\(erase)hint\n"
+                + Terminal.cursorUp(2) + "\(erase)Boost: over.\n\(erase)hint\n"
+                + Terminal.showCursor)
     }
 
     @Test func aShorterFrameBlanksTheLinesLeftBelowIt() {

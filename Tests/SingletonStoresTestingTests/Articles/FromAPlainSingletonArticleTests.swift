@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The code between the mirror markers is a verbatim copy of the documentation, laid out as the
+// documentation shows it, so the formatter leaves this file alone.)
 // The code of the article "From a plain singleton" (Sources/SingletonStores/SingletonStores.docc),
 // verbatim between the markers, so that it always compiles. The starting point is kept in a
 // type of its own (its types have the names the later steps give to their replacements); the

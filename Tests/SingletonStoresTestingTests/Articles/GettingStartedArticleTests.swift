@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The code between the mirror markers is a verbatim copy of the documentation, laid out as the
+// documentation shows it, so the formatter leaves this file alone.)
 // The code of the article "Getting started" (Sources/SingletonStores/SingletonStores.docc),
 // verbatim between the markers, so that it always compiles; its two tests run as part of the
 // suite, and the suite below runs the rest on a temporary folder and a center of its own.

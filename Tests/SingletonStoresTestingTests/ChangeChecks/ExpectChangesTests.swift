@@ -10,10 +10,13 @@ import Timers
 
     @Test func passesWhenExactlyTheExpectedChangesHappenInOrder() {
         let counter = CounterStore(center: center)
-        let recorded = expectChanges(on: center, [
-            RecordedChange(.counter, StoreChange(old: 0, new: 1)),
-            RecordedChange(.counter, StoreChange(old: 1, new: 2)),
-        ]) {
+        let recorded = expectChanges(
+            on: center,
+            [
+                RecordedChange(.counter, StoreChange(old: 0, new: 1)),
+                RecordedChange(.counter, StoreChange(old: 1, new: 2)),
+            ]
+        ) {
             counter.increment()
             counter.increment()
         }
@@ -38,10 +41,13 @@ import Timers
     @Test func failsForAnExpectedChangeThatDidNotHappen() {
         let counter = CounterStore(center: center)
         withKnownIssue {
-            expectChanges(on: center, [
-                RecordedChange(.counter, StoreChange(old: 0, new: 1)),
-                RecordedChange(.counter, StoreChange(old: 1, new: 2)),
-            ]) {
+            expectChanges(
+                on: center,
+                [
+                    RecordedChange(.counter, StoreChange(old: 0, new: 1)),
+                    RecordedChange(.counter, StoreChange(old: 1, new: 2)),
+                ]
+            ) {
                 counter.increment()
             }
         } matching: { issue in
@@ -54,10 +60,13 @@ import Timers
         let counter = CounterStore(center: center)
         let other = CounterStore(center: center, channel: .other)
         withKnownIssue {
-            expectChanges(on: center, [
-                RecordedChange(.other, StoreChange(old: 0, new: 1)),
-                RecordedChange(.counter, StoreChange(old: 0, new: 1)),
-            ]) {
+            expectChanges(
+                on: center,
+                [
+                    RecordedChange(.other, StoreChange(old: 0, new: 1)),
+                    RecordedChange(.counter, StoreChange(old: 0, new: 1)),
+                ]
+            ) {
                 counter.increment()
                 other.increment()
             }
@@ -92,10 +101,13 @@ import Timers
             counter.increment()
         }
         withKnownIssue {
-            expectChanges(on: center, [
-                RecordedChange(.counter, StoreChange(old: 2, new: 3)),
-                RecordedChange(.other, StoreChange(old: 1, new: 2)),
-            ], exhaustivity: .partial) {
+            expectChanges(
+                on: center,
+                [
+                    RecordedChange(.counter, StoreChange(old: 2, new: 3)),
+                    RecordedChange(.other, StoreChange(old: 1, new: 2)),
+                ], exhaustivity: .partial
+            ) {
                 other.increment()
                 counter.increment()
             }
@@ -114,10 +126,13 @@ import Timers
     @Test func waitsForChangesDeliveredOnAnotherThread() async {
         let counter = CounterStore(center: center)
         let queue = OperationQueue()
-        let recorded = await expectChanges(on: center, [
-            RecordedChange(.counter, StoreChange(old: 0, new: 1)),
-            RecordedChange(.counter, StoreChange(old: 1, new: 2)),
-        ], timeout: .seconds(60)) {
+        let recorded = await expectChanges(
+            on: center,
+            [
+                RecordedChange(.counter, StoreChange(old: 0, new: 1)),
+                RecordedChange(.counter, StoreChange(old: 1, new: 2)),
+            ], timeout: .seconds(60)
+        ) {
             queue.addOperation {
                 counter.increment()
                 counter.increment()
@@ -130,7 +145,9 @@ import Timers
         let counter = CounterStore(center: center)
         let clock = ManualClock()
         async let check: Void = withKnownIssue {
-            await expectChanges(on: center, [RecordedChange(.counter, StoreChange(old: 0, new: 1))], timeout: .seconds(5), clock: clock) {
+            await expectChanges(
+                on: center, [RecordedChange(.counter, StoreChange(old: 0, new: 1))], timeout: .seconds(5), clock: clock
+            ) {
                 await Task.yield()
             }
         } matching: { issue in

@@ -28,13 +28,14 @@ extension NotificationChannel where Payload == StoreChange<Bool> {
         counter.increment()
         flag.set(true)  // no change, not recorded
 
-        #expect(recorder.changes == [
-            RecordedChange(.counter, StoreChange(old: 0, new: 1)),
-            RecordedChange(.label, StoreChange(old: "a", new: "b")),
-            RecordedChange(.other, StoreChange(old: 0, new: 10)),
-            RecordedChange(.flag, StoreChange(old: false, new: true)),
-            RecordedChange(.counter, StoreChange(old: 1, new: 2)),
-        ])
+        #expect(
+            recorder.changes == [
+                RecordedChange(.counter, StoreChange(old: 0, new: 1)),
+                RecordedChange(.label, StoreChange(old: "a", new: "b")),
+                RecordedChange(.other, StoreChange(old: 0, new: 10)),
+                RecordedChange(.flag, StoreChange(old: false, new: true)),
+                RecordedChange(.counter, StoreChange(old: 1, new: 2)),
+            ])
         #expect(recorder.newValues(of: .counter) == [1, 2])
         #expect(recorder.values(of: .label) == [StoreChange(old: "a", new: "b")])
     }

@@ -12,7 +12,11 @@ import Testing
     @Test func oneCommittedChangeTriggersOneOnChangeAndANoOpWriteNone() {
         let store = CounterStore(center: NotificationCenter())
         let changes = Locked(0)
-        withObservationTracking { _ = store.core.state } onChange: { changes.withLock { $0 += 1 } }
+        withObservationTracking {
+            _ = store.core.state
+        } onChange: {
+            changes.withLock { $0 += 1 }
+        }
         store.core.set(0)
         #expect(changes.withLock { $0 } == 0, "a write that changes nothing triggers nothing")
         store.increment()
@@ -24,7 +28,11 @@ import Testing
     @Test func readRegistersLikeState() {
         let core = StoreCore(Profile(name: "Aki", rank: 1), channel: .profileForObservation, center: NotificationCenter())
         let changes = Locked(0)
-        withObservationTracking { _ = core.read { $0.name } } onChange: { changes.withLock { $0 += 1 } }
+        withObservationTracking {
+            _ = core.read { $0.name }
+        } onChange: {
+            changes.withLock { $0 += 1 }
+        }
         core.update { $0.name = "Kei" }
         #expect(changes.withLock { $0 } == 1)
     }
@@ -34,7 +42,11 @@ import Testing
     @Test func readingOneFieldIsInvalidatedByAChangeToAnother() {
         let core = StoreCore(Profile(name: "Aki", rank: 1), channel: .profileForObservation, center: NotificationCenter())
         let changes = Locked(0)
-        withObservationTracking { _ = core.state.name } onChange: { changes.withLock { $0 += 1 } }
+        withObservationTracking {
+            _ = core.state.name
+        } onChange: {
+            changes.withLock { $0 += 1 }
+        }
         core.update { $0.rank = 2 }
         #expect(changes.withLock { $0 } == 1)
     }
@@ -45,7 +57,11 @@ import Testing
         let log = Recorder<String>()
         let token = store.core.observe { log.append("post \($0.new)") }
         defer { token.cancel() }
-        withObservationTracking { _ = store.count } onChange: { log.append("onChange \(store.count)") }
+        withObservationTracking {
+            _ = store.count
+        } onChange: {
+            log.append("onChange \(store.count)")
+        }
         store.increment()
         #expect(log.values == ["onChange 1", "post 1"])
     }

@@ -58,7 +58,8 @@ import Testing
     @Test func classicObserverSeesOldAndNewInUserInfoAndCustomObject() {
         let core = StoreCore(10, channel: .counter, center: center, object: { $0.new })
         let received = Recorder<String>()
-        let observer = center.addObserver(forName: NotificationChannel<StoreChange<Int>>.counter.name, object: nil, queue: nil) { note in
+        let observer = center.addObserver(forName: NotificationChannel<StoreChange<Int>>.counter.name, object: nil, queue: nil) {
+            note in
             let old = note.userInfo?["old"] as? Int ?? -1
             let new = note.userInfo?["new"] as? Int ?? -1
             let object = note.object as? Int ?? -1
@@ -72,7 +73,8 @@ import Testing
     @Test func eachPostCarriesItsOwnUserInfoWithExactlyThreeEntries() {
         let core = StoreCore(0, channel: .counter, center: center)
         let received = Recorder<String>()
-        let observer = center.addObserver(forName: NotificationChannel<StoreChange<Int>>.counter.name, object: nil, queue: nil) { note in
+        let observer = center.addObserver(forName: NotificationChannel<StoreChange<Int>>.counter.name, object: nil, queue: nil) {
+            note in
             let info = note.userInfo ?? [:]
             let payload = info[NotificationChannel<StoreChange<Int>>.payloadKey] as? StoreChange<Int>
             let old = info["old"] as? Int ?? -1
@@ -82,11 +84,12 @@ import Testing
         for value in 1...3 { core.set(value) }
         center.removeObserver(observer)
         // Every table is a copy of one prepared layout: each must hold its own values.
-        #expect(received.values == [
-            "3 entries: 0→1, payload 0→1",
-            "3 entries: 1→2, payload 1→2",
-            "3 entries: 2→3, payload 2→3",
-        ])
+        #expect(
+            received.values == [
+                "3 entries: 0→1, payload 0→1",
+                "3 entries: 1→2, payload 1→2",
+                "3 entries: 2→3, payload 2→3",
+            ])
     }
 
     @Test func changesSequenceDeliversCommittedChanges() async {

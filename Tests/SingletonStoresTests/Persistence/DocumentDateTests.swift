@@ -37,7 +37,9 @@ struct DocumentDateTests {
         var random = SplitMix(seed: 0x5EED_0002)
         let earliest = try #require(DocumentDate.date(from: "0000-01-01T00:00:00Z")).timeIntervalSinceReferenceDate
         let end = try #require(DocumentDate.date(from: "9999-12-31T23:59:59Z")).timeIntervalSinceReferenceDate + 1
-        var seconds: [Double] = [0, -0.0, 1e-300, -1e-300, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 0.1, -0.1, earliest, end.nextDown]
+        var seconds: [Double] = [
+            0, -0.0, 1e-300, -1e-300, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 0.1, -0.1, earliest, end.nextDown,
+        ]
         for _ in 0..<5_000 {
             let unit = Double(random.next() >> 11) / Double(1 << 53)
             seconds.append(earliest + unit * (end - earliest))  // anywhere in the range

@@ -49,15 +49,16 @@ struct DocumentFormatTests {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
             try storage.save(Appointment(title: "Dentist", start: Self.start), forKey: "appointment")
-            #expect(try Self.text(of: "appointment", in: storage) == """
-                {
-                  "formatVersion" : 2,
-                  "value" : {
-                    "start" : "2025-05-10T08:53:20.4316511Z",
-                    "title" : "Dentist"
-                  }
-                }
-                """)
+            #expect(
+                try Self.text(of: "appointment", in: storage) == """
+                    {
+                      "formatVersion" : 2,
+                      "value" : {
+                        "start" : "2025-05-10T08:53:20.4316511Z",
+                        "title" : "Dentist"
+                      }
+                    }
+                    """)
             let loaded = try storage.load(Appointment.self, forKey: "appointment", default: Appointment(title: "", start: .now))
             #expect(loaded.value == Appointment(title: "Dentist", start: Self.start))
             #expect(loaded.value.start.timeIntervalSinceReferenceDate == 768_560_000.4316511, "to the last bit")
@@ -104,7 +105,8 @@ struct DocumentFormatTests {
             let storage = FileStorage(folder: folder)
             let version1 = #"{"formatVersion": 1, "value": {"title": "x", "start": \#(seconds)}}"#
             try Data(version1.utf8).write(to: storage.fileURL(forKey: "appointment"))
-            let loaded = try storage.load(Appointment.self, forKey: "appointment", default: Appointment(title: "default", start: Self.start))
+            let loaded = try storage.load(
+                Appointment.self, forKey: "appointment", default: Appointment(title: "default", start: Self.start))
             guard case .corrupted(_, _, let reason)? = loaded.recovery else {
                 Issue.record("expected a corrupted-document report, got \(String(describing: loaded.recovery))")
                 return
@@ -121,8 +123,10 @@ struct DocumentFormatTests {
     func aVersion2DocumentWithABadDateIsKeptAside(start: String, reason: String) throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
-            try Data(#"{"formatVersion": 2, "value": {"title": "x", \#(start)}}"#.utf8).write(to: storage.fileURL(forKey: "appointment"))
-            let loaded = try storage.load(Appointment.self, forKey: "appointment", default: Appointment(title: "default", start: Self.start))
+            try Data(#"{"formatVersion": 2, "value": {"title": "x", \#(start)}}"#.utf8).write(
+                to: storage.fileURL(forKey: "appointment"))
+            let loaded = try storage.load(
+                Appointment.self, forKey: "appointment", default: Appointment(title: "default", start: Self.start))
             #expect(loaded.value.title == "default" && !loaded.isStored)
             guard case .corrupted(_, _, let found)? = loaded.recovery else {
                 Issue.record("expected a corrupted-document report, got \(String(describing: loaded.recovery))")
@@ -137,7 +141,8 @@ struct DocumentFormatTests {
             let storage = FileStorage(folder: folder)
             let version3 = Data(#"{"formatVersion": 3, "value": {"title": "x", "start": "2025-05-10T08:53:20Z"}}"#.utf8)
             try version3.write(to: storage.fileURL(forKey: "appointment"))
-            let loaded = try storage.load(Appointment.self, forKey: "appointment", default: Appointment(title: "default", start: Self.start))
+            let loaded = try storage.load(
+                Appointment.self, forKey: "appointment", default: Appointment(title: "default", start: Self.start))
             guard case .newerFormat(_, found: 3, supported: 2, let kept)? = loaded.recovery else {
                 Issue.record("expected a newer-format report, got \(String(describing: loaded.recovery))")
                 return

@@ -105,10 +105,12 @@ struct FileStorageAsUserTests {
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             try storage.save(PersistedCounter(count: 5), forKey: "counter")
             let before = try snapshot(of: folder)
-            let run = try Self.run(uid: nil, folder: folder, steps: [
-                "limit-descriptors", "exhaust-descriptors", "load", "update",
-                "free-one-descriptor", "update", "free-descriptors", "load",
-            ])
+            let run = try Self.run(
+                uid: nil, folder: folder,
+                steps: [
+                    "limit-descriptors", "exhaust-descriptors", "load", "update",
+                    "free-one-descriptor", "update", "free-descriptors", "load",
+                ])
             #expect(run.status == 0)
             try #require(run.lines.count == 4, "\(run.lines)")
             #expect(run.lines[0].hasPrefix("load: error readFailed: ") && run.lines[0].contains("Too many open files"))

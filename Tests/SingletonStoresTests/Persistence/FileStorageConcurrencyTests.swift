@@ -24,7 +24,8 @@ struct FileStorageConcurrencyTests {
                     }
                 }
             }
-            let total = try FileStorage(folder: folder).load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            let total = try FileStorage(folder: folder).load(
+                PersistedCounter.self, forKey: "counter", default: PersistedCounter())
             #expect(total.value.count == writers * increments)
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)).sorted()
             #expect(names == ["counter.json", "counter.lock"], "no temporary or kept files left")

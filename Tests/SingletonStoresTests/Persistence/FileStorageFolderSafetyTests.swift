@@ -118,7 +118,8 @@ struct FileStorageFolderSafetyTests {
     @Test func folderThatIsALinkTheUserMadeIsFollowed() throws {
         try withTemporaryFolder { parent in
             let real = parent.appending(path: "real", directoryHint: .isDirectory)
-            try FileManager.default.createDirectory(at: real, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: real, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             let link = parent.appending(path: "link", directoryHint: .isDirectory)
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
             let storage = FileStorage(folder: link, reportNotice: { _ in })

@@ -50,7 +50,9 @@ struct FileStorageFolderTests {
     }
     #endif
 
-    @Test(arguments: [("My App/2", "My_App_2"), ("../../etc", "__.__etc"), ("", "SingletonStores"), ("com.example.app", "com.example.app")])
+    @Test(arguments: [
+        ("My App/2", "My_App_2"), ("../../etc", "__.__etc"), ("", "SingletonStores"), ("com.example.app", "com.example.app"),
+    ])
     func appNameIsMadeSafeForAFolderName(name: String, expected: String) {
         let storage = FileStorage(appName: name, environment: ["XDG_DATA_HOME": "/xdg", "HOME": "/home/me"])
         #expect(storage.folder.lastPathComponent == expected)

@@ -13,7 +13,8 @@ struct FileStorageProcessTests {
             let succeeded = try BuiltProduct.runSimultaneously(
                 binary, arguments: [folder.path(percentEncoded: false), String(increments)], copies: 2)
             #expect(succeeded == [true, true])
-            let total = try FileStorage(folder: folder).load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            let total = try FileStorage(folder: folder).load(
+                PersistedCounter.self, forKey: "counter", default: PersistedCounter())
             #expect(total.value.count == 2 * increments)
             #expect(total.recovery == nil)
         }

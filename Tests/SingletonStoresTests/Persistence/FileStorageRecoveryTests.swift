@@ -19,13 +19,20 @@ struct BadDocument: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     static let all: [BadDocument] = [
-        BadDocument(name: "corrupted JSON", bytes: Array(#"{"formatVersion": 1, "value": {"count": 3,, }}"#.utf8), tag: "corrupt"),
-        BadDocument(name: "truncated JSON", bytes: Array(#"{"formatVersion": 1, "value": {"count": 3, "lab"#.utf8), tag: "corrupt"),
+        BadDocument(
+            name: "corrupted JSON", bytes: Array(#"{"formatVersion": 1, "value": {"count": 3,, }}"#.utf8), tag: "corrupt"),
+        BadDocument(
+            name: "truncated JSON", bytes: Array(#"{"formatVersion": 1, "value": {"count": 3, "lab"#.utf8), tag: "corrupt"),
         BadDocument(name: "empty file", bytes: [], tag: "corrupt"),
-        BadDocument(name: "binary garbage", bytes: [0x00, 0xFF, 0xFE, 0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x00, 0x7F], tag: "corrupt"),
-        BadDocument(name: "wrong shape", bytes: Array(#"{"formatVersion": 1, "value": {"count": "three"}}"#.utf8), tag: "corrupt"),
+        BadDocument(
+            name: "binary garbage", bytes: [0x00, 0xFF, 0xFE, 0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x00, 0x7F],
+            tag: "corrupt"),
+        BadDocument(
+            name: "wrong shape", bytes: Array(#"{"formatVersion": 1, "value": {"count": "three"}}"#.utf8), tag: "corrupt"),
         BadDocument(name: "no format version", bytes: Array(#"{"count": 3, "label": "x"}"#.utf8), tag: "corrupt"),
-        BadDocument(name: "future format", bytes: Array(#"{"formatVersion": 3, "value": {"count": 3, "label": "x"}}"#.utf8), tag: "newer-format"),
+        BadDocument(
+            name: "future format", bytes: Array(#"{"formatVersion": 3, "value": {"count": 3, "label": "x"}}"#.utf8),
+            tag: "newer-format"),
     ]
 }
 
@@ -53,7 +60,8 @@ struct FileStorageRecoveryTests {
         }
         let kept = try #require(problem.keptFile, sourceLocation: sourceLocation)
         #expect(kept.lastPathComponent == "counter~\(bad.tag)-20261118T110640Z.json", sourceLocation: sourceLocation)
-        #expect(try Data(contentsOf: kept) == Data(bad.bytes), "kept file holds the original bytes", sourceLocation: sourceLocation)
+        #expect(
+            try Data(contentsOf: kept) == Data(bad.bytes), "kept file holds the original bytes", sourceLocation: sourceLocation)
         #expect(problem.description.contains(file.path(percentEncoded: false)), sourceLocation: sourceLocation)
         #expect(problem.description.contains(kept.path(percentEncoded: false)), sourceLocation: sourceLocation)
         return kept
@@ -87,7 +95,9 @@ struct FileStorageRecoveryTests {
             let file = try storage.fileURL(forKey: "counter")
             try Data(bad.bytes).write(to: file)
 
-            let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                $0.count += 1
+            }
             #expect(update.value == PersistedCounter(count: 1))
             #expect(update.didWrite)
             _ = try Self.expectKeptAside(update.recovery, bad: bad, file: file)
@@ -158,11 +168,12 @@ struct FileStorageRecoveryTests {
                 let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
                 kept.append(try #require(loaded.recovery?.keptFile))
             }
-            #expect(kept.map(\.lastPathComponent) == [
-                "counter~corrupt-20261118T110640Z.json",
-                "counter~corrupt-20261118T110640Z-2.json",
-                "counter~corrupt-20261118T110640Z-3.json",
-            ])
+            #expect(
+                kept.map(\.lastPathComponent) == [
+                    "counter~corrupt-20261118T110640Z.json",
+                    "counter~corrupt-20261118T110640Z-2.json",
+                    "counter~corrupt-20261118T110640Z-3.json",
+                ])
             for (index, url) in kept.enumerated() {
                 #expect(try String(contentsOf: url, encoding: .utf8) == "bad \(index + 1)")
             }
@@ -183,7 +194,9 @@ struct FileStorageRecoveryTests {
             let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
             #expect(loaded == StorageLoad(value: PersistedCounter(count: 8), isStored: true))
 
-            let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                $0.count += 1
+            }
             #expect(update.value.count == 9 && update.recovery == nil)
             #expect(!FileManager.default.fileExists(atPath: stale.path(percentEncoded: false)), "stale temporary file removed")
             #expect(FileManager.default.fileExists(atPath: foreign.path(percentEncoded: false)))

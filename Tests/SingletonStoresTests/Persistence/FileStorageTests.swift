@@ -79,12 +79,16 @@ struct FileStorageTests {
             let storage = FileStorage(folder: folder)
             try storage.save(PersistedCounter(count: 1), forKey: "counter")
             let file = try storage.fileURL(forKey: "counter")
-            let inode = try FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))[.systemFileNumber] as? NSNumber
+            let inode =
+                try FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))[.systemFileNumber] as? NSNumber
 
-            let refused = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { _ in "nothing to do" }
+            let refused = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { _ in
+                "nothing to do"
+            }
             #expect(refused.outcome == "nothing to do")
             #expect(!refused.didWrite)
-            let after = try FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))[.systemFileNumber] as? NSNumber
+            let after =
+                try FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))[.systemFileNumber] as? NSNumber
             #expect(inode != nil && inode == after)  // an atomic rewrite would have a new inode
 
             // On a missing document, an update that changes nothing writes nothing either.
@@ -103,13 +107,17 @@ struct FileStorageTests {
         }
     }
 
-    @Test(arguments: ["", "a/b", "/abs", "..", "a..b", "../escape", ".hidden", "back\\slash", "spa ce", "ünï", "a~b",
-                      String(repeating: "k", count: 121)])
+    @Test(arguments: [
+        "", "a/b", "/abs", "..", "a..b", "../escape", ".hidden", "back\\slash", "spa ce", "ünï", "a~b",
+        String(repeating: "k", count: 121),
+    ])
     func invalidKeyIsRejected(key: String) throws {
         try withTemporaryFolder { (folder: URL) throws in
             let storage = FileStorage(folder: folder)
             #expect(throws: StorageError.self) { try storage.fileURL(forKey: key) }
-            #expect(throws: StorageError.self) { try storage.load(PersistedCounter.self, forKey: key, default: PersistedCounter()) }
+            #expect(throws: StorageError.self) {
+                try storage.load(PersistedCounter.self, forKey: key, default: PersistedCounter())
+            }
             #expect(throws: StorageError.self) { try storage.save(PersistedCounter(), forKey: key) }
             do throws(StorageError) {
                 try storage.update(PersistedCounter.self, forKey: key, default: PersistedCounter()) { $0.count += 1 }
@@ -141,9 +149,11 @@ struct FileStorageTests {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             let file = try storage.fileURL(forKey: "counter")
-            try Data(#"{"formatVersion": 1, "note": "x", "value": {"count": 2, "label": "c", "color": "red"}}"#.utf8).write(to: file)
-            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value
-                == PersistedCounter(count: 2, label: "c"))
+            try Data(#"{"formatVersion": 1, "note": "x", "value": {"count": 2, "label": "c", "color": "red"}}"#.utf8).write(
+                to: file)
+            #expect(
+                try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value
+                    == PersistedCounter(count: 2, label: "c"))
             try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
             let rewritten = try String(contentsOf: file, encoding: .utf8)
             #expect(rewritten.contains(#""count" : 3"#))

@@ -128,7 +128,9 @@ struct FileStorageTransientErrorTests {
             try Data("not json".utf8).write(to: file)
             let before = try snapshot(of: folder)
             for operation in ["load", "update"] {
-                let error = FileFaults.$current.withValue(FileFaults([.rename: [EACCES]])) { Self.failure(of: operation, storage) }
+                let error = FileFaults.$current.withValue(FileFaults([.rename: [EACCES]])) {
+                    Self.failure(of: operation, storage)
+                }
                 guard case .keepAsideFailed(let reported, let reason)? = error else {
                     Issue.record("\(operation): expected keepAsideFailed, got \(String(describing: error))")
                     continue

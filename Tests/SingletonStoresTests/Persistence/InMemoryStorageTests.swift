@@ -7,10 +7,12 @@ import SingletonStores
 struct InMemoryStorageTests {
     @Test func seededValueLoadsAndMissingKeyGivesTheDefault() throws {
         let storage = InMemoryStorage(["counter": PersistedCounter(count: 3)])
-        #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
-            == StorageLoad(value: PersistedCounter(count: 3), isStored: true))
-        #expect(try storage.load(PersistedCounter.self, forKey: "other", default: PersistedCounter(count: 9))
-            == StorageLoad(value: PersistedCounter(count: 9), isStored: false))
+        #expect(
+            try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+                == StorageLoad(value: PersistedCounter(count: 3), isStored: true))
+        #expect(
+            try storage.load(PersistedCounter.self, forKey: "other", default: PersistedCounter(count: 9))
+                == StorageLoad(value: PersistedCounter(count: 9), isStored: false))
     }
 
     @Test func saveAndUpdateChangeTheStoredValue() throws {
@@ -84,7 +86,9 @@ struct InMemoryStorageTests {
             for _ in 0..<8 {
                 group.addTask {
                     for _ in 0..<250 {
-                        _ = try? storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+                        _ = try? storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                            $0.count += 1
+                        }
                     }
                 }
             }

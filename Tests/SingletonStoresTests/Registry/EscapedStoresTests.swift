@@ -7,7 +7,9 @@ import Testing
 /// across the hops that drop task-locals: GCD and OperationQueue observers.
 @Suite struct EscapedStoresTests {
     @Test func anOverrideIsSeenInsideDispatchQueueAsync() async {
-        let seen = await withStores { $0.counter = CounterStub(count: 41) } operation: {
+        let seen = await withStores {
+            $0.counter = CounterStub(count: 41)
+        } operation: {
             await withCheckedContinuation { (done: CheckedContinuation<(plainIsProduction: Bool, escaped: Int), Never>) in
                 withEscapedStores { stores in
                     DispatchQueue.global().async {
@@ -26,7 +28,9 @@ import Testing
         let center = NotificationCenter()
         let queue = OperationQueue()
         let name = Notification.Name("EscapedStoresTests.ping")
-        let seen = await withStores { $0.counter = CounterStub(count: 17) } operation: {
+        let seen = await withStores {
+            $0.counter = CounterStub(count: 17)
+        } operation: {
             await withCheckedContinuation { (done: CheckedContinuation<Int, Never>) in
                 let observer = withEscapedStores { stores in
                     center.addObserver(forName: name, object: nil, queue: queue) { _ in
@@ -46,11 +50,17 @@ import Testing
     }
 
     @Test func asyncYieldRunsTheOperationWithTheCapturedValues() async {
-        let stores = withStores { $0.counter = CounterStub(count: 8) } operation: {
+        let stores = withStores {
+            $0.counter = CounterStub(count: 8)
+        } operation: {
             withEscapedStores { $0 }
         }
         #expect(StoreValues.current.counter is CounterStore)
-        let count = await Task.detached { await stores.yield { await Task.yield(); return StoreValues.current.counter.count } }.value
+        let count = await Task.detached {
+            await stores.yield {
+                await Task.yield(); return StoreValues.current.counter.count
+            }
+        }.value
         #expect(count == 8)
     }
 }

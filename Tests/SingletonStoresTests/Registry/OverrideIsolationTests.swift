@@ -10,7 +10,9 @@ import Testing
         let mismatches = await withTaskGroup(of: Int.self) { group in
             for id in 0..<500 {
                 group.addTask {
-                    await withStores { $0.counter = CounterStub(count: id) } operation: {
+                    await withStores {
+                        $0.counter = CounterStub(count: id)
+                    } operation: {
                         var wrong = 0
                         await Task.yield()  // let the other scopes interleave
                         if StoreValues.current.counter.count != id { wrong += 1 }

@@ -10,14 +10,18 @@ import Testing
 
     @Test func syncOverrideAppliesInsideTheScopeOnly() {
         let stub = CounterStub(count: 7)
-        withStores { $0.counter = stub } operation: {
+        withStores {
+            $0.counter = stub
+        } operation: {
             #expect(StoreValues.current.counter.count == 7)
         }
         #expect(StoreValues.current.counter as? CounterStore === CounterStore.shared)
     }
 
     @Test func asyncOverrideReachesChildTasksAndUnstructuredTasks() async {
-        await withStores { $0.counter = CounterStub(count: 3) } operation: {
+        await withStores {
+            $0.counter = CounterStub(count: 3)
+        } operation: {
             async let child = StoreValues.current.counter.count
             let unstructured = await Task { StoreValues.current.counter.count }.value
             let detachedSeesProduction = await Task.detached {
@@ -30,11 +34,17 @@ import Testing
     }
 
     @Test func nestedScopesLayerAndRestore() {
-        withStores { $0.counter = CounterStub(count: 1) } operation: {
-            withStores { $0.weather = WeatherStub(forecast: "rain") } operation: {
+        withStores {
+            $0.counter = CounterStub(count: 1)
+        } operation: {
+            withStores {
+                $0.weather = WeatherStub(forecast: "rain")
+            } operation: {
                 #expect(StoreValues.current.counter.count == 1)
                 #expect(StoreValues.current.weather.forecast == "rain")
-                withStores { $0.counter = CounterStub(count: 2) } operation: {
+                withStores {
+                    $0.counter = CounterStub(count: 2)
+                } operation: {
                     #expect(StoreValues.current.counter.count == 2)
                 }
                 #expect(StoreValues.current.counter.count == 1)
@@ -43,15 +53,21 @@ import Testing
     }
 
     @Test func removeOverrideFallsBackToTheDefault() {
-        withStores { $0.counter = CounterStub(count: 1) } operation: {
-            withStores { $0.removeOverride(for: CounterKey.self) } operation: {
+        withStores {
+            $0.counter = CounterStub(count: 1)
+        } operation: {
+            withStores {
+                $0.removeOverride(for: CounterKey.self)
+            } operation: {
                 #expect(StoreValues.current.counter as? CounterStore === CounterStore.shared)
             }
         }
     }
 
     @Test func useStubsMakesEveryUnsetKeyReadItsStub() {
-        withStores { $0.useStubs() } operation: {
+        withStores {
+            $0.useStubs()
+        } operation: {
             #expect(StoreValues.current.counter.count == -1)
             #expect(StoreValues.current.weather.forecast == "stub sunshine")
         }
@@ -59,7 +75,9 @@ import Testing
 
     @Test func readingAKeyWithoutProductionValueReportsAnIssueNamingTheKey() {
         let reports = Recorder<StoreIssue>()
-        let forecast = withStores { $0.reportIssue = { reports.append($0) } } operation: {
+        let forecast = withStores {
+            $0.reportIssue = { reports.append($0) }
+        } operation: {
             StoreValues.current.weather.forecast
         }
         #expect(forecast == "stub sunshine")
@@ -83,7 +101,9 @@ import Testing
     @Test func genericCodeOverStoreKeyStillFindsTheProductionValue() {
         func read<Key: StoreKey>(_ key: Key.Type) -> Key.Value { StoreValues.current[key] }
         let reports = Recorder<StoreIssue>()
-        withStores { $0.reportIssue = { reports.append($0) } } operation: {
+        withStores {
+            $0.reportIssue = { reports.append($0) }
+        } operation: {
             #expect(read(CounterKey.self) as? CounterStore === CounterStore.shared)
         }
         #expect(reports.count == 0)
@@ -100,7 +120,9 @@ import Testing
             $0.weather = WeatherStub(forecast: "fog")
             $0.counter = CounterStub(count: 12)
         } operation: {
-            withStores { $0.weather = WeatherStub(forecast: "hail") } operation: {
+            withStores {
+                $0.weather = WeatherStub(forecast: "hail")
+            } operation: {
                 #expect(StoreValues.current.counter.count == 12, "setting a key again replaces it")
                 #expect(StoreValues.current.weather.forecast == "hail")
             }

@@ -29,7 +29,9 @@ import Testing
             $0.counter = CounterStub(count: 5)
         } operation: {
             #expect(StoreValues.current.counter.count == 5)
-            withStores { $0.useStubs() } operation: {
+            withStores {
+                $0.useStubs()
+            } operation: {
                 #expect(StoreValues.current.weather.forecast == "stub sunshine")
                 #expect(StoreValues.current.otherCounterForStrictTests.count == -1)
             }
@@ -56,7 +58,9 @@ import Testing
         values.removeOverride(for: CounterKey.self)
         let issues = Locked<[StoreIssue]>([])
         values.reportIssue = { issue in issues.withLock { $0.append(issue) } }
-        withStores { $0 = values } operation: {
+        withStores {
+            $0 = values
+        } operation: {
             _ = StoreValues.current.counter
         }
         #expect(issues.withLock { $0 }.count == 1)

@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The code between the mirror markers is a verbatim copy of the documentation, laid out as the
+// documentation shows it, so the formatter leaves this file alone.)
 // The code of the article "Countdowns that agree" (Sources/Timers/Timers.docc), verbatim
 // between the markers, so that it always compiles. Snippets that use names the article leaves
 // to the reader (`clock`, `show`, `timer`) sit in functions that take them as parameters; the

@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The code between the mirror markers is a verbatim copy of the documentation, laid out as the
+// documentation shows it, so the formatter leaves this file alone.)
 // The last snippet of the article "From a plain singleton" (Sources/SingletonStores/
 // SingletonStores.docc), verbatim between the markers: the built-in stores keep the names of the
 // starting point. Its test runs as part of the suite, and `startBoost` runs below on a stub.

@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The code between the mirror markers is a verbatim copy of the documentation, laid out as the
+// documentation shows it, so the formatter leaves this file alone.)
 // The code of the article "Persistence and recovery" (Sources/SingletonStores/SingletonStores.docc),
 // verbatim between the markers, so that it always compiles. Each snippet sits in a function
 // whose parameters are the names the article leaves to the reader (`folder`, `storage`…); the

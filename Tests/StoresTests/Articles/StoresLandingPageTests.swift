@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The code between the mirror markers is a verbatim copy of the documentation, laid out as the
+// documentation shows it, so the formatter leaves this file alone.)
 // The code of the Stores library's landing page (Sources/Stores/Stores.docc/Stores.md),
 // verbatim between the markers, compiled and run below with stubs.
 // QuickStartTests/ArticleSnippetTests checks that the page and this file agree.

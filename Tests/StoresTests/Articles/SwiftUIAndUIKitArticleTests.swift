@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The code between the mirror markers is a verbatim copy of the documentation, laid out as the
+// documentation shows it, so the formatter leaves this file alone.)
 // The code of the article "SwiftUI and UIKit" (Sources/SingletonStores/SingletonStores.docc),
 // verbatim between the markers, so that it always compiles. SwiftUI is not on Linux, so the
 // view compiles only where SwiftUI exists; the first test runs the reads its `body` makes, under

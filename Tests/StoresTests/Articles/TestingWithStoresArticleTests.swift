@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (The code between the mirror markers is a verbatim copy of the documentation, laid out as the
+// documentation shows it, so the formatter leaves this file alone.)
 // The code of the article "Testing with stores" (Sources/SingletonStoresTesting/
 // SingletonStoresTesting.docc), verbatim between the markers: its tests compile and run as part
 // of the suite, and the suite at the end checks what the article says a forgotten stub does.

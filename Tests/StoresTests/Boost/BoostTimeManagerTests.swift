@@ -222,7 +222,8 @@ import Timers
     @Test func unreadableBoostDocumentIsReportedAndNoBoostRuns() throws {
         let storage = InMemoryStorage()
         let problem = StorageError.corrupted(
-            file: InMemoryStorage.location(forKey: "boost"), keptAt: InMemoryStorage.location(forKey: "boost~kept"), reason: "test")
+            file: InMemoryStorage.location(forKey: "boost"), keptAt: InMemoryStorage.location(forKey: "boost~kept"),
+            reason: "test")
         storage.simulateRecovery(problem, forKey: "boost")
         let rig = BoostTestRig(storage: storage)
         #expect(!rig.boost.isInBoostTime)

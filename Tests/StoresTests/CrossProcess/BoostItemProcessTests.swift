@@ -42,10 +42,11 @@ struct BoostItemProcessTests {
                 _ = try helper.run("buy", "1")
                 return try helper.points("use", Self.day)
             }
-            #expect(points == [
-                "purchases:before-write", "purchases:temporary-written", "purchases:after-write", "boost.item-spent",
-                "boost:before-write", "boost:temporary-written", "boost:after-write",
-            ])
+            #expect(
+                points == [
+                    "purchases:before-write", "purchases:temporary-written", "purchases:after-write", "boost.item-spent",
+                    "boost:before-write", "boost:temporary-written", "boost:after-write",
+                ])
             for point in points {
                 try withTemporaryFolder { folder in
                     let helper = try StressHelper(folder: folder)
@@ -81,10 +82,11 @@ struct BoostItemProcessTests {
             let points = try withTemporaryFolder { folder in
                 try StressHelper(folder: folder).points("buy", "3")
             }
-            #expect(points == [
-                "receipts:before-write", "receipts:temporary-written", "receipts:after-write", "purchase.paid",
-                "purchases:before-write", "purchases:temporary-written", "purchases:after-write", "purchase.credited",
-            ])
+            #expect(
+                points == [
+                    "receipts:before-write", "receipts:temporary-written", "receipts:after-write", "purchase.paid",
+                    "purchases:before-write", "purchases:temporary-written", "purchases:after-write", "purchase.credited",
+                ])
             for point in points {
                 try withTemporaryFolder { folder in
                     let helper = try StressHelper(folder: folder)

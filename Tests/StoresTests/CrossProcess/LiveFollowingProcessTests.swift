@@ -42,7 +42,9 @@ struct LiveFollowingProcessTests {
             if !latencies.isEmpty {
                 let p50 = latencies[latencies.count / 2]
                 let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
-                print("profile follow (\(path)): \(latencies.count) of 200 versions posted; latency p50 \(Double(p50) / 1000) ms, p99 \(Double(p99) / 1000) ms")
+                print(
+                    "profile follow (\(path)): \(latencies.count) of 200 versions posted; latency p50 \(Double(p50) / 1000) ms, p99 \(Double(p99) / 1000) ms"
+                )
             }
         }
     }

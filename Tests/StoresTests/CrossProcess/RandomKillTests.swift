@@ -24,12 +24,15 @@ struct RandomKillTests {
 
                     let report = try helper.report()
                     #expect(report.problems == [], "iteration \(iteration): no document was damaged")
-                    #expect(report.creditedReceiptIDs.sorted() == report.receiptIDs.sorted(),
-                            "iteration \(iteration): every receipt credited exactly once")
-                    #expect(report.items == report.itemsBought - report.usedEntries,
-                            "iteration \(iteration): items = bought − used")
-                    #expect(report.usedEntriesWithGrant == report.usedEntries,
-                            "iteration \(iteration): every spent item carries its boost")
+                    #expect(
+                        report.creditedReceiptIDs.sorted() == report.receiptIDs.sorted(),
+                        "iteration \(iteration): every receipt credited exactly once")
+                    #expect(
+                        report.items == report.itemsBought - report.usedEntries,
+                        "iteration \(iteration): items = bought − used")
+                    #expect(
+                        report.usedEntriesWithGrant == report.usedEntries,
+                        "iteration \(iteration): every spent item carries its boost")
                     if let left = report.newestGrantSecondsLeft, left > 0.2 {
                         #expect(report.boostSeconds > 0, "iteration \(iteration): a spent item's boost runs to its end")
                     }

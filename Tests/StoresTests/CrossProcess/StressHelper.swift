@@ -39,7 +39,8 @@ struct StressHelper {
     /// What a fresh process shows for the folder.
     func report(sourceLocation: SourceLocation = #_sourceLocation) throws -> StoreReport {
         let run = try run("report")
-        try #require(run.status == 0 && run.reason == .exit, "report failed: \(run.standardError)", sourceLocation: sourceLocation)
+        try #require(
+            run.status == 0 && run.reason == .exit, "report failed: \(run.standardError)", sourceLocation: sourceLocation)
         return try JSONDecoder().decode(StoreReport.self, from: Data(run.standardOutput.utf8))
     }
 

@@ -45,13 +45,16 @@ import Testing
 
     /// App code passes nothing: the current stores of the registry are used.
     /// Strict: a default that reached a production store would fail the test.
-    @Test(.strictStores, .stores {
-        $0.apiTarget = APITargetStoreStub(target: .dev02)
-        $0.gender = GenderStoreStub(.female)
-    })
+    @Test(
+        .strictStores,
+        .stores {
+            $0.apiTarget = APITargetStoreStub(target: .dev02)
+            $0.gender = GenderStoreStub(.female)
+        })
     func defaultsComeFromTheCurrentStores() {
-        #expect(WebViewLink.help.toURLString(params: [.gender(StoreValues.current.gender)])
-            == "https://dev02.hoge.com/api/web/help?gender_code=2")
+        #expect(
+            WebViewLink.help.toURLString(params: [.gender(StoreValues.current.gender)])
+                == "https://dev02.hoge.com/api/web/help?gender_code=2")
         #expect(WebViewLink.privacy.url() == URL(string: "https://dev02.hoge.com/api/web/privacy"))
     }
 }

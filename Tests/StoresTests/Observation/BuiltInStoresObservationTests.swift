@@ -79,7 +79,9 @@ import Timers
 
     @Test func scriptedBoostStubReadThroughTheRegistry() {
         let stub = BoostTimeManagerStub(script: [3, 2, 1, 0], center: center)
-        withStores { $0.boost = stub } operation: {
+        withStores {
+            $0.boost = stub
+        } operation: {
             let remaining = TrackedValues { StoreValues.current.boost.remainingSeconds }
             stub.advance()
             stub.advance()

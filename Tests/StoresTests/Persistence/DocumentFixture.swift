@@ -66,36 +66,54 @@ extension DocumentFixture {
             "boost-from-item", key: "boost",
             BoostRecord(endDate: date(768_561_907.9316511), settledGrantID: "0B3FE868-7AFF-472B-94CA-7C0115B1054C")),
         DocumentFixture("boost-stopped", key: "boost", BoostRecord(settledGrantID: "0B3FE868-7AFF-472B-94CA-7C0115B1054C")),
-        DocumentFixture("purchases", key: "purchases", ledger([
-            LedgerEntry(kind: .boostItemsBought(3), date: date(768_560_000.4316511), receiptID: "4C0D1B6E-59A2-4B8F-9E1D-2A7C5F3E8B90"),
-            LedgerEntry(kind: .boostItemUsed, date: date(768_560_060.6816511)),
-            LedgerEntry(kind: .boostItemRefunded, date: date(768_560_060.9316511)),
-            LedgerEntry(kind: .premiumBought(days: 30), date: date(768_563_600.4316511), receiptID: "9F2E7A41-0B3C-4D5E-8F6A-1B2C3D4E5F60"),
-            LedgerEntry(
-                kind: .boostItemUsed, date: date(768_567_200.5566511),
-                boost: BoostGrant(id: "7E1F2A3B-4C5D-4E6F-8A9B-0C1D2E3F4A5B", endDate: date(768_569_000.5566511))),
-        ])),
-        DocumentFixture("purchases-from-store", key: "purchases", ledger([
-            LedgerEntry(kind: .boostItemsBought(3), date: date(768_560_000.4316511), receiptID: "AC027E00-66ED-46BD-B2C1-44C398A91B60"),
-            LedgerEntry(kind: .premiumBought(days: 30), date: date(768_560_095.4316511), receiptID: "7B56A514-6261-4B67-B70F-98AFB10073EA"),
-            LedgerEntry(
-                kind: .boostItemUsed, date: date(768_560_107.9316511),
-                boost: BoostGrant(id: "0B3FE868-7AFF-472B-94CA-7C0115B1054C", endDate: date(768_561_907.9316511))),
-        ])),
+        DocumentFixture(
+            "purchases", key: "purchases",
+            ledger([
+                LedgerEntry(
+                    kind: .boostItemsBought(3), date: date(768_560_000.4316511), receiptID: "4C0D1B6E-59A2-4B8F-9E1D-2A7C5F3E8B90"
+                ),
+                LedgerEntry(kind: .boostItemUsed, date: date(768_560_060.6816511)),
+                LedgerEntry(kind: .boostItemRefunded, date: date(768_560_060.9316511)),
+                LedgerEntry(
+                    kind: .premiumBought(days: 30), date: date(768_563_600.4316511),
+                    receiptID: "9F2E7A41-0B3C-4D5E-8F6A-1B2C3D4E5F60"),
+                LedgerEntry(
+                    kind: .boostItemUsed, date: date(768_567_200.5566511),
+                    boost: BoostGrant(id: "7E1F2A3B-4C5D-4E6F-8A9B-0C1D2E3F4A5B", endDate: date(768_569_000.5566511))),
+            ])),
+        DocumentFixture(
+            "purchases-from-store", key: "purchases",
+            ledger([
+                LedgerEntry(
+                    kind: .boostItemsBought(3), date: date(768_560_000.4316511), receiptID: "AC027E00-66ED-46BD-B2C1-44C398A91B60"
+                ),
+                LedgerEntry(
+                    kind: .premiumBought(days: 30), date: date(768_560_095.4316511),
+                    receiptID: "7B56A514-6261-4B67-B70F-98AFB10073EA"),
+                LedgerEntry(
+                    kind: .boostItemUsed, date: date(768_560_107.9316511),
+                    boost: BoostGrant(id: "0B3FE868-7AFF-472B-94CA-7C0115B1054C", endDate: date(768_561_907.9316511))),
+            ])),
         DocumentFixture("purchases-empty", key: "purchases", PurchaseLedger()),
-        DocumentFixture("receipts", key: "receipts", [
-            PurchaseReceipt(id: "AC027E00-66ED-46BD-B2C1-44C398A91B60", product: .boostItems(3), date: date(768_560_000.4316511)),
-            PurchaseReceipt(id: "7B56A514-6261-4B67-B70F-98AFB10073EA", product: .premium(days: 30), date: date(768_560_095.4316511)),
-        ]),
+        DocumentFixture(
+            "receipts", key: "receipts",
+            [
+                PurchaseReceipt(
+                    id: "AC027E00-66ED-46BD-B2C1-44C398A91B60", product: .boostItems(3), date: date(768_560_000.4316511)),
+                PurchaseReceipt(
+                    id: "7B56A514-6261-4B67-B70F-98AFB10073EA", product: .premium(days: 30), date: date(768_560_095.4316511)),
+            ]),
         DocumentFixture(
             "profile-full", key: "profile",
             UserProfile(id: "u-1029", nickname: "Aki", gender: .female, rank: .gold, isBetaUser: true)),
         DocumentFixture("profile-minimal", key: "profile", UserProfile(nickname: "Mei")),
-        DocumentFixture("profile-unknown-codes", key: "profile", {
-            var profile = UserProfile(id: "u-2048", nickname: "Sora", rank: UserRank(rawValue: "diamond"))
-            profile.genderCode = 7
-            return profile
-        }()),
+        DocumentFixture(
+            "profile-unknown-codes", key: "profile",
+            {
+                var profile = UserProfile(id: "u-2048", nickname: "Sora", rank: UserRank(rawValue: "diamond"))
+                profile.genderCode = 7
+                return profile
+            }()),
         DocumentFixture("apiTarget", key: "apiTarget", APITarget.dev01),
     ]
 

@@ -87,14 +87,16 @@ struct DocumentMigrationTests {
             try fixture.install(version: 1, in: folder)
             try await Self.writeOnceThroughTheStore(key: "purchases", folder: folder)
             let text = try Self.text(of: "purchases", in: folder)
-            #expect(text.contains("""
-                      {
-                        "count" : 3,
-                        "date" : "2025-05-10T08:53:20.4316511Z",
-                        "kind" : "boostItemsBought",
-                        "receiptID" : "4C0D1B6E-59A2-4B8F-9E1D-2A7C5F3E8B90"
-                      },
-                """))
+            #expect(
+                text.contains(
+                    """
+                          {
+                            "count" : 3,
+                            "date" : "2025-05-10T08:53:20.4316511Z",
+                            "kind" : "boostItemsBought",
+                            "receiptID" : "4C0D1B6E-59A2-4B8F-9E1D-2A7C5F3E8B90"
+                          },
+                    """))
             #expect(text.contains(#""days" : 30,"#))
             #expect(text.contains(#""endDate" : "2025-05-10T11:23:20.5566511Z","#))
             #expect(!text.contains("_0"))

@@ -148,7 +148,8 @@ struct PersistedRangeTests {
         await #expect(throws: PurchaseError.invalidProduct(product)) { try await purchases.buy(product) }
         try await purchases.buy(.boostItems(1))
         #expect(purchases.ownedBoostItems == 1)
-        #expect(storage.value([PurchaseReceipt].self, forKey: "receipts")?.count == 1, "the refused one never reached the backend")
+        #expect(
+            storage.value([PurchaseReceipt].self, forKey: "receipts")?.count == 1, "the refused one never reached the backend")
         await #expect(throws: PurchaseError.invalidProduct(product)) {
             try await PurchaseStoreStub().buy(product)
         }

@@ -17,8 +17,10 @@ import Testing
             try store.setID("u-42")
 
             let relaunched = UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter())
-            #expect(relaunched.profile == UserProfile(
-                id: "u-42", nickname: "Aki", gender: .female, rank: .gold, isBetaUser: true))
+            #expect(
+                relaunched.profile
+                    == UserProfile(
+                        id: "u-42", nickname: "Aki", gender: .female, rank: .gold, isBetaUser: true))
             #expect(relaunched.loadProblem == nil)
         }
     }
@@ -52,7 +54,8 @@ import Testing
             #expect(reports.values == [.storageRecovered(problem)])
 
             try store.setNickname("fresh")  // the next write starts a good document
-            #expect(UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter()).profile.nickname == "fresh")
+            #expect(
+                UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter()).profile.nickname == "fresh")
         }
     }
 

@@ -49,7 +49,8 @@ private struct PurchaseRig {
             try await rig.purchases.buy(.boostItems(1))
         }
         #expect(rig.purchases.ownedBoostItems == 0)
-        #expect(rig.flow == [.purchasing(.boostItems(1)), .failed(reason: PurchaseError.failed(reason: "card declined").description)])
+        #expect(
+            rig.flow == [.purchasing(.boostItems(1)), .failed(reason: PurchaseError.failed(reason: "card declined").description)])
     }
 
     @Test func cancelledPurchaseEndsInCancelled() async throws {

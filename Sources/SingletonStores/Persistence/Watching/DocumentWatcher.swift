@@ -184,7 +184,8 @@ final class DocumentWatcher: Sendable {
                 // The folder was removed or moved: poll its documents until it is back.
                 for folder in folders { state.folderWatches[folder] = nil }
                 if event.mask & watchRemoved == 0 { _ = inotify(remove: event.watch, from: loop.events) }
-                for (id, subscription) in state.subscriptions where folders.contains(subscription.folder) && subscription.usesEvents {
+                for (id, subscription) in state.subscriptions
+                where folders.contains(subscription.folder) && subscription.usesEvents {
                     state.subscriptions[id]?.usesEvents = false
                     state.subscriptions[id]?.identity = FileIdentity.of(subscription.path)
                     state.subscriptions[id]?.nextPoll = .now + subscription.interval

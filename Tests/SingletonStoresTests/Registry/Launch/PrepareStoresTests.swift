@@ -11,12 +11,17 @@ import Testing
     @Test func preparedValuesBecomeTheBaseWhenSealed() {
         let preparation = StorePreparation()
         let issues = Locked<[StoreIssue]>([])
-        let applied = preparation.prepare({ $0.counter = CounterStub(count: 12) }, reportIssue: { issue in issues.withLock { $0.append(issue) } })
+        let applied = preparation.prepare(
+            { $0.counter = CounterStub(count: 12) }, reportIssue: { issue in issues.withLock { $0.append(issue) } })
         #expect(applied)
         let base = preparation.seal()
-        withStores { $0 = base } operation: {
+        withStores {
+            $0 = base
+        } operation: {
             #expect(StoreValues.current.counter.count == 12)
-            withStores { $0.counter = CounterStub(count: 3) } operation: {
+            withStores {
+                $0.counter = CounterStub(count: 3)
+            } operation: {
                 #expect(StoreValues.current.counter.count == 3, "scoped overrides still apply on top")
             }
         }
@@ -30,7 +35,9 @@ import Testing
         #expect(preparation.prepare({ $0.counter = CounterStub(count: 1) }, reportIssue: report))
         #expect(!preparation.prepare({ $0.counter = CounterStub(count: 2) }, reportIssue: report))
         #expect(issues.withLock { $0 } == [.storesAlreadyPrepared])
-        withStores { $0 = preparation.seal() } operation: {
+        withStores {
+            $0 = preparation.seal()
+        } operation: {
             #expect(StoreValues.current.counter.count == 1)
         }
     }
@@ -39,19 +46,27 @@ import Testing
         let preparation = StorePreparation()
         let issues = Locked<[StoreIssue]>([])
         let first = preparation.seal()
-        #expect(!preparation.prepare({ $0.counter = CounterStub(count: 9) }, reportIssue: { issue in issues.withLock { $0.append(issue) } }))
+        #expect(
+            !preparation.prepare(
+                { $0.counter = CounterStub(count: 9) }, reportIssue: { issue in issues.withLock { $0.append(issue) } }))
         #expect(issues.withLock { $0 } == [.storesPreparedAfterUse])
-        withStores { $0 = first } operation: {
+        withStores {
+            $0 = first
+        } operation: {
             #expect(StoreValues.current.counter is CounterStore)
         }
-        withStores { $0 = preparation.seal() } operation: {
+        withStores {
+            $0 = preparation.seal()
+        } operation: {
             #expect(StoreValues.current.counter is CounterStore, "sealing again still gives the defaults")
         }
     }
 
     @Test func prepareStoresAfterAReadIsReportedAndIgnored() {
         let issues = Locked<[StoreIssue]>([])
-        withStores { $0.reportIssue = { issue in issues.withLock { $0.append(issue) } } } operation: {
+        withStores {
+            $0.reportIssue = { issue in issues.withLock { $0.append(issue) } }
+        } operation: {
             _ = StoreValues.current.counter
             let applied = prepareStores { $0.counter = CounterStub(count: 77) }
             #expect(!applied)

@@ -42,8 +42,10 @@ private enum ThemeKey: ProductionStoreKey {
         (["--store-variant", "=dark"], .malformed("=dark", source: "--store-variant")),
         (["--store-variant", "the me=dark"], .malformed("the me=dark", source: "--store-variant")),
         (["--store-variant", "theme=\u{1B}[2J"], .malformed("theme=\u{1B}[2J", source: "--store-variant")),
-        (["--store-variant", "theme=" + String(repeating: "d", count: 65)],
-         .malformed("theme=" + String(repeating: "d", count: 65), source: "--store-variant")),
+        (
+            ["--store-variant", "theme=" + String(repeating: "d", count: 65)],
+            .malformed("theme=" + String(repeating: "d", count: 65), source: "--store-variant")
+        ),
     ])
     func badArgumentsAreTypedErrors(arguments: [String], expected: StoreLaunchVariantError) {
         #expect(throws: expected) { try StoreLaunchVariants(arguments: arguments, environment: [:]) }
@@ -70,7 +72,8 @@ private enum ThemeKey: ProductionStoreKey {
         try values.apply(launch, keys: [ThemeKey.self, CounterKey.self])
         #expect(values[ThemeKey.self] == "dark")
 
-        let wrong = try StoreLaunchVariants(arguments: ["--store-variant", "theme=dark", "--store-variant", "theme2=x"], environment: [:])
+        let wrong = try StoreLaunchVariants(
+            arguments: ["--store-variant", "theme=dark", "--store-variant", "theme2=x"], environment: [:])
         var untouched = StoreValues()
         #expect(throws: StoreLaunchVariantError.unknownKey("theme2", known: ["CounterKey", "theme"])) {
             try untouched.apply(wrong, keys: [ThemeKey.self, CounterKey.self])
@@ -81,6 +84,7 @@ private enum ThemeKey: ProductionStoreKey {
         #expect(throws: StoreLaunchVariantError.unknownVariant("sepia", key: "theme", known: ["dark", "light"])) {
             try untouched.apply(unknownVariant, keys: [ThemeKey.self])
         }
-        #expect("\(StoreLaunchVariantError.unknownVariant("sepia", key: "theme", known: ["dark", "light"]))".contains("dark, light"))
+        #expect(
+            "\(StoreLaunchVariantError.unknownVariant("sepia", key: "theme", known: ["dark", "light"]))".contains("dark, light"))
     }
 }
