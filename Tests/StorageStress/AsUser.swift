@@ -19,14 +19,10 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import SingletonStoresTestSupport
 import Stores
 
 /// The document the steps read and change.
-private struct AsUserCounter: Codable, Sendable {
-    var count = 0
-    var label = "counter"
-}
-
 /// Runs `storage-stress as-user …` (the arguments after `as-user`); returns the exit status.
 func runAsUser(_ arguments: [String]) -> Int32 {
     guard arguments.count >= 3 else {
@@ -54,14 +50,16 @@ func runAsUser(_ arguments: [String]) -> Int32 {
         switch step {
         case "load":
             do {
-                let loaded = try storage.load(AsUserCounter.self, forKey: "counter", default: AsUserCounter())
+                let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
                 lines.append("load: ok count=\(loaded.value.count) stored=\(loaded.isStored)")
             } catch {
                 lines.append("load: error \(caseName(error)): \(error)")
             }
         case "update":
             do {
-                let update = try storage.update(AsUserCounter.self, forKey: "counter", default: AsUserCounter()) { $0.count += 1 }
+                let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                    $0.count += 1
+                }
                 lines.append("update: ok count=\(update.value.count)")
             } catch {
                 lines.append("update: error \(caseName(error)): \(error)")

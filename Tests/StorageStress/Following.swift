@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStoresTestSupport
 import SingletonStores
 import StoreObservation
 import Stores
@@ -74,12 +75,12 @@ enum Following {
 
     static func followCounter(folder: URL, final: Int, watching: StorageWatching) -> Int32 {
         let store = PersistentStoreCore(
-            key: "counter", default: Counter(), storage: FileStorage(folder: folder),
+            key: "counter", default: PersistedCounter(), storage: FileStorage(folder: folder),
             channel: .stressCounter, center: NotificationCenter(), watching: watching)
         let done = DispatchSemaphore(value: 0)
-        let posted = ProblemLog()  // reused as a thread-safe list of the counts posted
+        let posted = Recorder<Int>()
         let token = store.observe { change in
-            posted.append(String(change.new.count))
+            posted.append(change.new.count)
             if change.new.count >= final { done.signal() }
         }
         defer { token.cancel() }
@@ -88,7 +89,7 @@ enum Following {
             say("timed out at \(store.state.count)")
             return 1
         }
-        let counts = posted.all.compactMap { Int($0) }
+        let counts = posted.values
         let ordered = zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }
         say("final \(store.state.count) posts \(counts.count) ordered \(ordered)")
         return 0
@@ -98,7 +99,7 @@ enum Following {
         let center = NotificationCenter()
         let boost = BoostTimeManager(storage: FileStorage(folder: folder), center: center)
         let done = DispatchSemaphore(value: 0)
-        let state = ProblemLog()  // the end dates printed, and "ended" markers
+        let state = Recorder<String>()  // the end dates printed, and "ended" markers
         @Sendable func describe(_ date: Date?) -> String {
             date.map { String($0.timeIntervalSince1970) } ?? "none"
         }
@@ -108,8 +109,8 @@ enum Following {
         }
         let ticks = NotificationChannel.boostTime.observe(center: center) { _ in
             let end = describe(boost.endDate)
-            guard boost.endDate != nil, !state.all.contains(end) else { return }
-            let afterAnEnd = state.all.contains("ended")
+            guard boost.endDate != nil, !state.values.contains(end) else { return }
+            let afterAnEnd = state.values.contains("ended")
             state.append(end)
             say("running shown=\(boost.remainingSeconds) end=\(end)")
             if afterAnEnd { done.signal() }
@@ -159,9 +160,9 @@ enum Following {
         return after == before ? 0 : 1
     }
 
-    private static func makeWatchingStore(folder: URL, polled: Bool) -> PersistentStoreCore<Counter> {
+    private static func makeWatchingStore(folder: URL, polled: Bool) -> PersistentStoreCore<PersistedCounter> {
         PersistentStoreCore(
-            key: "counter", default: Counter(), storage: FileStorage(folder: folder),
+            key: "counter", default: PersistedCounter(), storage: FileStorage(folder: folder),
             channel: .stressCounter, center: NotificationCenter(),
             watching: polled ? .polling(every: .milliseconds(10)) : .automatic)
     }
@@ -181,6 +182,6 @@ enum Following {
     }
 }
 
-extension NotificationChannel where Payload == StoreChange<Counter> {
+extension NotificationChannel where Payload == StoreChange<PersistedCounter> {
     static let stressCounter = NotificationChannel("StorageStress.counter.changed")
 }

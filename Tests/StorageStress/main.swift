@@ -22,13 +22,9 @@
 // point; --trace prints every point reached to standard error.
 // Exit status: 0 on success, 1 on a storage or purchase error, 2 on bad arguments.
 import Foundation
+import SingletonStoresTestSupport
 @_spi(FaultInjection) import SingletonStores
 @_spi(FaultInjection) import Stores
-
-struct Counter: Codable, Sendable, Equatable {
-    var count = 0
-    var label = "counter"
-}
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("usage: see the comment at the top of Tests/StorageStress/main.swift\n".utf8))
@@ -105,7 +101,7 @@ func legacy(_ arguments: [String]) async throws {
         }
     default:
         for _ in 0..<count {
-            try storage.update(Counter.self, forKey: "counter", default: Counter()) { $0.count += 1 }
+            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
         }
     }
 }

@@ -15,8 +15,8 @@ final class FileFaults: Sendable {
     /// A system call that can be made to fail.
     enum Call: Hashable, Sendable {
         case openDocument, openLock, openTemporary, fstat, read, write, fsync, flock, rename
-        /// Starting the process's file-event source (inotify) and watching a data folder.
-        case startWatching, watchFolder
+        /// Watching a data folder for file events (inotify).
+        case watchFolder
     }
 
     /// The injections of the current task, if any.

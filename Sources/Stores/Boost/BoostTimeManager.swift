@@ -89,15 +89,15 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         let journal = BoostJournal(storage: storage, reportIssue: reportIssue)
         // The timer's and the watches' handlers are made before `self` exists; they reach the
         // manager through this weak reference, set once the manager is whole.
-        let owner = WeakOwner()
+        let owner = LateBound<BoostTimeManager>()
         // Watch first, read second: a change written in between is caught up on at once.
         watches = [BoostJournal.key, BoostJournal.ledgerKey].compactMap { key in
-            (try? storage.watch(forKey: key, watching) { owner.newsArrived() }) ?? nil
+            (try? storage.watch(forKey: key, watching) { owner.targetForNews()?.followDisk() }) ?? nil
         }
         self.journal = journal
         self.wallClock = wallClock
         timer = CountdownTimer(clock: clock) { event in
-            let manager = owner.manager
+            let manager = owner.target
             switch event {
             case .tick(let seconds):
                 // Observation first, then the post: both carry the same shown value.
@@ -114,7 +114,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         let now = timer.now
         model = Locked(BoostModel(phase: BoostModel.phase(of: record, at: now, wallClock: wallClock), committed: record))
         apply(model.withLock { $0.phase })
-        if owner.attach(self) { followDisk() }
+        if owner.bind(self) { followDisk() }
     }
 
     // MARK: Reading
@@ -270,7 +270,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// Adopts what another process wrote, if the disk no longer holds what this process last
     /// saw or wrote. Reads without locking first: news of this process's own writes, the most
     /// common, costs two reads and no lock.
-    fileprivate func followDisk() {
+    private func followDisk() {
         let onDisk = journal.current()
         guard model.withLock({ $0.committed }) != onDisk else { return }
         change { _, _ in }  // the transaction adopts the disk under its lock
@@ -400,39 +400,3 @@ public final class BoostTimeManager: BoostTimeManagerContract {
 /// `.boostTimeNotification` post carrying the same value, on the countdown's task — and at
 /// start, stop, pause and resume (on the thread that made the change).
 extension BoostTimeManager: Observable {}
-
-/// A weak reference to the manager for the timer's and the watches' handlers: the manager owns
-/// them, so they must not own the manager.
-private final class WeakOwner: Sendable {
-    private let reference = Locked(Reference())
-
-    private struct Reference {
-        weak var manager: BoostTimeManager?
-        var isAttached = false
-        /// News from a watch that came before the manager was whole.
-        var missedNews = false
-    }
-
-    /// The manager, while it exists.
-    var manager: BoostTimeManager? {
-        reference.withLock { $0.manager }
-    }
-
-    /// Sets the manager once it is whole; whether news arrived before and must be acted on.
-    func attach(_ manager: BoostTimeManager) -> Bool {
-        reference.withLock { reference in
-            reference.manager = manager
-            reference.isAttached = true
-            return reference.missedNews
-        }
-    }
-
-    /// A watch saw the `boost` document or the ledger change.
-    func newsArrived() {
-        let manager = reference.withLock { reference -> BoostTimeManager? in
-            if !reference.isAttached { reference.missedNews = true }
-            return reference.manager
-        }
-        manager?.followDisk()
-    }
-}

@@ -61,7 +61,8 @@ struct LiveFollowingProcessTests {
             #expect(watched.status == 0, "\(watched)")
             #expect(watched.lines.last?.hasPrefix("final 400 posts ") == true)
             #expect(watched.lines.last?.hasSuffix(" ordered true") == true)
-            let onDisk = try FileStorage(folder: folder).load(Counter.self, forKey: "counter", default: Counter())
+            let onDisk = try FileStorage(folder: folder).load(
+                PersistedCounter.self, forKey: "counter", default: PersistedCounter())
             #expect(onDisk.value.count == 400, "no update lost on disk")
         }
     }
@@ -101,10 +102,4 @@ struct LiveFollowingProcessTests {
             print("watch-churn: \(run.lines.joined(separator: "; "))")
         }
     }
-}
-
-/// The `counter` document the helper's writers increment.
-private struct Counter: Codable, Sendable {
-    var count = 0
-    var label = "counter"
 }

@@ -7,15 +7,10 @@ import SingletonStoresLocking
 /// is missed; news that comes before the store's core exists is remembered and acted on once
 /// it does.
 final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
-    private enum Stage {
-        case waiting(missedNews: Bool)
-        case following(StoreCore<State>)
-    }
-
     private let key: String
     private let storage: any StoreStorage
     private let reportIssue: @Sendable (StoreIssue) -> Void
-    private let stage = Locked(Stage.waiting(missedNews: false))
+    private let core = LateBound<StoreCore<State>>()
     /// The last problem reported, so one that persists is reported once, not at every change.
     private let lastProblem = Locked<StorageError?>(nil)
 
@@ -27,12 +22,7 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
 
     /// Starts following into `core`, first catching up if news came while it was being made.
     func attach(_ core: StoreCore<State>) {
-        let missed = stage.withLock { stage -> Bool in
-            defer { stage = .following(core) }
-            if case .waiting(let missed) = stage { return missed }
-            return false
-        }
-        if missed { adoptDisk() }
+        if self.core.bind(core) { adoptDisk() }
     }
 
     /// Reads the document and commits it in memory if it differs, posting the change.
@@ -42,16 +32,7 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
     /// A bad document is kept aside by the storage and reported; a missing one changes nothing
     /// (the store keeps its state until it writes again).
     func adoptDisk() {
-        let core = stage.withLock { stage -> StoreCore<State>? in
-            switch stage {
-            case .waiting:
-                stage = .waiting(missedNews: true)
-                return nil
-            case .following(let core):
-                return core
-            }
-        }
-        guard let core else { return }
+        guard let core = core.targetForNews() else { return }
         var problem: StorageError?
         core.update { state in
             do throws(StorageError) {

@@ -280,10 +280,9 @@ private let eventQueueOverflowed = UInt32(IN_Q_OVERFLOW)
 private let watchRemoved = UInt32(IN_IGNORED)
 private let folderGone = UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)
 
-/// A new inotify descriptor, or -1 (a test may make this fail; see ``FileFaults``).
+/// A new inotify descriptor, or -1.
 private func makeEventDescriptor() -> Int32 {
-    if FileFaults.injected(.startWatching) != nil { return -1 }
-    return inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
 }
 
 /// Watches `folder` for documents renamed into it or closed after writing; `nil` when it can't

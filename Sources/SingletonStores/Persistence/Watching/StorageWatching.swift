@@ -52,9 +52,6 @@ public struct StorageWatching: Sendable, Hashable, CustomStringConvertible {
         min(max(interval, minimumPollInterval), maximumPollInterval)
     }
 
-    /// Whether the store watches at all.
-    public var isOn: Bool { mode != .off }
-
     /// `automatic`, `off`, or `polling every 0.25 seconds`.
     public var description: String {
         switch mode {

@@ -1,0 +1,49 @@
+/// The way from handlers that must exist before their target to that target: a weak reference
+/// set once the target is whole, and a memory of news that came before.
+///
+/// A timer or a file watch is started before the object it serves is initialized (the object
+/// owns it, so its handler must not own the object, and a watch started first misses nothing).
+/// Its handler reaches the object through a `LateBound`; news that arrives before ``bind(_:)``
+/// is remembered, and `bind` says whether the object must catch up on it.
+///
+/// ```swift
+/// let owner = LateBound<Store>()
+/// let watch = storage.watch(forKey: key, .automatic) { owner.targetForNews()?.reload() }
+/// …
+/// if owner.bind(self) { reload() }  // news came while the store was being made
+/// ```
+package final class LateBound<Target: AnyObject & Sendable>: Sendable {
+    private struct State {
+        weak var target: Target?
+        var isBound = false
+        var missedNews = false
+    }
+
+    private let state = Locked(State())
+
+    /// A reference with no target yet.
+    package init() {}
+
+    /// Sets the target once it is whole; whether news arrived before and must be acted on.
+    package func bind(_ target: Target) -> Bool {
+        state.withLock { state in
+            state.target = target
+            state.isBound = true
+            return state.missedNews
+        }
+    }
+
+    /// The target, while it exists; `nil` before ``bind(_:)``.
+    package var target: Target? {
+        state.withLock { $0.target }
+    }
+
+    /// The target, for news that has just arrived; before ``bind(_:)``, `nil`, and the news is
+    /// remembered for `bind` to report.
+    package func targetForNews() -> Target? {
+        state.withLock { state in
+            if !state.isBound { state.missedNews = true }
+            return state.target
+        }
+    }
+}
