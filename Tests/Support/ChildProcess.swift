@@ -35,10 +35,13 @@ package struct ChildProcessResult: CustomStringConvertible {
 /// on a full pipe while the other one is being read.
 package struct StartedChild {
     private let process: Process
-    private let output: Pipe
+    /// Standard output, collected as it comes by a thread of its own.
+    private let output: GrowingOutput
     private let errorFile: URL
-    /// Output already read while waiting for it; ``finish()`` returns it too.
-    private let alreadyRead = Recorder<Data>()
+
+    /// How long a wait for output lasts before the test goes on without it: generous, for a
+    /// loaded machine.
+    package static let deadline = Duration.seconds(60)
 
     /// Starts `process` with its standard output and error captured (its standard input, if
     /// not set, is the null device).
@@ -60,30 +63,30 @@ package struct StartedChild {
             try? FileManager.default.removeItem(at: errorFile)
             throw error
         }
-        return StartedChild(process: process, output: output, errorFile: errorFile)
+        // The parent's copy of the writing end is closed, so reading ends when the child exits.
+        try? output.fileHandleForWriting.close()
+        let reading = output.fileHandleForReading
+        return StartedChild(
+            process: process, output: GrowingOutput { [UInt8](reading.availableData) }, errorFile: errorFile)
     }
 
-    /// Waits until the child has written something to standard output, or closed it; what it
-    /// wrote is kept for ``finish()``.
+    /// Waits until the child has written something to standard output, closed it, or
+    /// ``deadline`` has passed.
     package func waitForOutput() {
-        let chunk = output.fileHandleForReading.availableData
-        alreadyRead.append(chunk)
+        _ = output.wait(timeout: Self.deadline) { !$0.isEmpty }
     }
 
-    /// Waits until the child has written a whole line that satisfies `matches`, or closed its
-    /// output (then `nil`); everything read is kept for ``finish()``.
+    /// Waits until the child has written a whole line that satisfies `matches`; `nil` when it
+    /// closed its output or ``deadline`` passed first.
     @discardableResult
-    package func waitForLine(where matches: (String) -> Bool) -> String? {
-        var searched = 0
-        while true {
-            let text = String(decoding: alreadyRead.values.reduce(Data(), +), as: UTF8.self)
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()  // the last is unfinished
-            if let line = lines.dropFirst(searched).first(where: { matches(String($0)) }) { return String(line) }
-            searched = lines.count
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return nil }
-            alreadyRead.append(chunk)
+    package func waitForLine(where matches: @escaping (String) -> Bool) -> String? {
+        func found(in text: String) -> String? {
+            // The last piece is a line still being written.
+            text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first { matches(String($0)) }.map(
+                String.init)
         }
+        _ = output.wait(timeout: Self.deadline) { found(in: $0) != nil }
+        return found(in: output.text)
     }
 
     /// Sends `signal` to the child.
@@ -94,8 +97,8 @@ package struct StartedChild {
     /// Reads the child's output until it exits, waits for it, and returns what it printed.
     package func finish() throws -> ChildProcessResult {
         defer { try? FileManager.default.removeItem(at: errorFile) }
-        // Reads until the child exits.
-        let outputData = alreadyRead.values.reduce(Data(), +) + output.fileHandleForReading.readDataToEndOfFile()
+        _ = output.waitUntilClosed(timeout: .seconds(3600))  // until the child exits
+        let outputData = Data(output.text.utf8)
         process.waitUntilExit()
         return ChildProcessResult(
             status: process.terminationStatus, reason: process.terminationReason,

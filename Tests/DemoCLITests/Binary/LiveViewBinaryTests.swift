@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStoresTestSupport
 import Testing
 @testable import demo_cli
 
