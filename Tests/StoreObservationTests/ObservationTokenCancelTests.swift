@@ -11,7 +11,7 @@ import Testing
 /// first reads a flag that the cancelling thread sets only after `cancel()` has returned, so a
 /// handler call that sees the flag set started after `cancel()` returned: a broken promise,
 /// whatever the timing. The pass/fail verdict depends on no clock.
-@Suite struct ObservationTokenCancelTests {
+@Suite(.ownThread) struct ObservationTokenCancelTests {
     static let rounds = 150
     static let posters = 3
     static let postsPerPoster = 400

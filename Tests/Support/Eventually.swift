@@ -1,10 +1,17 @@
 import Foundation
+import Testing
+import Timers
 
-/// Checks `condition` every few milliseconds until it holds or `seconds` have passed; whether
-/// it held. For news that arrives from another thread or process: the deadline only bounds a
-/// failing test, a passing one returns as soon as the condition holds.
-package func eventually(within seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+/// How long the waiting helpers wait before they call a test failed: long enough for a loaded
+/// CI machine, where a task may wait seconds for a thread. A passing test never waits this long:
+/// the helpers return as soon as their condition holds.
+package let waitingBound = Duration.seconds(60)
+
+/// Checks `condition` every few milliseconds until it holds or `bound` has passed; whether it
+/// held. For news that arrives from another thread or process, in a test that may block its
+/// thread (see ``OwnThreadTrait``).
+package func eventually(within bound: Duration = waitingBound, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + bound
     while !condition() {
         if ContinuousClock.now >= deadline { return false }
         usleep(2_000)
@@ -12,13 +19,39 @@ package func eventually(within seconds: Double = 20, _ condition: () -> Bool) ->
     return true
 }
 
-/// ``eventually(within:_:)`` for async tests: checks between short sleeps that leave the
-/// thread to other tasks.
-package func waitUntil(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+/// ``eventually(within:_:)`` for async code: yields to other tasks, then sleeps a millisecond at
+/// a time, until `condition` holds or `bound` has passed; whether it held. Runs on the caller's
+/// actor, so `condition` may read that actor's state.
+///
+/// The bound is real time, not a number of turns: on a loaded machine the task that makes the
+/// condition true may wait a long time for a thread, however often this one yields.
+package func waitUntil(
+    within bound: Duration = waitingBound,
+    isolation: isolated (any Actor)? = #isolation,
+    _ condition: () -> Bool
+) async -> Bool {
+    let deadline = ContinuousClock.now + bound
+    var turns = 0
     while !condition() {
         if ContinuousClock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(2))
+        turns += 1
+        if turns < 1_000 {
+            await Task.yield()
+        } else {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
     return true
+}
+
+extension ManualClock {
+    /// Waits until `count` tasks sleep on the clock — the code under test has reached its next
+    /// wait — so that an `advance` that follows wakes them. Records an issue if they do not
+    /// within ``waitingBound``.
+    package func waitForSleepers(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        guard await waitUntil({ sleeperCount == count }) else {
+            Issue.record("expected \(count) sleepers, found \(sleeperCount)", sourceLocation: sourceLocation)
+            return
+        }
+    }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// `ManualClock.jump(by:)`: far ahead in one step, each overdue sleeper woken once at the new
 /// time — unlike `advance(by:)`, which stops at every deadline on the way.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct ManualClockJumpTests {
     @Test func everyOverdueSleeperWakesOnceAtTheNewTime() async throws {
         let clock = ManualClock()

@@ -1,8 +1,9 @@
+import SingletonStoresTestSupport
 import Foundation
 import Testing
 import Timers
 
-@Suite struct ManualClockSettlingTests {
+@Suite(.ownThread) struct ManualClockSettlingTests {
     /// A countdown's task may be held up for longer than any scheduling heuristic would wait (a
     /// slow handler here; a loaded CI machine in real life). `advance` waits for it all the same:
     /// it returns only after every tick of the span was delivered. The blocking sleep stands in

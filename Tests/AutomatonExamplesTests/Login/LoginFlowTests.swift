@@ -4,7 +4,7 @@ import AutomatonExamples
 import Testing
 import Timers
 
-@Suite(.timeLimit(.minutes(1))) struct LoginFlowTests {
+@Suite(.hangLimit) struct LoginFlowTests {
     @Test func fullLoginCycle() async {
         let clock = ManualClock()
         let automaton = LoginFlow.makeAutomaton(clock: clock)

@@ -3,7 +3,7 @@ import Automaton
 import Testing
 import Timers
 
-@Suite(.timeLimit(.minutes(1))) struct EffectCancellationTests {
+@Suite(.hangLimit) struct EffectCancellationTests {
     @Test func cancellingByIDReachesSuspendedEffects() async {
         let clock = ManualClock()
         let log = Recorder<String>()

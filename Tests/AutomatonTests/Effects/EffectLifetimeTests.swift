@@ -3,7 +3,7 @@ import Automaton
 import Testing
 import Timers
 
-@Suite(.timeLimit(.minutes(1))) struct EffectLifetimeTests {
+@Suite(.hangLimit) struct EffectLifetimeTests {
     /// An effect that sleeps until 10 s, and when cancelled still tries to send its input,
     /// reporting whether the automaton took it.
     static func stubbornJob(clock: ManualClock, signals: AsyncStream<String>.Continuation) -> Effect<Job> {

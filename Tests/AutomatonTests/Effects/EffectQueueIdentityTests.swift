@@ -5,7 +5,7 @@ import Timers
 
 /// A queue's name is the queue: effects that name it share one policy and one delay, and a
 /// declaration that disagrees is reported and its effect never runs.
-@Suite(.timeLimit(.minutes(1))) struct EffectQueueIdentityTests {
+@Suite(.hangLimit) struct EffectQueueIdentityTests {
     @Test func queuesDeclaredTwiceAlikeAreOneQueue() async {
         let clock = ManualClock()
         let log = Recorder<String>()

@@ -5,7 +5,7 @@ import Timers
 
 /// Waiting for effects ends when the waiting task is cancelled — so a test's time limit, or a
 /// screen that goes away, can stop a wait on an effect that never ends.
-@Suite(.timeLimit(.minutes(1))) struct EffectWaitCancellationTests {
+@Suite(.hangLimit) struct EffectWaitCancellationTests {
     /// The ways to wait for effects.
     enum Wait: CaseIterable, CustomTestStringConvertible {
         case sendHandle, sendHandleWithFollowUps, effectHandle, effectHandleWithFollowUps, untilIdle
@@ -92,13 +92,10 @@ import Timers
 }
 
 extension EffectAutomaton {
-    /// Yields until `count` waits are registered; records an issue if that does not happen
-    /// within a generous number of scheduler turns (a bound on turns, not on real time).
+    /// Waits until `count` waits are registered; records an issue if that does not happen within
+    /// the helpers' real-time bound.
     func waitForWaiters(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
-        for _ in 0..<100_000 {
-            if waiterCount == count { return }
-            await Task.yield()
-        }
+        if await waitUntil({ waiterCount == count }) { return }
         Issue.record("expected \(count) waiters, found \(waiterCount)", sourceLocation: sourceLocation)
     }
 }

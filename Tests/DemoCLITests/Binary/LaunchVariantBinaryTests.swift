@@ -1,10 +1,11 @@
+import SingletonStoresTestSupport
 import Foundation
 import Testing
 
 /// `--store-variant` and `SINGLETON_STORES_VARIANTS`, through the binary: the variants are
 /// applied with `prepareStores` before anything reads a store, so a run shows stubs and never
 /// touches its data folder.
-@Suite("Launch variants through the binary", .timeLimit(.minutes(1)))
+@Suite("Launch variants through the binary", .hangLimit, .ownThread)
 struct LaunchVariantBinaryTests {
     @Test func aStubbedBoostAndTheDev01TargetAreShownAndTheDataFolderStaysEmpty() throws {
         try withDemoBinary { binary in

@@ -7,7 +7,7 @@ import Testing
 /// change the data folder, as in two terminals. Each test has its own data folder (given to
 /// every run through `SINGLETON_STORES_DATA_DIR`); each wait is for a line, with a generous
 /// deadline; each watcher is ended with SIGINT and must exit 0.
-@Suite("Live views through the binary", .timeLimit(.minutes(2)))
+@Suite("Live views through the binary", .hangLimit, .ownThread)
 struct LiveViewBinaryTests {
     /// A countdown line of `boost watch`, such as `Boost: 01:59`.
     static func isCountdown(_ line: String) -> Bool {

@@ -1,9 +1,10 @@
+import SingletonStoresTestSupport
 import Foundation
 import Testing
 @testable import demo_cli
 
 /// `demo-cli` with no command, run as a process with its output piped.
-@Suite("Showcase through the binary", .timeLimit(.minutes(1)))
+@Suite("Showcase through the binary", .hangLimit, .ownThread)
 struct ShowcaseBinaryTests {
     /// The panel lines (`Main screen 00:02 | Boost popup 00:02`) as (main, popup) texts.
     static func panels(_ result: DemoBinary.Result) -> [(main: String, popup: String)] {

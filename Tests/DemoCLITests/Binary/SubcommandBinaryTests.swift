@@ -1,9 +1,10 @@
+import SingletonStoresTestSupport
 import Foundation
 import Testing
 
 /// Every subcommand through the built binary, each test with its own data folder; state
 /// persists between the invocations of one test.
-@Suite("Subcommands through the binary", .timeLimit(.minutes(1)))
+@Suite("Subcommands through the binary", .hangLimit, .ownThread)
 struct SubcommandBinaryTests {
     @Test func aBoughtItemIsUsedInALaterRun() throws {
         try withDemoBinary { binary in
@@ -65,8 +66,10 @@ struct SubcommandBinaryTests {
     @Test func watchUntilEndCountsThePersistedBoostDownToItsEnd() throws {
         try withDemoBinary { binary in
             #expect(try binary.run(["boost", "watch", "--until-end"]).lines == ["No boost is running."])
-            _ = try binary.run(["boost", "start", "--seconds", "5"])
-            let watch = try binary.run(["boost", "watch", "--until-end", "--speed", "50"])
+            // Long enough on the real clock to still run however slowly the watch starts; counted
+            // down 200 times faster, it takes half a second.
+            _ = try binary.run(["boost", "start", "--seconds", "100"])
+            let watch = try binary.run(["boost", "watch", "--until-end", "--speed", "200"])
             #expect(watch.status == 0)
             #expect(watch.lines.last == "Boost: over.")
             #expect(watch.lines.contains("Boost: 00:00"))
@@ -222,7 +225,7 @@ struct SubcommandBinaryTests {
     }
 }
 
-@Suite("boost use from several processes")
+@Suite("boost use from several processes", .ownThread)
 struct ConcurrentBoostUseBinaryTests {
     /// Eight `demo-cli boost use` at once on an idle boost: one spends an item and starts the
     /// boost; the others are told a boost runs and spend nothing, and so are eight more.

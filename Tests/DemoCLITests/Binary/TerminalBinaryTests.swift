@@ -1,3 +1,4 @@
+import SingletonStoresTestSupport
 #if os(Linux) && canImport(Glibc)
 import Glibc
 import Foundation
@@ -5,7 +6,7 @@ import Testing
 
 /// The showcase with its output on a pseudo-terminal: redrawn in place, cursor hidden and given
 /// back, colour unless `NO_COLOR`.
-@Suite("Showcase on a terminal", .timeLimit(.minutes(1)))
+@Suite("Showcase on a terminal", .hangLimit, .ownThread)
 struct TerminalBinaryTests {
     /// A pseudo-terminal pair: the child writes to `follower`, the test reads `leader`.
     struct PseudoTerminal {

@@ -20,14 +20,3 @@ func screens(_ state: ShowcaseState?) -> String {
     guard let state else { return "none" }
     return "\(ShowcaseRenderer.text(state.main))|\(ShowcaseRenderer.text(state.popup))"
 }
-
-extension ManualClock {
-    /// Waits until `count` tasks sleep on the clock (the showcase's own timers).
-    func waitForSleepers(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
-        for _ in 0..<100_000 {
-            if sleeperCount == count { return }
-            await Task.yield()
-        }
-        Issue.record("expected \(count) sleepers, found \(sleeperCount)", sourceLocation: sourceLocation)
-    }
-}

@@ -6,7 +6,7 @@ import SingletonStores
 import SingletonStoresLocking
 import Testing
 
-@Suite struct StoreCoreConcurrencyTests {
+@Suite(.ownThread) struct StoreCoreConcurrencyTests {
     /// 8 threads × 10,000 increments: no update is lost, every one is posted exactly once, and
     /// observers see the changes in commit order.
     @Test func eightThreadsTimesTenThousandIncrementsLoseNothingAndPostEveryChange() {

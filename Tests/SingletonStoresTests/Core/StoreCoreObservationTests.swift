@@ -8,7 +8,7 @@ import Testing
 
 /// Swift Observation on `StoreCore`: what a SwiftUI view's `body` relies on, checked with
 /// `withObservationTracking` directly.
-@Suite struct StoreCoreObservationTests {
+@Suite(.ownThread) struct StoreCoreObservationTests {
     @Test func oneCommittedChangeTriggersOneOnChangeAndANoOpWriteNone() {
         let store = CounterStore(center: NotificationCenter())
         let changes = Locked(0)
@@ -78,7 +78,7 @@ import Testing
 
     /// 8 threads × 10,000 updates with a tracker that re-registers from its `onChange`: every
     /// change triggers it, in commit order, and the last value it sees is the final one.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangLimit)
     func eightThreadsTimesTenThousandUpdatesWithAReRegisteringTracker() async throws {
         let store = CounterStore(center: NotificationCenter())
         let tracked = TrackedValues { store.core.state }

@@ -14,7 +14,7 @@ import Testing
 /// Real conditions the test process can't put itself in: a narrow umask, an unprivileged user
 /// (root bypasses permissions), few file descriptors. `storage-stress as-user` does the storage
 /// work in a child process; these tests set up the files and check what is on disk afterwards.
-@Suite("FileStorage as another user, umask or descriptor limit")
+@Suite("FileStorage as another user, umask or descriptor limit", .ownThread)
 struct FileStorageAsUserTests {
     /// The unprivileged user the child becomes (`nobody` on most systems).
     static let nobody: uid_t = 65534

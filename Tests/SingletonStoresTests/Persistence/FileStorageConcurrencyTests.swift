@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import SingletonStores
 
-@Suite("FileStorage under concurrent writers")
+@Suite("FileStorage under concurrent writers", .ownThread)
 struct FileStorageConcurrencyTests {
     /// FileStorage has no in-process lock: only `flock` on the lock file stands between these
     /// eight instances (eight tasks, each waiting on a writer thread), so an exact total

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import SingletonStores
 
-@Suite("FileStorage across processes")
+@Suite("FileStorage across processes", .ownThread)
 struct FileStorageProcessTests {
     @Test func twoProcessesLoseNoIncrement() throws {
         let (found, searched) = BuiltProduct.locate("storage-stress")

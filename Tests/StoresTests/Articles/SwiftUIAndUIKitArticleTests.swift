@@ -171,6 +171,6 @@ import Observation
 
     /// Gives the main actor to queued work until `condition` holds (a bound, not a timing rule).
     @MainActor private static func waitOnMainActor(_ condition: () -> Bool) async {
-        for _ in 0..<5_000 where !condition() { try? await Task.sleep(for: .milliseconds(1)) }
+        _ = await waitUntil(condition)
     }
 }

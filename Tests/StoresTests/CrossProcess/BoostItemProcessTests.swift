@@ -4,7 +4,7 @@ import Testing
 
 /// Boost items spent by several processes at once, and processes killed in the middle of
 /// spending or buying: what a fresh launch finds afterwards.
-@Suite("Boost items across processes and crashes")
+@Suite("Boost items across processes and crashes", .ownThread)
 struct BoostItemProcessTests {
     /// A day-long boost, so it is still running when the later processes look.
     private static let day = "86400"

@@ -5,7 +5,7 @@ import Testing
 
 /// Stores that follow what other processes write, tested with real processes of the
 /// `storage-stress` helper on one data folder.
-@Suite("Live across processes")
+@Suite("Live across processes", .ownThread)
 struct LiveFollowingProcessTests {
     @Test(arguments: ["events", "poll"])
     func aWatcherFollowsTwoHundredProfileWritesInOrderWithoutItsOwnWritesBack(path: String) throws {

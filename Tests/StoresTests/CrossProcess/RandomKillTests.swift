@@ -5,7 +5,7 @@ import Testing
 /// A process buying, using and renaming in a loop, killed with SIGKILL at a random moment, two
 /// hundred times over one data folder: after each kill a fresh launch finds every ledger
 /// invariant intact and no item lost.
-@Suite("Random kills")
+@Suite("Random kills", .ownThread)
 struct RandomKillTests {
     @Test func twoHundredKilledChurnsLeaveTheLedgerWhole() async throws {
         try await runOffThePool {

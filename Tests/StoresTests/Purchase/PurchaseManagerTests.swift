@@ -219,7 +219,7 @@ private struct PurchaseRig {
     }
 }
 
-@Suite("PurchaseManager across processes")
+@Suite("PurchaseManager across processes", .ownThread)
 struct PurchaseProcessTests {
     @Test func twoProcessesEachBuying200BoostItemsEndWith400() throws {
         let (found, searched) = BuiltProduct.locate("storage-stress")

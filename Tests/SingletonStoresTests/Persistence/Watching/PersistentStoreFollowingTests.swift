@@ -31,7 +31,7 @@ private final class FollowingCounter: Sendable {
     }
 }
 
-@Suite("A persisted store follows its document")
+@Suite("A persisted store follows its document", .ownThread)
 struct PersistentStoreFollowingTests {
     @Test(arguments: [StorageWatching.automatic, .polling(every: .milliseconds(10))])
     func anotherInstancesWritesArePostedInOrderAndOwnWritesOnce(watching: StorageWatching) throws {
