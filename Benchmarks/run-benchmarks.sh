@@ -1,29 +1,38 @@
 #!/bin/sh
 # Runs every SingletonStores benchmark in one go (release build) and prints one table.
 #
-#   Benchmarks/run-benchmarks.sh                  # everything (~7 min after the first build)
-#   Benchmarks/run-benchmarks.sh --quick          # countdowns of 3 ticks, idle only
-#   Benchmarks/run-benchmarks.sh --filter 'read.*' --no-countdown
+#   Benchmarks/run-benchmarks.sh                  # everything (~12 min after the first build)
+#   Benchmarks/run-benchmarks.sh --quick          # every row, shortened: under 3 minutes
+#   Benchmarks/run-benchmarks.sh --no-peers       # without the peers and the harness (offline)
+#   Benchmarks/run-benchmarks.sh --filter 'read.*' --no-countdown --no-costs
 #
+# --quick            one interleaved launch, countdowns of 3 ticks (idle), short cost rows
+# --no-peers         build without swift-dependencies, Swinject, OpenCombine and
+#                    ordo-one/benchmark: for a machine that cannot fetch packages. Ours and the
+#                    limit come from the interleaved blocks; peer cells say "not run"
 # --filter REGEX     only the micro-benchmarks whose name matches (ordo-one/benchmark --filter)
-# --no-micro         skip the micro-benchmarks
+# --no-micro         skip the micro-benchmarks and the interleaved ratios
 # --no-countdown     skip the real-clock countdown accuracy runs
-# --quick            countdown accuracy over 3 ticks, idle only
-# --keep DIR         keep the raw exports (JMH JSON, countdown JSON) in DIR
+# --no-costs         skip the cost rows (persisted update, cross-process latency, energy, idle)
+# --keep DIR         keep the raw exports (JMH JSON, pairs, countdown and cost JSON) in DIR
 set -eu
 cd "$(dirname "$0")"
 
 filter=""
 micro=1
 countdown=1
-countdown_args=""
+costs=1
+quick=0
+peers=1
 keep=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --filter) filter="$2"; shift 2 ;;
         --no-micro) micro=0; shift ;;
         --no-countdown) countdown=0; shift ;;
-        --quick) countdown_args="--ticks 3 --conditions idle"; shift ;;
+        --no-costs) costs=0; shift ;;
+        --quick) quick=1; shift ;;
+        --no-peers) peers=0; shift ;;
         --keep) keep="$2"; shift 2 ;;
         *) echo "run-benchmarks.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -31,44 +40,70 @@ done
 
 out="${keep:-$(mktemp -d)}"
 mkdir -p "$out"
-if [ "$micro" = 1 ]; then rm -f "$out/Current_run.jmh.json" "$out"/pairs-*.json; fi
-if [ "$countdown" = 1 ]; then rm -f "$out/countdown.json"; fi
+rm -f "$out/Current_run.jmh.json" "$out"/pairs-*.json "$out/countdown.json" "$out/costs.json"
+
+scratch=.build
+if [ "$peers" = 0 ]; then
+    export BENCHMARKS_WITHOUT_PEERS=1
+    scratch=.build-no-peers
+fi
 
 echo "Building (release)…" >&2
 # SwiftPM does not recompile a client when only an @inlinable body in the library changed, so
 # the benchmark modules are always recompiled (a few seconds) to measure the library as it is.
 touch Sources/*/*.swift Benchmarks/*/*.swift
-swift build -c release --scratch-path .build >&2
+swift build -c release --scratch-path "$scratch" >&2
+bin="$scratch/release"
 
 if [ "$micro" = 1 ]; then
-    echo "Micro-benchmarks (ordo-one/benchmark)…" >&2
-    set -- --format jmh --path "$out" --no-progress
-    if [ -n "$filter" ]; then set -- "$@" --filter "$filter"; fi
-    swift package --scratch-path .build --allow-writing-to-directory "$out" benchmark "$@" >&2
+    if [ "$peers" = 1 ]; then
+        echo "Micro-benchmarks (ordo-one/benchmark)…" >&2
+        set -- --format jmh --path "$out" --no-progress
+        if [ -n "$filter" ]; then set -- "$@" --filter "$filter"; fi
+        swift package --scratch-path "$scratch" --allow-writing-to-directory "$out" benchmark "$@" >&2
+    fi
     # The harness times one benchmark after the other, so a ratio of its medians can compare ours
     # in one of the host's slow spells with the limit in a quick one. bench-probe times each target
-    # pair in alternating blocks instead, in five launches: each launch has its own hash seed,
+    # pair in alternating blocks instead, in several launches: each launch has its own hash seed,
     # which moves NotificationCenter's cost for both sides by up to 2x.
-    echo "Interleaved ratios (bench-probe pairs, 5 launches)…" >&2
-    for launch in 1 2 3 4 5; do
-        .build/release/bench-probe pairs --json "$out/pairs-$launch.json" >&2
+    launches="1 2 3 4 5"
+    if [ "$quick" = 1 ]; then launches="1"; fi
+    echo "Interleaved ratios (bench-probe pairs)…" >&2
+    for launch in $launches; do
+        "$bin/bench-probe" pairs --json "$out/pairs-$launch.json" >&2
     done
 fi
 
 if [ "$countdown" = 1 ]; then
-    echo "Countdown accuracy on the real clock…" >&2
-    # shellcheck disable=SC2086
-    .build/release/countdown-accuracy $countdown_args --json "$out/countdown.json" >&2
+    echo "Countdown accuracy on the real clock, each variant together with the limit…" >&2
+    if [ "$quick" = 1 ]; then
+        "$bin/countdown-accuracy" --together --ticks 3 --conditions idle --json "$out/countdown.json" >&2
+    else
+        "$bin/countdown-accuracy" --together --json "$out/countdown.json" >&2
+    fi
+fi
+
+if [ "$costs" = 1 ]; then
+    echo "Costs: persisted update, cross-process latency, energy, idle watchers…" >&2
+    if [ "$quick" = 1 ]; then
+        "$bin/cost-benchmarks" --quick --json "$out/costs.json" >&2
+    else
+        "$bin/cost-benchmarks" --json "$out/costs.json" >&2
+    fi
 fi
 
 echo
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(swift --version 2>&1 | head -1)"
-echo "Run: $(date -u '+%Y-%m-%d %H:%M UTC'); release build; medians per operation"
+mode="release build"
+if [ "$quick" = 1 ]; then mode="$mode, --quick"; fi
+if [ "$peers" = 0 ]; then mode="$mode, --no-peers"; fi
+echo "Run: $(date -u '+%Y-%m-%d %H:%M UTC'); $mode; medians per operation"
 echo
 set --
 if [ -f "$out/Current_run.jmh.json" ]; then set -- "$@" --jmh "$out/Current_run.jmh.json"; fi
 if [ -f "$out/countdown.json" ]; then set -- "$@" --countdown "$out/countdown.json"; fi
+if [ -f "$out/costs.json" ]; then set -- "$@" --costs "$out/costs.json"; fi
 for pairs in "$out"/pairs-*.json; do
     if [ -f "$pairs" ]; then set -- "$@" --pairs "$pairs"; fi
 done
-.build/release/benchmark-table "$@"
+"$bin/benchmark-table" "$@"

@@ -1,4 +1,6 @@
+#if BENCHMARK_PEERS
 import Dependencies
+#endif
 import SingletonStores
 
 /// One measured operation, ready to run: `run(n)` performs it `n` times in a loop.
@@ -30,12 +32,14 @@ public struct MeasuredOperation {
             return MeasuredOperation { n in for _ in 0..<n { consume(readThroughRegistry()) } }
         case "read-limit":
             return MeasuredOperation { n in for _ in 0..<n { consume(Limit.read()) } }
+        #if BENCHMARK_PEERS
         case "read-dependency":
             let model = DependencyModel()
             return MeasuredOperation { n in for _ in 0..<n { consume(model.read()) } }
         case "read-swinject":
             let fixture = SwinjectFixture()
             return MeasuredOperation { n in for _ in 0..<n { consume(fixture.read()) } }
+        #endif
         case "read-anyobject":
             return MeasuredOperation { n in for _ in 0..<n { consume(readObjectThroughRegistry()) } }
         case "read-override":
@@ -54,6 +58,7 @@ public struct MeasuredOperation {
                     for _ in 0..<n { consume(Limit.read()) }
                 }
             }
+        #if BENCHMARK_PEERS
         case "read-override-dependency":
             let stub = BenchStoreStub()
             return MeasuredOperation { n in
@@ -67,6 +72,7 @@ public struct MeasuredOperation {
         case "read-override-swinject":
             let fixture = SwinjectFixture(stub: BenchStoreStub())
             return MeasuredOperation { n in for _ in 0..<n { consume(fixture.read()) } }
+        #endif
         case "read-override-anyobject":
             let stub = BenchStoreStub()
             return MeasuredOperation { n in
@@ -99,6 +105,7 @@ public struct MeasuredOperation {
             return MeasuredOperation { n in
                 for _ in 0..<n { Limit.$current.withValue(Limit.Values(override: stub)) { consume(0) } }
             }
+        #if BENCHMARK_PEERS
         case "scope-dependency":
             let stub = BenchStoreStub()
             return MeasuredOperation { n in
@@ -110,6 +117,7 @@ public struct MeasuredOperation {
                     }
                 }
             }
+        #endif
         case "observe1":
             let fixture = OursObserved()
             return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }
@@ -134,9 +142,11 @@ public struct MeasuredOperation {
         case "raw":
             let fixture = RawNotify(observers: observers)
             return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }
+        #if BENCHMARK_PEERS
         case "combine":
             let fixture = CombineNotify(observers: observers)
             return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }
+        #endif
         default:
             return nil
         }

@@ -1,5 +1,7 @@
 import Foundation
+#if BENCHMARK_PEERS
 import OpenCombine
+#endif
 import StoreObservation
 import SingletonStores
 
@@ -51,6 +53,7 @@ public final class RawNotify {
     deinit { for observer in observers { center.removeObserver(observer) } }
 }
 
+#if BENCHMARK_PEERS
 /// OpenCombine: `CurrentValueSubject.send` to `observers` `sink` subscribers.
 public final class CombineNotify {
     public let subject = CurrentValueSubject<Int, Never>(0)
@@ -66,6 +69,7 @@ public final class CombineNotify {
     @inline(__always)
     public func mutate() { subject.send(subject.value + 1) }
 }
+#endif
 
 /// Adds `count` observers and removes them again, for each library.
 public enum ObserverChurn {
@@ -90,6 +94,7 @@ public enum ObserverChurn {
         for observer in observers { center.removeObserver(observer) }
     }
 
+    #if BENCHMARK_PEERS
     /// `sink` `count` times, then `cancel()` each subscription.
     public static func combine(_ subject: CurrentValueSubject<Int, Never>, count: Int) {
         var cancellables: [AnyCancellable] = []
@@ -97,4 +102,5 @@ public enum ObserverChurn {
         for _ in 0..<count { cancellables.append(subject.sink { consume($0) }) }
         for cancellable in cancellables { cancellable.cancel() }
     }
+    #endif
 }

@@ -1,3 +1,5 @@
+// The peers, compiled only when the package is built with them (see Package.swift).
+#if BENCHMARK_PEERS
 import Dependencies
 import Foundation
 import OpenCombine
@@ -54,3 +56,4 @@ public final class SwinjectFixture: @unchecked Sendable {
         container.resolve((any BenchStoreContract).self)?.value ?? -1
     }
 }
+#endif

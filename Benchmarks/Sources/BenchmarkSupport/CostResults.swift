@@ -1,0 +1,106 @@
+import Foundation
+
+/// What `cost-benchmarks` measured in one run: the costs an app feels beyond a single call.
+/// `benchmark-table --costs PATH` turns it into rows.
+public struct CostResults: Codable, Sendable {
+    /// Persisted updates, ours against the limit and `UserDefaults`.
+    public var persisted: PersistedUpdateResult?
+    /// Cross-process latency by path: `events`, `poll` and the limit, `inotify`.
+    public var latency: [String: LatencyResult] = [:]
+    /// The polling interval of the `poll` path, in milliseconds.
+    public var pollIntervalMilliseconds: Double = 50
+    /// CPU time and wake-ups of a countdown by variant: `ours`, `naive` and `limit`.
+    public var energy: [String: EnergyResult] = [:]
+    /// Idle persisted stores, watching and not.
+    public var idle: IdleResult?
+
+    /// An empty result, filled row by row.
+    public init() {}
+}
+
+/// One persisted update of a profile-sized document.
+public struct PersistedUpdateResult: Codable, Sendable {
+    /// Ours against the hand-written limit, timed in interleaved blocks.
+    public var ours: PairedRatio
+    /// `UserDefaults` set + `synchronize()`, per update, in nanoseconds.
+    public var userDefaultsNanoseconds: Double
+    /// The size of the document in bytes.
+    public var documentBytes: Int
+
+    /// Records the figures of one run.
+    public init(ours: PairedRatio, userDefaultsNanoseconds: Double, documentBytes: Int) {
+        self.ours = ours
+        self.userDefaultsNanoseconds = userDefaultsNanoseconds
+        self.documentBytes = documentBytes
+    }
+}
+
+/// Latencies from a writer process to a watcher process, in milliseconds.
+public struct LatencyResult: Codable, Sendable {
+    /// The median.
+    public var p50: Double
+    /// The 99th percentile.
+    public var p99: Double
+    /// The largest.
+    public var max: Double
+    /// Changes measured.
+    public var count: Int
+    /// Changes the watcher did not report within 2 s.
+    public var missed: Int
+
+    /// Summarises `milliseconds`, one per change seen, and the number of changes not seen.
+    public init(milliseconds: [Double], missed: Int) {
+        let sorted = milliseconds.sorted()
+        func percentile(_ p: Double) -> Double {
+            guard !sorted.isEmpty else { return .nan }
+            let index = Int((Double(sorted.count - 1) * p).rounded(.up))
+            return sorted[Swift.min(Swift.max(index, 0), sorted.count - 1)]
+        }
+        p50 = percentile(0.5)
+        p99 = percentile(0.99)
+        max = sorted.last ?? .nan
+        count = sorted.count
+        self.missed = missed
+    }
+}
+
+/// CPU time and wake-ups of one countdown variant, in a process of its own.
+public struct EnergyResult: Codable, Sendable {
+    /// User + system CPU time over the countdown, in milliseconds.
+    public var cpuMilliseconds: Double
+    /// Voluntary context switches over the countdown: how often a thread of the process went to
+    /// sleep, so how often one was woken.
+    public var wakeUps: Int
+    /// Seconds shown on the screens (each screen's changes, counted once per second shown).
+    public var shownSeconds: Int
+    /// The countdown's length in seconds.
+    public var seconds: Int
+
+    /// Records one variant's figures.
+    public init(cpuMilliseconds: Double, wakeUps: Int, shownSeconds: Int, seconds: Int) {
+        self.cpuMilliseconds = cpuMilliseconds
+        self.wakeUps = wakeUps
+        self.shownSeconds = shownSeconds
+        self.seconds = seconds
+    }
+}
+
+/// CPU time of idle persisted stores over a stretch of time, with and without watching.
+public struct IdleResult: Codable, Sendable {
+    /// How many stores.
+    public var stores: Int
+    /// How long they were left idle, in seconds.
+    public var seconds: Int
+    /// CPU milliseconds while they watched their documents.
+    public var watchingCPUMilliseconds: Double
+    /// CPU milliseconds of the same stores with watching off.
+    public var offCPUMilliseconds: Double
+
+    /// Records one run's figures.
+    public init(stores: Int, seconds: Int, watchingCPUMilliseconds: Double, offCPUMilliseconds: Double) {
+        self.stores = stores
+        self.seconds = seconds
+        self.watchingCPUMilliseconds = watchingCPUMilliseconds
+        self.offCPUMilliseconds = offCPUMilliseconds
+    }
+}

@@ -1,0 +1,107 @@
+import BenchmarkSupport
+import Foundation
+import SingletonStores
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Cross-process latency: this process writes the profile `changes` times through its own
+/// store (watching off); a child process reports each change it sees with the instant it saw
+/// it. The latency of a change runs from the moment the writer calls `update` to the child's
+/// report, on the system-wide monotonic clock. The writer waits for each report (at most 2 s)
+/// before the next change, so no two changes are seen as one.
+///
+/// Paths: `events` (a store that watches with `.automatic`: inotify), `poll` (a store polling
+/// every `pollInterval`), and the limit, `inotify` — a bare inotify watch of the folder that
+/// reports the rename that makes the change visible, and does nothing else.
+func measureLatency(path: String, changes: Int, pollInterval: Duration) throws -> LatencyResult {
+    let folder = try makeFolder("latency-\(path)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let writer = PersistentStoreCore(
+        key: profileKey, default: ProfileDocument(), storage: FileStorage(folder: folder), channel: .costProfile,
+        center: NotificationCenter(), watching: .off)
+    try writer.update { $0.nickname = "start" }  // the document exists before anyone watches
+
+    let milliseconds = Int(pollInterval.components.seconds * 1_000 + pollInterval.components.attoseconds / 1_000_000_000_000_000)
+    let child = try Child(["watch", path, folder.path, String(milliseconds)])
+    defer { child.stop() }
+    guard let ready = child.nextLine(within: 30_000), ready.hasPrefix("ready") else {
+        throw CostError("the \(path) watcher did not start")
+    }
+    var latencies: [Double] = []
+    var missed = 0
+    for change in 1...max(changes, 1) {
+        let began = monotonicNanoseconds()
+        try writer.update { $0.revision = change }
+        // Reports of earlier changes that came late are skipped.
+        var seenAt: Int64?
+        while let line = child.nextLine(within: 2_000) {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let value = Int(fields[0]), let instant = Int64(fields[1]) else { continue }
+            if value >= change {
+                seenAt = instant
+                break
+            }
+        }
+        if let seenAt { latencies.append(Double(seenAt - began) / 1_000_000) } else { missed += 1 }
+    }
+    return LatencyResult(milliseconds: latencies, missed: missed)
+}
+
+/// The watcher child: `watch <events|poll|inotify> <folder> <poll interval ms>`. Prints
+/// `ready`, then `<value> <monotonic ns>` for each change seen, until it is killed.
+func runWatcher(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 3, let milliseconds = Int(arguments[2]) else { return 2 }
+    let folder = URL(fileURLWithPath: arguments[1], isDirectory: true)
+    switch arguments[0] {
+    case "events", "poll":
+        let watching: StorageWatching = arguments[0] == "poll" ? .polling(every: .milliseconds(milliseconds)) : .automatic
+        let store = PersistentStoreCore(
+            key: profileKey, default: ProfileDocument(), storage: FileStorage(folder: folder), channel: .costProfile,
+            center: NotificationCenter(), watching: watching)
+        let token = store.observe { change in say("\(change.new.revision) \(monotonicNanoseconds())") }
+        say("ready \(store.watchMechanism.map { "\($0)" } ?? "none")")
+        while true { withExtendedLifetime(token) { _ = sleep(3_600) } }
+    case "inotify":
+        #if canImport(Glibc)
+        return bareInotify(folder: folder)
+        #else
+        say("ready unsupported")
+        return 1
+        #endif
+    default:
+        return 2
+    }
+}
+
+#if canImport(Glibc)
+/// The limit: inotify on the folder, `IN_MOVED_TO`, one report per rename onto the document.
+private func bareInotify(folder: URL) -> Int32 {
+    let events = inotify_init1(Int32(IN_CLOEXEC))
+    guard events >= 0, inotify_add_watch(events, folder.path, UInt32(IN_MOVED_TO)) >= 0 else { return 1 }
+    say("ready inotify")
+    let name = Array("\(profileKey).json".utf8)
+    var seen = 0
+    var buffer = [UInt8](repeating: 0, count: 64 * 1_024)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(events, $0.baseAddress, $0.count) }
+        let now = monotonicNanoseconds()
+        guard count > 0 else { return 1 }
+        var offset = 0
+        // struct inotify_event: wd, mask, cookie, len (4 bytes each), then `len` bytes of name.
+        while offset + 16 <= count {
+            let length = buffer[(offset + 12)..<(offset + 16)].enumerated()
+                .reduce(0) { $0 | (Int($1.element) << (8 * $1.offset)) }
+            let nameBytes = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
+            if Array(nameBytes) == name {
+                seen += 1
+                say("\(seen) \(now)")
+            }
+            offset += 16 + length
+        }
+    }
+}
+#endif

@@ -1,0 +1,98 @@
+import BenchmarkSupport
+import Foundation
+
+// The costs an app feels beyond a single call, each against its limit (see BENCHMARKS.md):
+//
+//   cost-benchmarks [--quick] [--rows persisted,latency,energy,idle] [--json PATH]
+//
+// persisted  one persisted update vs the same bytes written by hand, and UserDefaults
+// latency    a change from a writer process to a watcher process: events, polling, bare inotify
+// energy     CPU time and wake-ups of a countdown on two screens: ours, naive, the limit
+// idle       CPU time of 100 idle stores watching their documents, and with watching off
+//
+// --quick shortens every row (fewer blocks and changes, a 10 s countdown and idle stretch) so
+// the whole run takes well under a minute. The other processes are copies of this program,
+// started as `cost-benchmarks child <role> …`.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "child" {
+    let role = Array(arguments.dropFirst())
+    switch role.first {
+    case "watch": exit(runWatcher(Array(role.dropFirst())))
+    case "energy": exit(await runCountdown(Array(role.dropFirst())))
+    case "idle": exit(runIdle(Array(role.dropFirst())))
+    default: exit(2)
+    }
+}
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+let quick = arguments.contains("--quick")
+let rows = Set(option("--rows")?.split(separator: ",").map(String.init) ?? ["persisted", "latency", "energy", "idle"])
+var results = CostResults()
+let pollInterval = Duration.milliseconds(50)
+results.pollIntervalMilliseconds = 50
+
+do {
+    if rows.contains("persisted") {
+        note("persisted update…")
+        let persisted = try measurePersistedUpdate(blocks: quick ? 10 : 40, perBlock: quick ? 20 : 50)
+        results.persisted = persisted
+        print(
+            String(
+                format: "persisted: ours %.1f µs, limit %.1f µs, interleaved ratio %.2f×, UserDefaults %.1f µs",
+                persisted.ours.oursNanoseconds / 1_000, persisted.ours.limitNanoseconds / 1_000, persisted.ours.ratio,
+                persisted.userDefaultsNanoseconds / 1_000))
+    }
+    if rows.contains("latency") {
+        for path in ["inotify", "events", "poll"] {
+            let changes = quick ? (path == "poll" ? 100 : 200) : 1_000
+            note("cross-process latency, \(path), \(changes) changes…")
+            let latency = try measureLatency(path: path, changes: changes, pollInterval: pollInterval)
+            results.latency[path] = latency
+            print(
+                String(
+                    format: "latency %@: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d changes, %d missed)", path,
+                    latency.p50, latency.p99, latency.max, latency.count, latency.missed))
+        }
+    }
+    if rows.contains("energy") {
+        let seconds = quick ? 10 : 60
+        note("energy of a \(seconds) s countdown (three processes at once)…")
+        results.energy = try measureEnergy(seconds: seconds)
+        for (variant, energy) in results.energy.sorted(by: { $0.key < $1.key }) {
+            print(
+                String(
+                    format: "energy %@: %.1f ms CPU, %d wake-ups, %d seconds shown", variant, energy.cpuMilliseconds,
+                    energy.wakeUps, energy.shownSeconds))
+        }
+    }
+    if rows.contains("idle") {
+        let seconds = quick ? 10 : 30
+        note("100 idle stores for \(seconds) s, watching and not (two processes at once)…")
+        let idle = try measureIdle(stores: 100, seconds: seconds)
+        results.idle = idle
+        print(
+            String(
+                format: "idle: watching %.2f ms CPU, off %.2f ms CPU over %d s", idle.watchingCPUMilliseconds,
+                idle.offCPUMilliseconds, idle.seconds))
+    }
+} catch {
+    note("\(error)")
+    exit(1)
+}
+
+if let path = option("--json") {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    do {
+        try encoder.encode(results).write(to: URL(fileURLWithPath: path))
+    } catch {
+        note("cannot write \(path): \(error)")
+        exit(1)
+    }
+}
