@@ -9,16 +9,17 @@ import Darwin
 #endif
 
 /// Cross-process latency: this process writes the profile `changes` times through its own
-/// store (watching off); a child process reports each change it sees with the instant it saw
-/// it. The latency of a change runs from the moment the writer calls `update` to the child's
-/// report, on the system-wide monotonic clock. The writer waits for each report (at most 2 s)
-/// before the next change, so no two changes are seen as one.
+/// store (watching off); three child processes, one per path, report each change they see with
+/// the instant they saw it. The latency of a change runs from the moment the writer calls
+/// `update` to a child's report, on the system-wide monotonic clock. The writer waits for every
+/// child's report (at most 2 s each) before the next change, so no two changes are seen as one,
+/// and all three paths see the same writes in the same spells of the host's load.
 ///
 /// Paths: `events` (a store that watches with `.automatic`: inotify), `poll` (a store polling
 /// every `pollInterval`), and the limit, `inotify` — a bare inotify watch of the folder that
 /// reports the rename that makes the change visible, and does nothing else.
-func measureLatency(path: String, changes: Int, pollInterval: Duration) throws -> LatencyResult {
-    let folder = try makeFolder("latency-\(path)")
+func measureLatency(changes: Int, pollInterval: Duration) throws -> [String: LatencyResult] {
+    let folder = try makeFolder("latency")
     defer { try? FileManager.default.removeItem(at: folder) }
     let writer = PersistentStoreCore(
         key: profileKey, default: ProfileDocument(), storage: FileStorage(folder: folder), channel: .costProfile,
@@ -26,29 +27,40 @@ func measureLatency(path: String, changes: Int, pollInterval: Duration) throws -
     try writer.update { $0.nickname = "start" }  // the document exists before anyone watches
 
     let milliseconds = Int(pollInterval.components.seconds * 1_000 + pollInterval.components.attoseconds / 1_000_000_000_000_000)
-    let child = try Child(["watch", path, folder.path, String(milliseconds)])
-    defer { child.stop() }
-    guard let ready = child.nextLine(within: 30_000), ready.hasPrefix("ready") else {
-        throw CostError("the \(path) watcher did not start")
+    let paths = ["inotify", "events", "poll"]
+    var children: [Child] = []
+    defer { for child in children { child.stop() } }
+    for path in paths {
+        let child = try Child(["watch", path, folder.path, String(milliseconds)])
+        children.append(child)
+        guard let ready = child.nextLine(within: 30_000), ready.hasPrefix("ready") else {
+            throw CostError("the \(path) watcher did not start")
+        }
     }
-    var latencies: [Double] = []
-    var missed = 0
+    var latencies = Array(repeating: [Double](), count: paths.count)
+    var missed = Array(repeating: 0, count: paths.count)
     for change in 1...max(changes, 1) {
         let began = monotonicNanoseconds()
         try writer.update { $0.revision = change }
-        // Reports of earlier changes that came late are skipped.
-        var seenAt: Int64?
-        while let line = child.nextLine(within: 2_000) {
-            let fields = line.split(separator: " ")
-            guard fields.count == 2, let value = Int(fields[0]), let instant = Int64(fields[1]) else { continue }
-            if value >= change {
-                seenAt = instant
-                break
+        for (index, child) in children.enumerated() {
+            // Reports of earlier changes that came late are skipped.
+            var seenAt: Int64?
+            while let line = child.nextLine(within: 2_000) {
+                let fields = line.split(separator: " ")
+                guard fields.count == 2, let value = Int(fields[0]), let instant = Int64(fields[1]) else { continue }
+                if value >= change {
+                    seenAt = instant
+                    break
+                }
             }
+            if let seenAt { latencies[index].append(Double(seenAt - began) / 1_000_000) } else { missed[index] += 1 }
         }
-        if let seenAt { latencies.append(Double(seenAt - began) / 1_000_000) } else { missed += 1 }
     }
-    return LatencyResult(milliseconds: latencies, missed: missed)
+    var results: [String: LatencyResult] = [:]
+    for (index, path) in paths.enumerated() {
+        results[path] = LatencyResult(milliseconds: latencies[index], missed: missed[index])
+    }
+    return results
 }
 
 /// The watcher child: `watch <events|poll|inotify> <folder> <poll interval ms>`. Prints
