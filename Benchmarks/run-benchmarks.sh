@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every SingletonStores benchmark in one go (release build) and prints one table.
 #
-#   Benchmarks/run-benchmarks.sh                  # everything (~12 min after the first build)
+#   Benchmarks/run-benchmarks.sh                  # everything (~10 min after the first build)
 #   Benchmarks/run-benchmarks.sh --quick          # every row, shortened: under 3 minutes
 #   Benchmarks/run-benchmarks.sh --no-peers       # without the peers and the harness (offline)
 #   Benchmarks/run-benchmarks.sh --filter 'read.*' --no-countdown --no-costs

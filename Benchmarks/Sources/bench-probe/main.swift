@@ -79,14 +79,7 @@ nonisolated func timePairs(blocks: Int = 40) -> [String: PairedRatio] {
 if operation == "pairs" {
     let results = timePairs()
     if let index = arguments.firstIndex(of: "--json"), index + 1 < arguments.count {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do {
-            try encoder.encode(results).write(to: URL(fileURLWithPath: arguments[index + 1]))
-        } catch {
-            FileHandle.standardError.write(Data("bench-probe: cannot write \(arguments[index + 1]): \(error)\n".utf8))
-            exit(1)
-        }
+        writeResults(results, to: arguments[index + 1], program: "bench-probe")
     }
 } else if operation == "hour" {
     let start = ContinuousClock.now

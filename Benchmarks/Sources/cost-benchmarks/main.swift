@@ -87,12 +87,5 @@ do {
 }
 
 if let path = option("--json") {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    do {
-        try encoder.encode(results).write(to: URL(fileURLWithPath: path))
-    } catch {
-        note("cannot write \(path): \(error)")
-        exit(1)
-    }
+    writeResults(results, to: path, program: "cost-benchmarks")
 }

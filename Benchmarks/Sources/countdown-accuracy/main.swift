@@ -61,12 +61,5 @@ for condition in conditions {
 }
 
 if let path = option("--json") {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    do {
-        try encoder.encode(results).write(to: URL(fileURLWithPath: path))
-    } catch {
-        FileHandle.standardError.write(Data("countdown-accuracy: cannot write \(path): \(error)\n".utf8))
-        exit(1)
-    }
+    writeResults(results, to: path, program: "countdown-accuracy")
 }
