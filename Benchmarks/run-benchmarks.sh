@@ -40,7 +40,10 @@ done
 
 out="${keep:-$(mktemp -d)}"
 mkdir -p "$out"
-rm -f "$out/Current_run.jmh.json" "$out"/pairs-*.json "$out/countdown.json" "$out/costs.json"
+# Only the parts run now are replaced: with --keep DIR, a part run earlier stays in the table.
+if [ "$micro" = 1 ]; then rm -f "$out/Current_run.jmh.json" "$out"/pairs-*.json; fi
+if [ "$countdown" = 1 ]; then rm -f "$out/countdown.json"; fi
+if [ "$costs" = 1 ]; then rm -f "$out/costs.json"; fi
 
 scratch=.build
 if [ "$peers" = 0 ]; then

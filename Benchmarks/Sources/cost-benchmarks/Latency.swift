@@ -16,9 +16,9 @@ import Darwin
 /// and all three paths see the same writes in the same spells of the host's load.
 ///
 /// Paths: `events` (a store that watches with `.automatic`: inotify), `poll` (a store polling
-/// every `pollInterval`), and the limit, `inotify` — a bare inotify watch of the folder that
+/// every `pollMilliseconds`), and the limit, `inotify` — a bare inotify watch of the folder that
 /// reports the rename that makes the change visible, and does nothing else.
-func measureLatency(changes: Int, pollInterval: Duration) throws -> [String: LatencyResult] {
+func measureLatency(changes: Int, pollMilliseconds: Int) throws -> [String: LatencyResult] {
     let folder = try makeFolder("latency")
     defer { try? FileManager.default.removeItem(at: folder) }
     let writer = PersistentStoreCore(
@@ -26,12 +26,11 @@ func measureLatency(changes: Int, pollInterval: Duration) throws -> [String: Lat
         center: NotificationCenter(), watching: .off)
     try writer.update { $0.nickname = "start" }  // the document exists before anyone watches
 
-    let milliseconds = Int(pollInterval.components.seconds * 1_000 + pollInterval.components.attoseconds / 1_000_000_000_000_000)
     let paths = ["inotify", "events", "poll"]
     var children: [Child] = []
     defer { for child in children { child.stop() } }
     for path in paths {
-        let child = try Child(["watch", path, folder.path, String(milliseconds)])
+        let child = try Child(["watch", path, folder.path, String(pollMilliseconds)])
         children.append(child)
         guard let ready = child.nextLine(within: 30_000), ready.hasPrefix("ready") else {
             throw CostError("the \(path) watcher did not start")

@@ -35,7 +35,6 @@ func option(_ name: String) -> String? {
 let quick = arguments.contains("--quick")
 let rows = Set(option("--rows")?.split(separator: ",").map(String.init) ?? ["persisted", "latency", "energy", "idle"])
 var results = CostResults()
-let pollInterval = Duration.milliseconds(50)
 results.pollIntervalMilliseconds = 50
 
 do {
@@ -52,7 +51,8 @@ do {
     if rows.contains("latency") {
         let changes = quick ? 100 : 1_000
         note("cross-process latency, \(changes) changes, three watchers at once…")
-        results.latency = try measureLatency(changes: changes, pollInterval: pollInterval)
+        results.latency = try measureLatency(
+            changes: changes, pollMilliseconds: Int(results.pollIntervalMilliseconds))
         for (path, latency) in results.latency.sorted(by: { $0.key < $1.key }) {
             print(
                 String(
