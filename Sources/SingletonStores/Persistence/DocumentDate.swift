@@ -304,3 +304,12 @@ enum DocumentDate {
         return value % divisor < 0 ? quotient - 1 : quotient
     }
 }
+
+extension Date {
+    /// Whether a document can store this date and read it back unchanged: a finite date in the
+    /// years 0000–9999 (the range of ``FileStorage``'s ISO 8601 dates).
+    ///
+    /// Stores that range-check the dates they decode use this very range, so that whatever a
+    /// store writes, it reads back.
+    package var isStorableInDocuments: Bool { DocumentDate.isWritable(self) }
+}

@@ -16,7 +16,7 @@ import Timers
 /// { "pausedRemainingSeconds" : 1045.75 }
 /// ```
 ///
-/// Decoding range-checks every field: a document with an end outside the years 1970–9999, a
+/// Decoding range-checks every field: a document with an end outside the years 0000–9999, a
 /// paused time that is negative, not finite or beyond ``BoostTimeManager/maximumDuration``, or
 /// an id longer than 200 characters is invalid and kept aside by the storage.
 struct BoostRecord: Codable, Sendable, Equatable {
@@ -47,7 +47,7 @@ struct BoostRecord: Codable, Sendable, Equatable {
         settledGrantID = try container.decodeIfPresent(String.self, forKey: .settledGrantID)
         if let endDate, !StoredDate.isPlausible(endDate) {
             throw DecodingError.dataCorruptedError(
-                forKey: .endDate, in: container, debugDescription: "the end is outside the years 1970–9999")
+                forKey: .endDate, in: container, debugDescription: "the end is outside \(StoredDate.rangeDescription)")
         }
         if let paused = pausedRemainingSeconds, !(0...CountdownTimer.maximumDuration.seconds).contains(paused) {
             throw DecodingError.dataCorruptedError(
