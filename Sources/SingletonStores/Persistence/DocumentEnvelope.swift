@@ -73,6 +73,12 @@ enum DocumentCoding {
         switch contents {
         case .missing: return .missing
         case .notARegularFile(let kind): return .bad(.unreadable(reason: "it is \(kind), not a regular file"))
+        case .tooLarge(let size):
+            let formatter = ByteCountFormatStyle(style: .binary)
+            return .bad(
+                .unreadable(
+                    reason: "it holds \(formatter.format(size)), more than the \(formatter.format(DocumentFile.maximumSize)) "
+                        + "a document may hold"))
         case .bytes(let bytes): data = bytes
         }
         if data.isEmpty { return .bad(.corrupted(reason: "the file is empty")) }

@@ -62,8 +62,9 @@ import Foundation
 /// **Blocking.** Calls do file I/O on the calling thread and, for writes, wait while another
 /// writer of the same store holds the lock; keep them off the main actor when that matters.
 ///
-/// **Bad documents** (not a regular file, empty, truncated, not JSON, of another shape, or of a
-/// newer ``formatVersion``) are never overwritten or deleted: they are renamed to
+/// **Bad documents** (not a regular file, larger than 256 MiB — read, such a file could exhaust
+/// memory at every launch —, empty, truncated, not JSON, of another shape, or of a newer
+/// ``formatVersion``) are never overwritten or deleted: they are renamed to
 /// `<key>~<reason>-<UTC time>.json` (with `-2`, `-3`… when that name is taken), the call
 /// continues from the default, and the ``StorageError`` naming both files comes back as its
 /// `recovery`. When a write replaces a bad document, moving it aside and writing the new one
