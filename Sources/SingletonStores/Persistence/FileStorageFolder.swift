@@ -50,12 +50,19 @@ enum FileStorageFolder {
         return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory)
     }
 
-    /// The app name used when none is given: the bundle identifier, else the process name.
+    /// The app name used when none is given: on Apple platforms the bundle identifier, else
+    /// the process name.
+    ///
+    /// Elsewhere there is no bundle identifier, and Foundation's `Bundle.main` traps in a
+    /// process that can no longer look at its own executable's folder (one that changed user,
+    /// in a private checkout): it is not consulted there.
     static var defaultAppName: String {
-        StorageKey.sanitized(
-            Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
-            fallback: "SingletonStores"
-        )
+        #if canImport(Darwin)
+        let name = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        #else
+        let name = ProcessInfo.processInfo.processName
+        #endif
+        return StorageKey.sanitized(name, fallback: "SingletonStores")
     }
 
     /// Checks that `folder` can be trusted, creating it (and missing parents, each `0700`
