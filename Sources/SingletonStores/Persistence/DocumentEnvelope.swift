@@ -60,6 +60,10 @@ enum DocumentCoding {
     static func encode<Value: Codable>(_ value: Value, key: String) throws(StorageError) -> Data {
         do {
             return try DocumentFormat.encoder().encode(DocumentEnvelope(formatVersion: DocumentFormat.current, value: value))
+        } catch EncodingError.invalidValue(_, let context) {
+            // The path within the store's value: the envelope's own "value" key left out.
+            let path = context.codingPath.dropFirst().map(\.stringValue).joined(separator: ".")
+            throw .encodingFailed(key: key, reason: path.isEmpty ? context.debugDescription : "\(context.debugDescription) (at “\(path)”)")
         } catch {
             throw .encodingFailed(key: key, reason: String(describing: error))
         }

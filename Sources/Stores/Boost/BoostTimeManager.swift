@@ -26,8 +26,14 @@ import Timers
 /// The countdown follows a monotonic clock (`ContinuousClock` by default), so changing the
 /// device's time neither extends nor shortens a running boost. Its end is also persisted as a
 /// wall-clock date (the `boost` document), so a relaunch mid-boost resumes with the right time
-/// left and a relaunch after the end shows no boost. Tests inject a `ManualClock` and a
-/// `WallClock` (both from Timers).
+/// left and a relaunch after the end shows no boost. Where the platform tells (Linux today), the
+/// end is also recorded on the device's boot time line: a relaunch on the same boot reads the
+/// time left from there, so setting the date back before relaunching cannot stretch the boost
+/// either (with the system wall clock; a wall clock of your own has no boot time line beside it).
+/// After a restart of the device only the date is left; the time left is then capped
+/// at what was left when the boost was last written, so a date set back can at most give back
+/// the time the boost had already run. Tests inject a `ManualClock` and a `WallClock` (both
+/// from Timers).
 ///
 /// ## Several processes
 /// The `boost` document is the truth. Every change — start, stop, extend, pause, resume, and
@@ -59,6 +65,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     private let timer: CountdownTimer
     private let journal: BoostJournal
     private let wallClock: WallClock
+    private let bootClock: BootClock
     private let model: Locked<BoostModel>
     // Swift Observation: `remainingSeconds` (and so `isInBoostTime`) and `isPaused` register
     // here; the timer's reports and pause and resume announce through it.
@@ -78,7 +85,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     ///   - watching: How the manager follows boosts other processes change; file events or a
     ///     poll by default, `.off` to read the disk only at launch and on this process's changes.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
-    public init(
+    public convenience init(
         clock: some Clock<Duration> = ContinuousClock(),
         wallClock: WallClock = .system,
         storage: any StoreStorage = FileStorage(),
@@ -86,6 +93,23 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
+        self.init(
+            clock: clock, wallClock: wallClock, bootClock: wallClock.bootClock, storage: storage, center: center,
+            watching: watching, reportIssue: reportIssue)
+    }
+
+    /// Creates a boost countdown that reads the device's boot time line from `bootClock` (tests
+    /// pass one of their own to play a relaunch on the same boot or after a restart).
+    package init(
+        clock: some Clock<Duration> = ContinuousClock(),
+        wallClock: WallClock = .system,
+        bootClock: BootClock,
+        storage: any StoreStorage = FileStorage(),
+        center: NotificationCenter = .default,
+        watching: StorageWatching = .automatic,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
+        self.bootClock = bootClock
         let journal = BoostJournal(storage: storage, reportIssue: reportIssue)
         // The timer's and the watches' handlers are made before `self` exists; they reach the
         // manager through this weak reference, set once the manager is whole.
@@ -112,7 +136,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         }
         let record = journal.current()
         let now = timer.now
-        model = Locked(BoostModel(phase: BoostModel.phase(of: record, at: now, wallClock: wallClock), committed: record))
+        model = Locked(BoostModel(phase: BoostModel.phase(of: record, at: now, wallClock: wallClock, bootClock: bootClock), committed: record))
         apply(model.withLock { $0.phase })
         if owner.bind(self) { followDisk() }
     }
@@ -204,7 +228,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
                     return phase
                 }
                 FaultInjection.reach(.boostItemSpent)
-                record = BoostRecord(endDate: grant.endDate, settledGrantID: grant.id)
+                record = BoostRecord.running(endDate: grant.endDate, left: length, bootClock: bootClock, settled: grant.id)
                 return .running(deadline: now.advanced(by: length))
             }
         } catch {
@@ -325,13 +349,14 @@ public final class BoostTimeManager: BoostTimeManagerContract {
                 // The disk is the truth; the monotonic phase is kept only while the disk still
                 // holds what this process last saw or wrote.
                 guard model.committed == onDisk else {
-                    return (BoostModel.phase(of: onDisk, at: now, wallClock: wallClock), true)
+                    return (BoostModel.phase(of: onDisk, at: now, wallClock: wallClock, bootClock: bootClock), true)
                 }
                 return (model.phase, false)
             }
             let next = try decide(&record, current, now)
             if record == onDisk, next != current {
-                record = BoostModel.record(of: next, at: now, wallClock: wallClock, settled: onDisk.settledGrantID)
+                record = BoostModel.record(
+                    of: next, at: now, wallClock: wallClock, bootClock: bootClock, settled: onDisk.settledGrantID)
             }
             return model.withLock { model in
                 model.begin(next, record: record, movesCountdown: adopted || next != current)
