@@ -63,7 +63,8 @@ enum DocumentCoding {
         } catch EncodingError.invalidValue(_, let context) {
             // The path within the store's value: the envelope's own "value" key left out.
             let path = context.codingPath.dropFirst().map(\.stringValue).joined(separator: ".")
-            throw .encodingFailed(key: key, reason: path.isEmpty ? context.debugDescription : "\(context.debugDescription) (at “\(path)”)")
+            throw .encodingFailed(
+                key: key, reason: path.isEmpty ? context.debugDescription : "\(context.debugDescription) (at “\(path)”)")
         } catch {
             throw .encodingFailed(key: key, reason: String(describing: error))
         }

@@ -136,7 +136,9 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         }
         let record = journal.current()
         let now = timer.now
-        model = Locked(BoostModel(phase: BoostModel.phase(of: record, at: now, wallClock: wallClock, bootClock: bootClock), committed: record))
+        model = Locked(
+            BoostModel(
+                phase: BoostModel.phase(of: record, at: now, wallClock: wallClock, bootClock: bootClock), committed: record))
         apply(model.withLock { $0.phase })
         if owner.bind(self) { followDisk() }
     }
