@@ -58,6 +58,18 @@ enum DemoCLI {
     }
 }
 
+extension DemoCLI {
+    /// The status to exit with once `status`'s command has run: ``ExitStatus/outputFailed`` when
+    /// its output could not be written — with a message on standard error, if that one works —
+    /// unless the command had failed already.
+    static func finish(_ status: ExitStatus, console: Console) -> ExitStatus {
+        guard let failure = console.outputFailure() else { return status }
+        let done = status == .success ? "; the command itself completed, do not run it again" : ""
+        console.printError("demo-cli: could not write to standard output: \(failure.escapingControlCharacters)\(done).")
+        return status == .success ? .outputFailed : status
+    }
+}
+
 /// What every command handler gets.
 struct CommandContext: Sendable {
     /// Where output goes.

@@ -43,7 +43,9 @@ enum HelpText {
             "",
             "State persists in the data folder between runs; 'boost watch' and 'show --watch' follow",
             "what other runs change, live, until Ctrl-C. Exit status: 0 done (and a live view ended with",
-            "Ctrl-C), 1 refused or failed, 64 bad command line, 130 interrupted.",
+            "Ctrl-C), 1 refused or failed, 64 bad command line, 74 done but the output could not be",
+            "written (standard output closed, full or a pipe nobody reads: do not run it again), 130",
+            "interrupted.",
             "Run 'demo-cli COMMAND --help' for a command's options.",
         ]
         return lines.joined(separator: "\n")

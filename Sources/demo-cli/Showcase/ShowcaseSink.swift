@@ -23,7 +23,7 @@ struct ConsoleShowcaseSink: ShowcaseSink {
         if console.isTerminal {
             let lines = ShowcaseRenderer.frame(state, color: console.usesColor)
             let prefix = drawnLineCount == 0 ? Terminal.hideCursor : ""
-            console.write(prefix + Terminal.redraw(lines, previousLineCount: drawnLineCount))
+            console.write(prefix + Terminal.redraw(lines, previousLineCount: drawnLineCount, width: console.width))
             drawnLineCount = lines.count
             return
         }
