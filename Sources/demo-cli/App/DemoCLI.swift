@@ -39,6 +39,9 @@ enum DemoCLI {
             return .usage
         }
         let context = CommandContext(console: console, dataDirectory: dataDirectory, launchVariants: launchVariants)
+        if invocation.command.usesStores, let problem = DataFolderCheck.problem(dataDirectory: dataDirectory, console: console) {
+            return context.fail(problem.description)
+        }
         switch invocation.command {
         case .help:
             return .success

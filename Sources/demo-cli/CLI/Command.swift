@@ -46,6 +46,16 @@ enum Command: Sendable, Equatable {
     case flow(FlowRequest)
 }
 
+extension Command {
+    /// Whether the command reads or writes the data folder (help and `flow` do not).
+    var usesStores: Bool {
+        switch self {
+        case .help, .flow: false
+        default: true
+        }
+    }
+}
+
 /// The options of the showcase.
 struct ShowcaseOptions: Sendable, Equatable {
     /// The boost's length in seconds.
