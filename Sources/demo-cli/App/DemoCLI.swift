@@ -27,8 +27,18 @@ enum DemoCLI {
             console.printError(error.description)
             return .usage
         }
+        if case .version = invocation.command {
+            console.print("demo-cli \(PackageVersion.current) (SingletonStores)")
+            return .success
+        }
         if case .help(let path) = invocation.command {
-            console.print(HelpText.page(for: path))
+            // The folder is shown when the command line names a usable one (help never fails).
+            var folder: HelpText.DataFolder?
+            if let resolved = try? Optional(DataFolderPath.resolve(option: invocation.dataDirectory, environment: environment)) {
+                folder = DataFolderCommand.folder(
+                    dataDirectory: resolved, option: invocation.dataDirectory, environment: environment)
+            }
+            console.print(HelpText.page(for: path, width: console.width, dataFolder: folder))
             return .success
         }
         let dataDirectory: String?
@@ -38,13 +48,19 @@ enum DemoCLI {
             console.printError(error.description)
             return .usage
         }
+        let folder = DataFolderCommand.folder(
+            dataDirectory: dataDirectory, option: invocation.dataDirectory, environment: environment)
         let context = CommandContext(console: console, dataDirectory: dataDirectory, launchVariants: launchVariants)
         if invocation.command.usesStores, let problem = DataFolderCheck.problem(dataDirectory: dataDirectory, console: console) {
             return context.fail(problem.description)
         }
         switch invocation.command {
-        case .help:
+        case .help, .version:
             return .success
+        case .dataDirectory:
+            return DataFolderCommand.printFolder(folder, context: context)
+        case .reset(let confirmed):
+            return DataFolderCommand.reset(confirmed: confirmed, folder: folder, context: context)
         case .showcase(let options):
             return await ShowcaseCommand.run(options, context: context)
         case .flow(let request):

@@ -6,6 +6,12 @@ enum Command: Sendable, Equatable {
     case showcase(ShowcaseOptions)
     /// Help for the program (empty path), a group (`boost`) or a command (`boost start`).
     case help(path: [String])
+    /// `--version`: the package's version.
+    case version
+    /// `data-dir`: prints the data folder's path.
+    case dataDirectory
+    /// `reset`: removes the stores' documents from the data folder; `confirmed` by `--yes`.
+    case reset(confirmed: Bool)
 
     /// Starts a boost of this many seconds and persists it.
     case boostStart(seconds: Int)
@@ -50,7 +56,7 @@ extension Command {
     /// Whether the command reads or writes the data folder (help and `flow` do not).
     var usesStores: Bool {
         switch self {
-        case .help, .flow: false
+        case .help, .flow, .version, .dataDirectory: false
         default: true
         }
     }
@@ -70,6 +76,8 @@ struct ShowcaseOptions: Sendable, Equatable {
 enum FlowRequest: Sendable, Equatable {
     /// Lists every route of both flows.
     case list
+    /// Lists the routes of one flow.
+    case routes(DemoFlow)
     /// Replays the named route, printing each transition.
     case replay(route: String)
     /// Prints the Mermaid diagram of a flow.
