@@ -32,11 +32,14 @@ enum DemoCLI {
             return .success
         }
         if case .help(let path) = invocation.command {
-            // The folder is shown when the command line names a usable one (help never fails).
+            // Help never fails: a folder given as `~name` is left out (a command would refuse it).
             var folder: HelpText.DataFolder?
-            if let resolved = try? Optional(DataFolderPath.resolve(option: invocation.dataDirectory, environment: environment)) {
+            do {
+                let resolved = try DataFolderPath.resolve(option: invocation.dataDirectory, environment: environment)
                 folder = DataFolderCommand.folder(
                     dataDirectory: resolved, option: invocation.dataDirectory, environment: environment)
+            } catch {
+                folder = nil
             }
             console.print(HelpText.page(for: path, width: console.width, dataFolder: folder))
             return .success

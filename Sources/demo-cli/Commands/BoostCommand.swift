@@ -117,7 +117,9 @@ enum BoostCommand {
         block.begin()
         block.show(render(nil))
         for await event in events {
+            // Ended, or nobody sees the view any more (the reader went away, the disk is full).
             if case .ended = event { break }
+            if console.outputFailure() != nil { return .success }
             block.show(render(event))
         }
         block.show([BoostWatchLine.over])

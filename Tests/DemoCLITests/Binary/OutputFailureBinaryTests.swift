@@ -83,6 +83,22 @@ struct OutputFailureBinaryTests {
             expectOutputFailure(result, reason: "Broken pipe")
         }
     }
+
+    /// Views that end on their own end early too: a long boost watched to its end, and a
+    /// long showcase, stop at the first failed write.
+    @Test(arguments: [["boost", "watch", "--until-end"], ["--seconds", "3600"], ["--seconds", "3600", "--naive"]])
+    func aViewThatWouldRunLongEndsWhenNobodyReadsIt(_ arguments: [String]) throws {
+        try withDemoBinary { binary in
+            let pipe = Pipe()
+            try pipe.fileHandleForReading.close()
+            _ = try binary.run(["boost", "start", "--seconds", "3600"])
+            let started = ContinuousClock.now
+            let result = try binary.runInShell(#"trap '' PIPE; exec "$@""#, arguments, standardOutput: pipe.fileHandleForWriting)
+            try pipe.fileHandleForWriting.close()
+            #expect(result.reason == .exit && result.status == 74, "\(result)")
+            #expect(ContinuousClock.now - started < .seconds(60), "it did not run until the boost's end")
+        }
+    }
 }
 
 /// A change that could not be saved is never reported as done.
