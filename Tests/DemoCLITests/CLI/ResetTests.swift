@@ -1,6 +1,5 @@
 import Foundation
 import SingletonStoresTestSupport
-import Synchronization
 import Testing
 @testable import demo_cli
 

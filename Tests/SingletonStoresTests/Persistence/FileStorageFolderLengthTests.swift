@@ -32,7 +32,12 @@ struct FileStorageFolderLengthTests {
             let parents = (1...20).map { "p\($0)" }.joined(separator: "/")
             let folder = parent.appending(
                 path: "\(parents)/\(String(repeating: "x", count: 256))/data", directoryHint: .isDirectory)
-            expectRefused(FileStorage(folder: folder, reportNotice: { _ in }), mentioning: "256 bytes long")
+            #if os(Linux)
+            let reason: String? = "256 bytes long"
+            #else
+            let reason: String? = nil  // the system may refuse the path before the check does
+            #endif
+            expectRefused(FileStorage(folder: folder, reportNotice: { _ in }), mentioning: reason)
             #expect(contents(of: parent).isEmpty)
         }
     }
