@@ -234,8 +234,14 @@ enum FileStorageFolder {
     }
 
     /// Creates `folder` and its missing parents, each `0700`.
+    ///
+    /// A path the system cannot hold is refused before anything is created: otherwise the
+    /// parents before an over-long name would be made, then left behind.
     private static func makeFolders(_ folder: URL, report: @Sendable (StorageNotice) -> Void) throws(StorageError) {
         let target = trimmed(folder.filePath)
+        if let problem = lengthProblem(of: target) {
+            throw .folderUnavailable(folder: folder, reason: problem)
+        }
         for path in prefixes(of: target) {
             var info = stat()
             if stat(path, &info) == 0 {
@@ -257,6 +263,30 @@ enum FileStorageFolder {
             }
             throw .folderUnavailable(folder: folder, reason: "\(path) could not be created: \(DocumentFile.describe(code))")
         }
+    }
+
+    /// The longest name of a file or folder, in bytes (`NAME_MAX`).
+    static let maximumNameLength = 255
+
+    /// The longest path, in bytes, without its terminating zero (`PATH_MAX` - 1).
+    #if canImport(Darwin)
+    static let maximumPathLength = 1023
+    #else
+    static let maximumPathLength = 4095
+    #endif
+
+    /// Why `path` is too long for the file system (a name over ``maximumNameLength`` bytes, or the
+    /// whole over ``maximumPathLength``), or `nil` when it is not.
+    static func lengthProblem(of path: String) -> String? {
+        let length = path.utf8.count
+        if length > maximumPathLength {
+            return "its path is \(length) bytes long, more than the \(maximumPathLength) the system allows"
+        }
+        for name in path.split(separator: "/") where name.utf8.count > maximumNameLength {
+            return "the name \"\(name.prefix(40))…\" in its path is \(name.utf8.count) bytes long, more than the "
+                + "\(maximumNameLength) the system allows"
+        }
+        return nil
     }
 
     /// The first ancestor of `path` (or `path` itself) that exists and is not a folder.

@@ -174,6 +174,42 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         change { phase, now in phase = .running(deadline: now.advanced(by: Self.clamped(duration))) }
     }
 
+    /// Starts a boost of `duration` seconds, replacing any running one, and throws when it could
+    /// not be saved: then nothing changed, in this process or on disk.
+    ///
+    /// ``startCountDown(duration:)`` reports a failed save to `reportIssue` and carries on; use
+    /// this one where the user must be told that the boost did not start:
+    ///
+    /// ```swift
+    /// do {
+    ///     try boost.start(duration: 15 * 60)
+    /// } catch {
+    ///     showAlert(error.description)   // the data folder is read-only, the disk is full…
+    /// }
+    /// ```
+    ///
+    /// - Parameter duration: Seconds. Zero or less ends any running boost at once (as
+    ///   ``stop()`` does); more than ``maximumDuration`` is clamped to it.
+    /// - Throws: The ``StorageError`` of the failed save.
+    public func start(duration: Int) throws(StorageError) {
+        guard duration > 0 else {
+            try stop()
+            return
+        }
+        try changeSaving { phase, now in phase = .running(deadline: now.advanced(by: Self.clamped(duration))) }
+    }
+
+    /// Ends the running boost now, and throws when that could not be saved: then the boost
+    /// keeps running, in this process and on disk. Posts
+    /// ``StoreObservation/NotificationChannel/boostEnded`` if one was running.
+    ///
+    /// ``stopCountDown()`` reports a failed save to `reportIssue` instead.
+    ///
+    /// - Throws: The ``StorageError`` of the failed save.
+    public func stop() throws(StorageError) {
+        try changeSaving { phase, _ in phase = .idle }
+    }
+
     /// Starts a boost only if none is running or paused in any process, as one atomic step: of
     /// two concurrent calls, in one process or two, exactly one starts.
     ///
@@ -320,16 +356,25 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     private func change<Outcome>(
         _ decide: (inout BoostModel.Phase, CountdownTimer.Instant) -> Outcome
     ) -> Outcome? {
-        var outcome: Outcome?
         do {
-            try transact { (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
-                var next = phase
-                outcome = decide(&next, now)
-                return next
-            }
+            return try changeSaving(decide)
         } catch {
             journal.reportIssue(.storageRecovered(error))
             return nil
+        }
+    }
+
+    /// Runs a change of the phase as one transaction on disk; a storage failure is thrown and
+    /// leaves everything as it was.
+    @discardableResult
+    private func changeSaving<Outcome>(
+        _ decide: (inout BoostModel.Phase, CountdownTimer.Instant) -> Outcome
+    ) throws(StorageError) -> Outcome? {
+        var outcome: Outcome?
+        try transact { (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
+            var next = phase
+            outcome = decide(&next, now)
+            return next
         }
         return outcome
     }
