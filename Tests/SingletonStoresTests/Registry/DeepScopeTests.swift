@@ -14,19 +14,27 @@ struct DeepScopeTests {
 
     private static func nested(_ level: Int) async -> Int {
         if level == 0 { return StoreValues.current[DepthKey.self] }
-        return await withStores { $0[DepthKey.self] = level } operation: { await nested(level - 1) }
+        return await withStores {
+            $0[DepthKey.self] = level
+        } operation: {
+            await nested(level - 1)
+        }
     }
 
     private static func nestedInTasks(_ level: Int) async -> Int {
         if level == 0 { return StoreValues.current[DepthKey.self] }
-        return await withStores { $0[DepthKey.self] = level } operation: {
+        return await withStores {
+            $0[DepthKey.self] = level
+        } operation: {
             await Task { await nestedInTasks(level - 1) }.value
         }
     }
 
     private static func nestedInChildTasks(_ level: Int) async -> Int {
         if level == 0 { return StoreValues.current[DepthKey.self] }
-        return await withStores { $0[DepthKey.self] = level } operation: {
+        return await withStores {
+            $0[DepthKey.self] = level
+        } operation: {
             async let inner = nestedInChildTasks(level - 1)
             let value = await inner
             return StoreValues.current[DepthKey.self] == level ? value : -2
@@ -35,7 +43,11 @@ struct DeepScopeTests {
 
     private static func nestedSynchronously(_ level: Int) -> Int {
         if level == 0 { return StoreValues.current[DepthKey.self] }
-        return withStores { $0[DepthKey.self] = level } operation: { nestedSynchronously(level - 1) }
+        return withStores {
+            $0[DepthKey.self] = level
+        } operation: {
+            nestedSynchronously(level - 1)
+        }
     }
 
     @Test func tenThousandAsyncScopesSeeTheInnermostValue() async {
