@@ -126,6 +126,38 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         return result
     }
 
+    /// Changes the state on disk and in memory as one transaction, unless `body` throws to
+    /// refuse the change: then nothing is written, committed or posted, and the error is
+    /// rethrown.
+    ///
+    /// ```swift
+    /// try persisted.update { settings in
+    ///     guard settings.fontSize < 72 else { throw SettingsError.tooLarge }
+    ///     settings.fontSize += 1
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: The change. It sees the state as it is on disk, under the store's lock
+    ///   and the document's file lock: it must not post, call observers or touch other stores.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` threw, or a ``StorageError`` when the document could not be
+    ///   written; either way nothing changed.
+    @discardableResult
+    public func update<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws -> Result {
+        let outcome = try update { (state: inout State) -> Swift.Result<Result, Failure> in
+            // The body changes a copy, so that a refusal leaves the state exactly as it was.
+            var proposed = state
+            do throws(Failure) {
+                let result = try body(&proposed)
+                state = proposed
+                return .success(result)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
     /// Re-reads the document, adopting what another process wrote since; posts if it differs.
     ///
     /// - Throws: ``StorageError`` when the document could not be read.
