@@ -34,7 +34,7 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
     func adoptDisk() {
         guard let core = core.targetForNews() else { return }
         var problem: StorageError?
-        core.update { state in
+        core.update(origin: .otherProcess) { state in
             do throws(StorageError) {
                 let loaded = try storage.load(State.self, forKey: key, default: state)
                 problem = loaded.recovery
