@@ -63,12 +63,17 @@ public struct LedgerCheckpoint: Sendable, Codable, Equatable {
     /// forgotten beyond ``PurchaseLedger/retainedReceiptIDCount``).
     mutating func fold(_ entry: LedgerEntry) {
         entryCount = entryCount.saturatingAdding(1)
-        var totals = LedgerTotals(boostItemBalance: boostItemBalance, premiumExpiry: premiumExpiry, latestBoostGrant: latestBoostGrant)
+        var totals = LedgerTotals(
+            boostItemBalance: boostItemBalance, premiumExpiry: premiumExpiry, latestBoostGrant: latestBoostGrant)
         totals.add(entry)
-        (boostItemBalance, premiumExpiry, latestBoostGrant) = (totals.boostItemBalance, totals.premiumExpiry, totals.latestBoostGrant)
+        (boostItemBalance, premiumExpiry, latestBoostGrant) = (
+            totals.boostItemBalance, totals.premiumExpiry, totals.latestBoostGrant
+        )
         if let id = entry.receiptID { receiptIDs.append(id) }
         // Folding a long history forgets as it goes, so it never holds all of its ids at once.
-        if receiptIDs.count > 2 * PurchaseLedger.retainedReceiptIDCount { trimReceiptIDs(to: PurchaseLedger.retainedReceiptIDCount) }
+        if receiptIDs.count > 2 * PurchaseLedger.retainedReceiptIDCount {
+            trimReceiptIDs(to: PurchaseLedger.retainedReceiptIDCount)
+        }
     }
 
     /// Forgets the oldest receipt ids beyond `limit`.
@@ -99,7 +104,8 @@ public struct LedgerCheckpoint: Sendable, Codable, Equatable {
                 .latestBoostGrant, in: container, "the boost's end is not a date a ledger entry may hold, or its id is too long")
         }
         guard receiptIDs.count <= Self.maximumStoredReceiptIDs else {
-            throw Self.outOfRange(.receiptIDs, in: container, "\(receiptIDs.count) receipt ids is more than \(Self.maximumStoredReceiptIDs)")
+            throw Self.outOfRange(
+                .receiptIDs, in: container, "\(receiptIDs.count) receipt ids is more than \(Self.maximumStoredReceiptIDs)")
         }
         if receiptIDs.contains(where: { $0.count > 200 }) {
             throw Self.outOfRange(.receiptIDs, in: container, "a receipt id is longer than 200 characters")

@@ -48,7 +48,9 @@ struct RandomKillTests {
                 }
                 // Every churn finished at least its first step before it was killed.
                 let last = try helper.report()
-                print("after 200 kills: \(last.receiptIDs.count) receipts kept, \(last.usedEntries) items used since the checkpoint")
+                print(
+                    "after 200 kills: \(last.receiptIDs.count) receipts kept, \(last.usedEntries) items used since the checkpoint"
+                )
                 #expect(last.receiptIDs.count >= 20 && last.usedEntries >= 1)
             }
         }

@@ -44,8 +44,10 @@ struct LedgerWorkTests {
         for index in 0..<count {
             let separator = index == 0 ? "" : ","
             let id = receiptID(index)
-            ledger += #"\#(separator){"count": 1, "date": "2025-05-10T08:53:20Z", "kind": "boostItemsBought", "receiptID": "\#(id)"}"#
-            receipts += #"\#(separator){"date": "2025-05-10T08:53:20Z", "id": "\#(id)", "product": {"count": 1, "kind": "boostItems"}}"#
+            ledger +=
+                #"\#(separator){"count": 1, "date": "2025-05-10T08:53:20Z", "kind": "boostItemsBought", "receiptID": "\#(id)"}"#
+            receipts +=
+                #"\#(separator){"date": "2025-05-10T08:53:20Z", "id": "\#(id)", "product": {"count": 1, "kind": "boostItems"}}"#
         }
         try Data((ledger + "]}}").utf8).write(to: folder.appending(path: "purchases.json"))
         try Data((receipts + "]}").utf8).write(to: folder.appending(path: "receipts.json"))
@@ -140,7 +142,8 @@ struct LedgerWorkTests {
                     ] {
                         let reads = at1e5.decoded.checkpoints
                         #expect((1...5).contains(reads), "\(at1e5)")
-                        #expect(at1e5.decoded.entries <= at10.decoded.entries + reads * PurchaseLedger.recentEntryLimit, "\(at1e5)")
+                        #expect(
+                            at1e5.decoded.entries <= at10.decoded.entries + reads * PurchaseLedger.recentEntryLimit, "\(at1e5)")
                         #expect(at1e5.decoded.receipts <= 2 * LocalPurchaseBackend.retainedReceiptCount, "\(at1e5)")
                         #expect(at1e5.documentBytes <= 64 * 1_024, "\(at1e5)")
                     }
