@@ -96,6 +96,51 @@ struct LedgerCompactionTests {
         #expect(!compacted.contains(#""entries":"#), "an older version keeps the document aside rather than misread it")
     }
 
+    /// The stored shape of a compacted ledger, to the byte.
+    @Test func aCompactedLedgerIsStoredAsItsCheckpointAndTheEntriesAfterIt() throws {
+        let date = Date(timeIntervalSince1970: 1_746_867_200)  // 2025-05-10T08:53:20Z
+        var ledger = PurchaseLedger()
+        ledger.append(.boostItemsBought(3), at: date, receiptID: "r-1")
+        ledger.append(.premiumBought(days: 30), at: date, receiptID: "r-2")
+        ledger.append(.boostItemUsed, at: date, boost: BoostGrant(id: "g-1", endDate: date.addingTimeInterval(1_800)))
+        ledger.append(.boostItemsBought(1), at: date, receiptID: "r-3")
+        ledger.compact(keepingLast: 1)
+        try withTemporaryFolder { folder in
+            try FileStorage(folder: folder).save(ledger, forKey: "purchases")
+            let text = try String(contentsOf: folder.appending(path: "purchases.json"), encoding: .utf8)
+            #expect(
+                text == """
+                    {
+                      "formatVersion" : 2,
+                      "value" : {
+                        "checkpoint" : {
+                          "boostItemBalance" : 2,
+                          "entryCount" : 3,
+                          "latestBoostGrant" : {
+                            "endDate" : "2025-05-10T09:23:20Z",
+                            "id" : "g-1"
+                          },
+                          "premiumExpiry" : "2025-06-09T08:53:20Z",
+                          "receiptIDs" : [
+                            "r-1",
+                            "r-2"
+                          ]
+                        },
+                        "entriesSinceCheckpoint" : [
+                          {
+                            "count" : 1,
+                            "date" : "2025-05-10T08:53:20Z",
+                            "kind" : "boostItemsBought",
+                            "receiptID" : "r-3"
+                          }
+                        ]
+                      }
+                    }
+                    """)
+        }
+        #expect(ledger.boostItems == 3 && ledger.receiptIDs == ["r-1", "r-2", "r-3"] && ledger.entryCount == 4)
+    }
+
     @Test(arguments: [
         #"{"entryCount": -1, "boostItemBalance": 0, "receiptIDs": []}"#,
         #"{"entryCount": 1, "boostItemBalance": 0, "receiptIDs": ["\#(String(repeating: "x", count: 201))"]}"#,
