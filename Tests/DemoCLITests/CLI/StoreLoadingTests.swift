@@ -76,4 +76,15 @@ struct StoreLoadingTests {
             #expect(stores.purchases === stores.purchases, "built once")
         }
     }
+
+    @Test func concurrentFirstUsesAllGetTheOneKeptStore() async {
+        final class Built: Sendable {}
+        let store = LazyStore { Built() }
+        let seen = await withTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<64 { group.addTask { ObjectIdentifier(store.value) } }
+            return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(seen.count == 1)
+        #expect(seen.first == ObjectIdentifier(store.value))
+    }
 }
