@@ -41,21 +41,25 @@ final class ObservationGate: Sendable {
             return true
         }
         guard admitted else { return }
-        defer { finish(on: thread) }
+        HandlerDepth.enter()
+        defer {
+            HandlerDepth.leave()
+            finish(on: thread)
+        }
         handler()
     }
 
     /// Closes the gate: no call starts after this method returns, and none is still running
-    /// then — except a call on the current thread (when a handler cancels its own token) and,
-    /// in that case only, calls in progress on other threads, which this thread does not wait
-    /// for: two handler calls cancelling their token at the same moment would otherwise wait
-    /// for each other forever.
+    /// then — except when this thread is itself inside a handler call (of this observer or of
+    /// any other): then calls in progress on other threads are not waited for. Two handlers
+    /// cancelling each other's tokens at the same moment (or one handler running on two
+    /// threads, cancelling its own) would otherwise wait for each other forever.
     func close() {
-        let thread = currentThreadKey()
+        let insideAHandler = HandlerDepth.current > 0
         let waiter = state.withLock { state -> DispatchSemaphore? in
             state.isClosed = true
             // Once closed, no call starts, so the calls to wait for are exactly those running now.
-            if state.callers.isEmpty || state.callers.contains(thread) { return nil }
+            if state.callers.isEmpty || insideAHandler { return nil }
             let semaphore = DispatchSemaphore(value: 0)
             state.waiters.append(semaphore)
             return semaphore
@@ -95,10 +99,6 @@ extension ObservationGate {
 
         var isEmpty: Bool { first == nil && others.isEmpty }
 
-        func contains(_ thread: UInt) -> Bool {
-            first == thread || others.contains(thread)
-        }
-
         mutating func insert(_ thread: UInt) {
             if first == nil { first = thread } else { others.append(thread) }
         }
@@ -112,6 +112,37 @@ extension ObservationGate {
             }
         }
     }
+}
+
+/// How many handler calls the current thread is inside (nested posts nest them), kept in a
+/// thread-specific slot so that reading it costs no lock.
+private enum HandlerDepth {
+    #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+    /// The slot; `nil` if the system had none to give (then a cancel from inside a handler is
+    /// not recognised, and waits like any other).
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        return pthread_key_create(&key, nil) == 0 ? key : nil
+    }()
+
+    static var current: Int {
+        guard let key else { return 0 }
+        return Int(bitPattern: pthread_getspecific(key))
+    }
+
+    static func enter() { set(current &+ 1) }
+
+    static func leave() { set(current &- 1) }
+
+    private static func set(_ depth: Int) {
+        guard let key else { return }
+        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth))
+    }
+    #else
+    static var current: Int { 0 }
+    static func enter() {}
+    static func leave() {}
+    #endif
 }
 
 /// An identity for the current thread, unique among the threads alive.

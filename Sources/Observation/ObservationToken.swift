@@ -64,9 +64,11 @@ public final class ObservationToken: Sendable, Hashable {
     /// Because it waits, never call `cancel()` while holding something the handler waits for
     /// (a lock it takes, a queue it calls `sync` on): the two would wait for each other.
     ///
-    /// A handler may cancel its own token. Then no call starts once `cancel()` returns, but
-    /// calls already running on other threads are not waited for (two calls cancelling at the
-    /// same moment would wait for each other forever): they may still be finishing.
+    /// A handler may cancel its own token, or another observer's. Called from inside any
+    /// handler, `cancel()` still guarantees that no call starts once it returns, but it does not
+    /// wait for calls already running on other threads — they may still be finishing. Waiting
+    /// there could hang: two handlers cancelling each other's tokens at the same moment, or one
+    /// handler running on two threads and cancelling its own, would wait for each other forever.
     ///
     /// Calling it again does nothing more; a second call made while the first one waits waits
     /// too.

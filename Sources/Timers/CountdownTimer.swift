@@ -298,6 +298,12 @@ public final class CountdownTimer: Sendable {
     var hasTask: Bool {
         state.withLock { $0.task != nil }
     }
+
+    /// A timer its owner released ends its countdown silently: the task's sleep is cancelled,
+    /// and nothing is reported.
+    deinit {
+        state.withLock { $0.task }?.cancel()
+    }
 }
 
 // MARK: - Machinery
@@ -340,12 +346,17 @@ extension CountdownTimer {
     }
 
     /// Starts the task that counts down the countdown of `epoch`.
+    ///
+    /// The task holds the timer only weakly, and never while it sleeps: a timer its owner
+    /// released ends its countdown silently (its deinit cancels the sleep), posting nothing and
+    /// holding no memory.
     private func launch(epoch: UInt64) {
         let settling = clock.settling
         settling?.willStartTask()
-        let task = Task {
+        let clock = self.clock
+        let task = Task { [weak self] in
             settling?.taskDidStart()
-            await self.run(epoch: epoch)
+            await Self.run(epoch: epoch, of: WeakTimer(self), on: clock)
             settling?.taskDidFinish()
         }
         let isCurrent = state.withLock { state in
@@ -358,27 +369,12 @@ extension CountdownTimer {
     }
 
     /// The countdown task: sleeps until each change of the shown value and reports it, until the
-    /// countdown ends or is replaced, paused or rescheduled (`epoch` no longer current).
-    private func run(epoch: UInt64) async {
+    /// countdown ends or is replaced, paused or rescheduled (`epoch` no longer current), or the
+    /// timer is released.
+    private static func run(epoch: UInt64, of timer: WeakTimer, on clock: ErasedClock) async {
         while true {
-            let now = self.now
-            let (effects, wake) = state.withLock { state -> (Effects, Instant?) in
-                var effects = Effects()
-                var wake: Instant?
-                if state.epoch == epoch, case .running(let countdown) = state.phase {
-                    state.report(countdown.shownSeconds(at: now))
-                    if let next = countdown.nextChange(after: now) {
-                        wake = next
-                    } else {
-                        state.task = nil
-                        state.finish(.finished, effects: &effects)
-                    }
-                }
-                effects.deliver = state.outbox.claim()
-                return (effects, wake)
-            }
-            perform(effects)
-            guard let wake else { return }
+            // The timer is held only for this step, not across the sleep.
+            guard let wake = timer.value?.step(epoch: epoch) else { return }
             do {
                 try await clock.sleep(wake.offset)
             } catch {
@@ -386,4 +382,34 @@ extension CountdownTimer {
             }
         }
     }
+
+    /// One step of the countdown task: reports the shown value, or the end; returns when to
+    /// wake next, `nil` when the task is done.
+    private func step(epoch: UInt64) -> Instant? {
+        let now = self.now
+        let (effects, wake) = state.withLock { state -> (Effects, Instant?) in
+            var effects = Effects()
+            var wake: Instant?
+            if state.epoch == epoch, case .running(let countdown) = state.phase {
+                state.report(countdown.shownSeconds(at: now))
+                if let next = countdown.nextChange(after: now) {
+                    wake = next
+                } else {
+                    state.task = nil
+                    state.finish(.finished, effects: &effects)
+                }
+            }
+            effects.deliver = state.outbox.claim()
+            return (effects, wake)
+        }
+        perform(effects)
+        return wake
+    }
+}
+
+/// A weak reference to a timer, for its countdown task.
+private struct WeakTimer: Sendable {
+    weak var value: CountdownTimer?
+
+    init(_ value: CountdownTimer?) { self.value = value }
 }

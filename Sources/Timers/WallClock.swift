@@ -27,8 +27,17 @@ public struct WallClock: Sendable {
         self.now = now
     }
 
+    /// The device's boot time line that moves with this wall clock: the system's for
+    /// ``system``, none for a clock of your own (a ``ManualWallClock`` in a test), whose time
+    /// the device's boot clock would not follow.
+    package var bootClock: BootClock = .unavailable
+
     /// The system's date and time.
-    public static let system = WallClock { Date() }
+    public static let system: WallClock = {
+        var clock = WallClock { Date() }
+        clock.bootClock = .system
+        return clock
+    }()
 
     /// A wall clock stopped at `date`.
     ///

@@ -199,3 +199,43 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     }
     group.wait()
 }
+
+/// From outside: two handlers, each cancelling the other's token while both run, deadlocked in
+/// `cancel()` (3 runs of 3).
+@Suite(.ownThread) struct ObservationTokensCancellingEachOtherTests {
+    @Test func twoHandlersCancellingEachOthersTokensAtOnceNeverHang() throws {
+        for _ in 0..<50 {
+            let center = NotificationCenter()
+            let first = TokenBox()
+            let second = TokenBox()
+            // Both handlers start before either cancels: each waits at the barrier for the other.
+            let bothRunning = DispatchGroup()
+            bothRunning.enter()
+            bothRunning.enter()
+            first.token = NotificationChannel.score.observe(center: center) { value in
+                guard value == 1 else { return }
+                bothRunning.leave()
+                bothRunning.wait()
+                second.token?.cancel()
+            }
+            second.token = NotificationChannel.score.observe(center: center) { value in
+                guard value == 2 else { return }
+                bothRunning.leave()
+                bothRunning.wait()
+                first.token?.cancel()
+            }
+            let finished = DispatchGroup()
+            for value in [1, 2] {
+                finished.enter()
+                Thread {
+                    NotificationChannel.score.post(value, center: center)
+                    finished.leave()
+                }.start()
+            }
+            // Bounded by real time only as a guard against a hang; the verdict is that both returned.
+            #expect(finished.wait(timeout: .now() + 30) == .success, "the two cancels waited for each other")
+            #expect(first.token?.isActive == false)
+            #expect(second.token?.isActive == false)
+        }
+    }
+}

@@ -11,6 +11,14 @@ package struct ChildProcessResult: CustomStringConvertible {
     /// Everything the process wrote to standard error.
     package var standardError: String
 
+    /// A result made of its parts.
+    package init(status: Int32, reason: Process.TerminationReason, standardOutput: String, standardError: String) {
+        self.status = status
+        self.reason = reason
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+
     /// The non-empty lines of standard output.
     package var lines: [String] {
         standardOutput.split(separator: "\n").map(String.init)

@@ -112,8 +112,14 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     /// }
     /// ```
     ///
+    /// Inside `body`, read and change the state only through its argument. The lock is not
+    /// recursive: reading ``state`` of the same core there, or calling `update` again, stops the
+    /// program with "Recursive call to lock Mutex" — the most natural slip is a helper property
+    /// such as `var count: Int { core.state.count }` used inside the body; pass the argument to
+    /// it instead.
+    ///
     /// - Parameter body: The transaction. It runs under the store's lock: it must not post,
-    ///   call observers, or call any other store.
+    ///   call observers, read this core's ``state``, or call any other store.
     /// - Returns: What `body` returns.
     @discardableResult
     @inlinable

@@ -21,13 +21,18 @@ enum DocumentDate {
     /// 10000-01-01T00:00:00Z, in seconds since 1970: the first instant that can't be written.
     private static let endSince1970 = daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400
 
+    /// Words every message about an unwritable date contains, so that advice can tell it apart.
+    static let outOfRangeMarker = "documents hold dates of the years 0000–9999"
+
     /// Why a date can't be written.
     struct UnwritableDate: Error, CustomStringConvertible {
         /// The date's seconds since 2001-01-01.
         let secondsSinceReferenceDate: Double
 
         var description: String {
-            "the date \(secondsSinceReferenceDate) s from 2001-01-01 is not between the years 0000 and 9999"
+            let when = secondsSinceReferenceDate > 0 ? "after the year 9999" : "before the year 0000"
+            return "a date \(when) can't be saved (\(secondsSinceReferenceDate) s from 2001-01-01); documents hold "
+                + "dates of the years 0000–9999. If it comes from the device's clock, check the date and time"
         }
     }
 
@@ -303,4 +308,13 @@ enum DocumentDate {
         let quotient = value / divisor
         return value % divisor < 0 ? quotient - 1 : quotient
     }
+}
+
+extension Date {
+    /// Whether a document can store this date and read it back unchanged: a finite date in the
+    /// years 0000–9999 (the range of ``FileStorage``'s ISO 8601 dates).
+    ///
+    /// Stores that range-check the dates they decode use this very range, so that whatever a
+    /// store writes, it reads back.
+    package var isStorableInDocuments: Bool { DocumentDate.isWritable(self) }
 }

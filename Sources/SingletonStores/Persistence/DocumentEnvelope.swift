@@ -60,6 +60,11 @@ enum DocumentCoding {
     static func encode<Value: Codable>(_ value: Value, key: String) throws(StorageError) -> Data {
         do {
             return try DocumentFormat.encoder().encode(DocumentEnvelope(formatVersion: DocumentFormat.current, value: value))
+        } catch EncodingError.invalidValue(_, let context) {
+            // The path within the store's value: the envelope's own "value" key left out.
+            let path = context.codingPath.dropFirst().map(\.stringValue).joined(separator: ".")
+            throw .encodingFailed(
+                key: key, reason: path.isEmpty ? context.debugDescription : "\(context.debugDescription) (at “\(path)”)")
         } catch {
             throw .encodingFailed(key: key, reason: String(describing: error))
         }
@@ -73,6 +78,12 @@ enum DocumentCoding {
         switch contents {
         case .missing: return .missing
         case .notARegularFile(let kind): return .bad(.unreadable(reason: "it is \(kind), not a regular file"))
+        case .tooLarge(let size):
+            let formatter = ByteCountFormatStyle(style: .binary)
+            return .bad(
+                .unreadable(
+                    reason: "it holds \(formatter.format(size)), more than the \(formatter.format(DocumentFile.maximumSize)) "
+                        + "a document may hold"))
         case .bytes(let bytes): data = bytes
         }
         if data.isEmpty { return .bad(.corrupted(reason: "the file is empty")) }

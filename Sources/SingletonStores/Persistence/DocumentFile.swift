@@ -16,6 +16,9 @@ enum FileContents {
     /// Something other than a regular file is at the path: a folder, a pipe, a device or a
     /// socket (`kind` says which, in words).
     case notARegularFile(kind: String)
+    /// The file holds more than ``DocumentFile/maximumSize`` bytes (`size`, or at least that
+    /// many when it grew while being read); it was not read.
+    case tooLarge(size: Int64)
 }
 
 /// The file-system primitives ``FileStorage`` is built on: whole-file reads, atomic
@@ -36,11 +39,15 @@ enum FileContents {
 /// write and the lock does nothing: updates are then not protected against concurrent
 /// writers (documented on ``FileStorage``).
 enum DocumentFile {
-    /// Reads the whole file at `url`.
+    /// The most bytes a document may hold: 256 MiB. A larger file is not read (reading it could
+    /// exhaust memory at every launch); the storage keeps it aside as unreadable.
+    static let maximumSize: Int64 = 256 * 1024 * 1024
+
+    /// Reads the whole file at `url`, unless it holds more than `limit` bytes.
     ///
     /// - Throws: ``StorageError/readFailed(file:reason:)`` when the file is there but could
     ///   not be read (it is left as it is), including when it is a symbolic link.
-    static func contents(of url: URL) throws(StorageError) -> FileContents {
+    static func contents(of url: URL, limit: Int64 = maximumSize) throws(StorageError) -> FileContents {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         let path = url.filePath
         // O_NONBLOCK: a FIFO in place of the document must not block the open; it fails the
@@ -61,7 +68,10 @@ enum DocumentFile {
             throw .readFailed(file: url, reason: describe(code))
         }
         if (info.st_mode & S_IFMT) != S_IFREG { return .notARegularFile(kind: describeKind(info.st_mode)) }
+        let size = Int64(info.st_size)
+        if size > limit { return .tooLarge(size: size) }
         var data = Data()
+        data.reserveCapacity(Int(size))
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count: Int
@@ -78,6 +88,7 @@ enum DocumentFile {
             }
             if count == 0 { return .bytes(data) }
             data.append(contentsOf: buffer[0..<count])
+            if Int64(data.count) > limit { return .tooLarge(size: Int64(data.count)) }  // it grew meanwhile
         }
         #else
         var isFolder: ObjCBool = false
@@ -85,6 +96,8 @@ enum DocumentFile {
             return .missing
         }
         if isFolder.boolValue { return .notARegularFile(kind: "a folder") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.filePath)[.size] as? NSNumber)?.int64Value ?? 0
+        if size > limit { return .tooLarge(size: size) }
         do { return .bytes(try Data(contentsOf: url)) } catch {
             throw .readFailed(file: url, reason: error.localizedDescription)
         }

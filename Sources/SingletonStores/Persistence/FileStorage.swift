@@ -23,9 +23,15 @@ import Foundation
 /// `$XDG_DATA_HOME/<appName>` (when absolute) or `~/.local/share/<appName>`. The folder (and
 /// any missing parent) is created with permissions `0700` when first written to, whatever the
 /// process's umask. The folder must belong to you: one owned by another user is refused
-/// (``StorageError/folderUnavailable(folder:reason:)``, naming its owner). One that other users
-/// can access is made private (`0700`) and reported once through `reportNotice`
-/// (``StorageNotice/folderMadePrivate(folder:previousMode:)``). A file where the folder or one
+/// (``StorageError/folderUnavailable(folder:reason:)``, naming its owner). A read never changes
+/// a folder's permissions. Before a write, a folder others can access is made private (`0700`)
+/// only when it is the library's own — it holds nothing but the library's files — and that is
+/// reported through `reportNotice` when others could change it
+/// (``StorageNotice/folderMadePrivate(folder:previousMode:)``). A folder the library did not
+/// make for itself is never changed: one holding other files is written to as it is, unless
+/// others can change files in it (then writes are refused, saying so); a shared folder with the
+/// sticky bit, such as `/tmp`, is used as it is and reported once
+/// (``StorageNotice/folderNotPrivate(folder:mode:reason:)``). A file where the folder or one
 /// of its parents should be is reported as "a file is in the way at <path>". The folder may be
 /// a symbolic link you made (it is followed); inside it, links are never followed: a document,
 /// lock file or temporary file that is a link is refused with an error and left alone.
@@ -56,8 +62,9 @@ import Foundation
 /// **Blocking.** Calls do file I/O on the calling thread and, for writes, wait while another
 /// writer of the same store holds the lock; keep them off the main actor when that matters.
 ///
-/// **Bad documents** (not a regular file, empty, truncated, not JSON, of another shape, or of a
-/// newer ``formatVersion``) are never overwritten or deleted: they are renamed to
+/// **Bad documents** (not a regular file, larger than 256 MiB — read, such a file could exhaust
+/// memory at every launch —, empty, truncated, not JSON, of another shape, or of a newer
+/// ``formatVersion``) are never overwritten or deleted: they are renamed to
 /// `<key>~<reason>-<UTC time>.json` (with `-2`, `-3`… when that name is taken), the call
 /// continues from the default, and the ``StorageError`` naming both files comes back as its
 /// `recovery`. When a write replaces a bad document, moving it aside and writing the new one

@@ -50,20 +50,31 @@ enum FileStorageFolder {
         return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory)
     }
 
-    /// The app name used when none is given: the bundle identifier, else the process name.
+    /// The app name used when none is given: on Apple platforms the bundle identifier, else
+    /// the process name.
+    ///
+    /// Elsewhere there is no bundle identifier, and Foundation's `Bundle.main` traps in a
+    /// process that can no longer look at its own executable's folder (one that changed user,
+    /// in a private checkout): it is not consulted there.
     static var defaultAppName: String {
-        StorageKey.sanitized(
-            Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
-            fallback: "SingletonStores"
-        )
+        #if canImport(Darwin)
+        let name = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        #else
+        let name = ProcessInfo.processInfo.processName
+        #endif
+        return StorageKey.sanitized(name, fallback: "SingletonStores")
     }
 
     /// Checks that `folder` can be trusted, creating it (and missing parents, each `0700`
     /// whatever the umask) when `creating` is set.
     ///
     /// The folder may be, or lie under, a symbolic link the user made: that is followed. The
-    /// folder itself must belong to the current user; when others have access it is made
-    /// private (`0700`) and `report`ed.
+    /// folder itself must belong to the current user. Only before a write (`creating`), and
+    /// only when the folder is the library's own (it holds nothing but the library's files and
+    /// has no sticky bit), a folder others can access is made private (`0700`); that is
+    /// `report`ed when others could change it. A folder that holds other files is never
+    /// changed: a write is refused when others can change files in it, unless it has the
+    /// sticky bit (a shared folder such as `/tmp`, reported once).
     ///
     /// - Returns: Whether the folder exists (always `true` when `creating`).
     /// - Throws: ``StorageError/folderUnavailable(folder:reason:)`` when a file is in the way,
@@ -79,7 +90,7 @@ enum FileStorageFolder {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
                 throw .folderUnavailable(folder: folder, reason: "a file is in the way at \(trimmed(path))")
             }
-            try checkOwnerAndMode(folder, info, report: report)
+            try checkOwnerAndMode(folder, info, tightening: creating, report: report)
             return true
         }
         let code = errno
@@ -120,9 +131,13 @@ enum FileStorageFolder {
     /// Folders whose "could not be made private" notice was already reported by this process.
     private static let reportedFolders = Locked<Set<String>>([])
 
-    /// Refuses a folder of another user; makes a folder others can access private.
+    /// Refuses a folder of another user. Before a write (`tightening`), makes a folder that
+    /// others can access private — but only one that is the library's own: it holds nothing but
+    /// the library's documents (or nothing at all) and is not a shared folder with the sticky
+    /// bit. A folder it did not make for itself (a home folder, `/tmp`, `/`) is never changed,
+    /// and a read never changes any folder.
     private static func checkOwnerAndMode(
-        _ folder: URL, _ info: stat, report: @Sendable (StorageNotice) -> Void
+        _ folder: URL, _ info: stat, tightening: Bool, report: @Sendable (StorageNotice) -> Void
     ) throws(StorageError) {
         let me = geteuid()
         if info.st_uid != me {
@@ -131,19 +146,77 @@ enum FileStorageFolder {
                 reason: "it belongs to another user (uid \(info.st_uid)), not to you (uid \(me)), so its files can't be trusted")
         }
         let mode = Int(info.st_mode & 0o7777)
-        guard mode & 0o077 != 0 else { return }
+        guard tightening, mode & 0o077 != 0 else { return }
+        let othersCanChange = mode & 0o022 != 0
+        if mode & Int(S_ISVTX) != 0 {
+            // A shared folder such as /tmp: others may add files, but not touch ours.
+            reportOnce(folder, .folderNotPrivate(folder: folder, mode: mode, reason: sharedFolderReason), report: report)
+            return
+        }
+        if let stranger = firstForeignEntry(in: folder) {
+            guard othersCanChange else { return }  // readable by others only; documents are 0600
+            throw .folderUnavailable(
+                folder: folder,
+                reason: "other users can change files in it (permissions \(StorageNotice.octal(mode))), and it holds "
+                    + "\(stranger.escapingControlCharacters), which is not this library's, so it was left as it is. "
+                    + "Choose a folder only you can change, or make this one private with chmod 700")
+        }
         if let failure = makePrivate(folder, expected: info) {
-            if mode & 0o022 != 0 {
+            if othersCanChange {
                 throw .folderUnavailable(
                     folder: folder,
                     reason: "other users can change files in it (permissions \(StorageNotice.octal(mode))) and it "
                         + "could not be made private: \(failure)")
             }
-            let first = reportedFolders.withLock { $0.insert(folder.filePath).inserted }
-            if first { report(.folderNotPrivate(folder: folder, mode: mode, reason: failure)) }
+            reportOnce(folder, .folderNotPrivate(folder: folder, mode: mode, reason: failure), report: report)
             return
         }
-        report(.folderMadePrivate(folder: folder, previousMode: mode))
+        // Only a folder that others could change is worth a word: its files may not be the user's.
+        if othersCanChange { report(.folderMadePrivate(folder: folder, previousMode: mode)) }
+    }
+
+    /// Why a folder with the sticky bit is left as it is.
+    static let sharedFolderReason =
+        "it is a shared folder (sticky bit set) that this library did not make, so its permissions are left as they are"
+
+    /// Reports `notice` about `folder` once per process.
+    private static func reportOnce(
+        _ folder: URL, _ notice: StorageNotice, report: @Sendable (StorageNotice) -> Void
+    ) {
+        let first = reportedFolders.withLock { $0.insert(folder.filePath).inserted }
+        if first { report(notice) }
+    }
+
+    /// The first name in `folder` that is not one of the library's files (documents, lock files,
+    /// temporary and kept-aside files), or `nil` when every entry is the library's. A folder
+    /// that can't be listed counts as holding something else.
+    static func firstForeignEntry(in folder: URL) -> String? {
+        guard let directory = opendir(folder.filePath) else { return folder.filePath }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            if !isLibraryFileName(name) { return name }
+        }
+        return nil
+    }
+
+    /// Whether `name` is one the library gives its files: `<key>.json`, `<key>.lock`,
+    /// `<key>~<id>.tmp` or `<key>~<reason>-<time>.json`.
+    static func isLibraryFileName(_ name: String) -> Bool {
+        let suffixes = [".json", ".lock", ".tmp"]
+        guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
+        let stem = name.dropLast(suffix.count)
+        let key = stem.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        guard StorageKey.problem(with: key) == nil else { return false }
+        return stem.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-", "~", ":", "+": true
+            default: false
+            }
+        }
     }
 
     /// Sets the permissions of the folder checked as `expected` to `0700`; returns why not.
@@ -161,15 +234,21 @@ enum FileStorageFolder {
     }
 
     /// Creates `folder` and its missing parents, each `0700`.
+    ///
+    /// A path the system cannot hold is refused before anything is created: otherwise the
+    /// parents before an over-long name would be made, then left behind.
     private static func makeFolders(_ folder: URL, report: @Sendable (StorageNotice) -> Void) throws(StorageError) {
         let target = trimmed(folder.filePath)
+        if let problem = lengthProblem(of: target) {
+            throw .folderUnavailable(folder: folder, reason: problem)
+        }
         for path in prefixes(of: target) {
             var info = stat()
             if stat(path, &info) == 0 {
                 if (info.st_mode & S_IFMT) != S_IFDIR {
                     throw .folderUnavailable(folder: folder, reason: "a file is in the way at \(path)")
                 }
-                if path == target { try checkOwnerAndMode(folder, info, report: report) }
+                if path == target { try checkOwnerAndMode(folder, info, tightening: true, report: report) }
                 continue
             }
             if mkdir(path, 0o700) == 0 {
@@ -179,11 +258,35 @@ enum FileStorageFolder {
             let code = errno
             if code == EEXIST, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
                 // Another process created it meanwhile.
-                if path == target { try checkOwnerAndMode(folder, info, report: report) }
+                if path == target { try checkOwnerAndMode(folder, info, tightening: true, report: report) }
                 continue
             }
             throw .folderUnavailable(folder: folder, reason: "\(path) could not be created: \(DocumentFile.describe(code))")
         }
+    }
+
+    /// The longest name of a file or folder, in bytes (`NAME_MAX`).
+    static let maximumNameLength = 255
+
+    /// The longest path, in bytes, without its terminating zero (`PATH_MAX` - 1).
+    #if canImport(Darwin)
+    static let maximumPathLength = 1023
+    #else
+    static let maximumPathLength = 4095
+    #endif
+
+    /// Why `path` is too long for the file system (a name over ``maximumNameLength`` bytes, or the
+    /// whole over ``maximumPathLength``), or `nil` when it is not.
+    static func lengthProblem(of path: String) -> String? {
+        let length = path.utf8.count
+        if length > maximumPathLength {
+            return "its path is \(length) bytes long, more than the \(maximumPathLength) the system allows"
+        }
+        for name in path.split(separator: "/") where name.utf8.count > maximumNameLength {
+            return "the name \"\(name.prefix(40))…\" in its path is \(name.utf8.count) bytes long, more than the "
+                + "\(maximumNameLength) the system allows"
+        }
+        return nil
     }
 
     /// The first ancestor of `path` (or `path` itself) that exists and is not a folder.

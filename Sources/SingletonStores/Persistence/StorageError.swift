@@ -141,6 +141,8 @@ extension StorageError: CustomStringConvertible {
                 + "otherwise you may delete it."
         case .newerFormat:
             "Update the app to the newest version, then quit it and move the kept file back."
+        case .encodingFailed(_, let reason) where reason.contains(DocumentDate.outOfRangeMarker):
+            "Check the device's date and time, then try again. The previous saved data is still in place."
         case .encodingFailed:
             "This is a bug in the app: report it. The previous saved data is still in place."
         case .writeFailed:

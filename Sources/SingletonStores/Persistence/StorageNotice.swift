@@ -16,8 +16,10 @@ public enum StorageNotice: Sendable, Equatable, CustomStringConvertible {
     /// `0o777`.
     case folderMadePrivate(folder: URL, previousMode: Int)
 
-    /// Other users can read the data folder (but not change it), and its permissions could not
-    /// be changed to `0700`; the folder is used as it is. Reported once per folder and process.
+    /// Other users can access the data folder and it was not made private: its permissions
+    /// could not be changed, or it is a shared folder with the sticky bit (such as `/tmp`),
+    /// where others cannot touch the library's files. The folder is used as it is. Reported
+    /// once per folder and process.
     case folderNotPrivate(folder: URL, mode: Int, reason: String)
 
     /// Prints the notice to standard error, prefixed with `SingletonStores:`.
@@ -34,8 +36,9 @@ public enum StorageNotice: Sendable, Equatable, CustomStringConvertible {
                 + "the files in it, check them."
         case .folderNotPrivate(let folder, let mode, let reason):
             "The data folder \(folder.filePath) can be read by other users (permissions \(Self.octal(mode))) "
-                + "and could not be made private: \(reason). Make it private with chmod 700, or choose another "
-                + "folder with the \(FileStorage.environmentVariable) environment variable."
+                + "and was not made private: \(reason). If the folder is yours alone, make it private with chmod 700; "
+                + "otherwise choose a folder only you can enter with the \(FileStorage.environmentVariable) "
+                + "environment variable."
         }
     }
 

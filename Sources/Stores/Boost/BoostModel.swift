@@ -73,26 +73,32 @@ struct BoostModel: Sendable {
         return outbox.claim()
     }
 
-    /// The phase a record on disk describes, now.
-    static func phase(of record: BoostRecord, at now: CountdownTimer.Instant, wallClock: WallClock) -> Phase {
+    /// The phase a record on disk describes, now (see ``BoostRecord`` for how the time left of
+    /// a running boost is read).
+    static func phase(
+        of record: BoostRecord, at now: CountdownTimer.Instant, wallClock: WallClock, bootClock: BootClock
+    ) -> Phase {
         if let paused = record.pausedRemainingSeconds, paused > 0 {
             let limit = CountdownTimer.maximumDuration
             let remaining = paused.isFinite && paused < limit.seconds ? Duration.seconds(paused) : limit
             // A time left too small for a Duration (1e-300 s) is no time left.
             return remaining > .zero ? .paused(remaining: remaining) : .idle
         }
-        if let endDate = record.endDate {
-            let left = wallClock.duration(until: endDate)
-            if left > .zero { return .running(deadline: now.advanced(by: left)) }
+        if let left = record.runningTimeLeft(wallClock: wallClock, bootClock: bootClock), left > .zero {
+            return .running(deadline: now.advanced(by: min(left, CountdownTimer.maximumDuration)))
         }
         return .idle
     }
 
     /// The record that describes `phase`, now.
-    static func record(of phase: Phase, at now: CountdownTimer.Instant, wallClock: WallClock, settled: String?) -> BoostRecord {
+    static func record(
+        of phase: Phase, at now: CountdownTimer.Instant, wallClock: WallClock, bootClock: BootClock, settled: String?
+    ) -> BoostRecord {
         switch phase {
         case .running(let deadline) where now.duration(to: deadline) > .zero:
-            BoostRecord(endDate: wallClock.date(after: now.duration(to: deadline)), settledGrantID: settled)
+            BoostRecord.running(
+                endDate: wallClock.date(after: now.duration(to: deadline)), left: now.duration(to: deadline),
+                bootClock: bootClock, settled: settled)
         case .paused(let remaining):
             BoostRecord(pausedRemainingSeconds: remaining.seconds, settledGrantID: settled)
         case .idle, .running:

@@ -26,8 +26,14 @@ import Timers
 /// The countdown follows a monotonic clock (`ContinuousClock` by default), so changing the
 /// device's time neither extends nor shortens a running boost. Its end is also persisted as a
 /// wall-clock date (the `boost` document), so a relaunch mid-boost resumes with the right time
-/// left and a relaunch after the end shows no boost. Tests inject a `ManualClock` and a
-/// `WallClock` (both from Timers).
+/// left and a relaunch after the end shows no boost. Where the platform tells (Linux today), the
+/// end is also recorded on the device's boot time line: a relaunch on the same boot reads the
+/// time left from there, so setting the date back before relaunching cannot stretch the boost
+/// either (with the system wall clock; a wall clock of your own has no boot time line beside it).
+/// After a restart of the device only the date is left; the time left is then capped
+/// at what was left when the boost was last written, so a date set back can at most give back
+/// the time the boost had already run. Tests inject a `ManualClock` and a `WallClock` (both
+/// from Timers).
 ///
 /// ## Several processes
 /// The `boost` document is the truth. Every change — start, stop, extend, pause, resume, and
@@ -59,6 +65,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     private let timer: CountdownTimer
     private let journal: BoostJournal
     private let wallClock: WallClock
+    private let bootClock: BootClock
     private let model: Locked<BoostModel>
     // Swift Observation: `remainingSeconds` (and so `isInBoostTime`) and `isPaused` register
     // here; the timer's reports and pause and resume announce through it.
@@ -78,7 +85,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     ///   - watching: How the manager follows boosts other processes change; file events or a
     ///     poll by default, `.off` to read the disk only at launch and on this process's changes.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
-    public init(
+    public convenience init(
         clock: some Clock<Duration> = ContinuousClock(),
         wallClock: WallClock = .system,
         storage: any StoreStorage = FileStorage(),
@@ -86,6 +93,23 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
+        self.init(
+            clock: clock, wallClock: wallClock, bootClock: wallClock.bootClock, storage: storage, center: center,
+            watching: watching, reportIssue: reportIssue)
+    }
+
+    /// Creates a boost countdown that reads the device's boot time line from `bootClock` (tests
+    /// pass one of their own to play a relaunch on the same boot or after a restart).
+    package init(
+        clock: some Clock<Duration> = ContinuousClock(),
+        wallClock: WallClock = .system,
+        bootClock: BootClock,
+        storage: any StoreStorage = FileStorage(),
+        center: NotificationCenter = .default,
+        watching: StorageWatching = .automatic,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
+        self.bootClock = bootClock
         let journal = BoostJournal(storage: storage, reportIssue: reportIssue)
         // The timer's and the watches' handlers are made before `self` exists; they reach the
         // manager through this weak reference, set once the manager is whole.
@@ -112,7 +136,9 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         }
         let record = journal.current()
         let now = timer.now
-        model = Locked(BoostModel(phase: BoostModel.phase(of: record, at: now, wallClock: wallClock), committed: record))
+        model = Locked(
+            BoostModel(
+                phase: BoostModel.phase(of: record, at: now, wallClock: wallClock, bootClock: bootClock), committed: record))
         apply(model.withLock { $0.phase })
         if owner.bind(self) { followDisk() }
     }
@@ -146,6 +172,42 @@ public final class BoostTimeManager: BoostTimeManagerContract {
             return
         }
         change { phase, now in phase = .running(deadline: now.advanced(by: Self.clamped(duration))) }
+    }
+
+    /// Starts a boost of `duration` seconds, replacing any running one, and throws when it could
+    /// not be saved: then nothing changed, in this process or on disk.
+    ///
+    /// ``startCountDown(duration:)`` reports a failed save to `reportIssue` and carries on; use
+    /// this one where the user must be told that the boost did not start:
+    ///
+    /// ```swift
+    /// do {
+    ///     try boost.start(duration: 15 * 60)
+    /// } catch {
+    ///     showAlert(error.description)   // the data folder is read-only, the disk is full…
+    /// }
+    /// ```
+    ///
+    /// - Parameter duration: Seconds. Zero or less ends any running boost at once (as
+    ///   ``stop()`` does); more than ``maximumDuration`` is clamped to it.
+    /// - Throws: The ``StorageError`` of the failed save.
+    public func start(duration: Int) throws(StorageError) {
+        guard duration > 0 else {
+            try stop()
+            return
+        }
+        try changeSaving { phase, now in phase = .running(deadline: now.advanced(by: Self.clamped(duration))) }
+    }
+
+    /// Ends the running boost now, and throws when that could not be saved: then the boost
+    /// keeps running, in this process and on disk. Posts
+    /// ``StoreObservation/NotificationChannel/boostEnded`` if one was running.
+    ///
+    /// ``stopCountDown()`` reports a failed save to `reportIssue` instead.
+    ///
+    /// - Throws: The ``StorageError`` of the failed save.
+    public func stop() throws(StorageError) {
+        try changeSaving { phase, _ in phase = .idle }
     }
 
     /// Starts a boost only if none is running or paused in any process, as one atomic step: of
@@ -204,7 +266,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
                     return phase
                 }
                 FaultInjection.reach(.boostItemSpent)
-                record = BoostRecord(endDate: grant.endDate, settledGrantID: grant.id)
+                record = BoostRecord.running(endDate: grant.endDate, left: length, bootClock: bootClock, settled: grant.id)
                 return .running(deadline: now.advanced(by: length))
             }
         } catch {
@@ -294,16 +356,25 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     private func change<Outcome>(
         _ decide: (inout BoostModel.Phase, CountdownTimer.Instant) -> Outcome
     ) -> Outcome? {
-        var outcome: Outcome?
         do {
-            try transact { (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
-                var next = phase
-                outcome = decide(&next, now)
-                return next
-            }
+            return try changeSaving(decide)
         } catch {
             journal.reportIssue(.storageRecovered(error))
             return nil
+        }
+    }
+
+    /// Runs a change of the phase as one transaction on disk; a storage failure is thrown and
+    /// leaves everything as it was.
+    @discardableResult
+    private func changeSaving<Outcome>(
+        _ decide: (inout BoostModel.Phase, CountdownTimer.Instant) -> Outcome
+    ) throws(StorageError) -> Outcome? {
+        var outcome: Outcome?
+        try transact { (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
+            var next = phase
+            outcome = decide(&next, now)
+            return next
         }
         return outcome
     }
@@ -325,13 +396,14 @@ public final class BoostTimeManager: BoostTimeManagerContract {
                 // The disk is the truth; the monotonic phase is kept only while the disk still
                 // holds what this process last saw or wrote.
                 guard model.committed == onDisk else {
-                    return (BoostModel.phase(of: onDisk, at: now, wallClock: wallClock), true)
+                    return (BoostModel.phase(of: onDisk, at: now, wallClock: wallClock, bootClock: bootClock), true)
                 }
                 return (model.phase, false)
             }
             let next = try decide(&record, current, now)
             if record == onDisk, next != current {
-                record = BoostModel.record(of: next, at: now, wallClock: wallClock, settled: onDisk.settledGrantID)
+                record = BoostModel.record(
+                    of: next, at: now, wallClock: wallClock, bootClock: bootClock, settled: onDisk.settledGrantID)
             }
             return model.withLock { model in
                 model.begin(next, record: record, movesCountdown: adopted || next != current)

@@ -8,11 +8,13 @@ public enum GenderStoreKey: ProductionStoreKey {
     public static var stubValue: any GenderStoreContract { GenderStoreStub(genderCode: nil) }
     /// `gender`, as in `--store-variant gender=female`.
     public static var launchName: String { "gender" }
-    /// `female`, `male`, or `unset` (no gender code).
+    /// `female`, `male`, or `none` (no gender code); `unset`, the earlier name of `none`, is
+    /// still accepted.
     public static var launchVariants: [String: any GenderStoreContract] {
         [
             "female": GenderStoreStub(isFemale: true, isNilGenderCode: false),
             "male": GenderStoreStub(isFemale: false, isNilGenderCode: false),
+            "none": GenderStoreStub(isFemale: false, isNilGenderCode: true),
             "unset": GenderStoreStub(isFemale: false, isNilGenderCode: true),
         ]
     }

@@ -69,7 +69,7 @@ public struct PurchaseReceipt: Sendable, Codable, Equatable {
     }
 
     /// Decodes a receipt and range-checks it: the product within its limits, the date within the
-    /// years 1970–9999, an id of 1 to 200 characters.
+    /// years 0000–9999, an id of 1 to 200 characters.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -81,7 +81,7 @@ public struct PurchaseReceipt: Sendable, Codable, Equatable {
         }
         guard StoredDate.isPlausible(date) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .date, in: container, debugDescription: "the date is outside the years 1970–9999")
+                forKey: .date, in: container, debugDescription: "the date is outside \(StoredDate.rangeDescription)")
         }
         guard (1...200).contains(id.count) else {
             throw DecodingError.dataCorruptedError(

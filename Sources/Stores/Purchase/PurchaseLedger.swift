@@ -20,19 +20,27 @@ import SingletonStores
 /// A document written before checkpoints existed loads as it is and is compacted on its next
 /// change.
 ///
-/// A ledger read from disk is range-checked while it is decoded: an entry with a count or a
-/// number of days outside ``PurchaseProduct/boostItemLimit`` or
-/// ``PurchaseProduct/premiumDayLimit``, or a date outside the years 1970–9999, makes the whole
-/// document invalid, so the storage keeps it aside and reports it like a damaged file. Sums
-/// saturate: no ledger, however long, makes a count overflow.
+/// On disk a ledger with no checkpoint is `{"entries": […]}`, as every version wrote it; a
+/// compacted one is `{"checkpoint": {…}, "entriesSinceCheckpoint": […]}`, so that a version
+/// that knows no checkpoint finds no `entries` in it and keeps the document aside, instead of
+/// reading the recent entries as the whole history and dropping the checkpoint on its next
+/// write.
+///
+/// A ledger read from disk is range-checked entry by entry while it is decoded. An entry that
+/// can't be read — a count or a number of days outside ``PurchaseProduct/boostItemLimit`` or
+/// ``PurchaseProduct/premiumDayLimit``, a date outside the years 0000–9999, a kind this version
+/// does not know — costs nothing else: the other entries load and count, and the unreadable one
+/// is kept in the document exactly as it was (see ``unreadableEntries``), never dropped. A
+/// document that is not a ledger at all is kept aside by the storage like any damaged file.
+/// Sums saturate: no ledger, however long, makes a count overflow.
 public struct PurchaseLedger: Sendable, Codable, Equatable {
     /// The entries since the ``checkpoint``, oldest first: the whole history when there is no
     /// checkpoint, and at most ``recentEntryLimit`` once ``PurchaseManager`` has compacted it.
-    public internal(set) var entries: [LedgerEntry] = []
+    public private(set) var entries: [LedgerEntry] = []
 
     /// What the entries folded away by ``compact(keepingLast:)`` add up to; `nil` when no entry
     /// was ever folded.
-    public internal(set) var checkpoint: LedgerCheckpoint?
+    public private(set) var checkpoint: LedgerCheckpoint?
 
     /// How many entries ``PurchaseManager`` keeps after its ``checkpoint`` when it compacts.
     public static let recentEntryLimit = 64
@@ -42,8 +50,74 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
     /// ``PurchaseBackend``).
     public static let retainedReceiptIDCount = 256
 
+    /// The entries of the stored document that could not be read, kept as they were so that a
+    /// later version (or a person) can still read them, and written back unchanged. They count
+    /// for nothing, except that a receipt id found in one is still known (see ``receiptIDs``),
+    /// so that receipt is never credited twice.
+    public private(set) var unreadableEntries: [UnreadableLedgerEntry] = []
+
     /// An empty ledger.
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case entries, unreadableEntries, checkpoint, entriesSinceCheckpoint
+    }
+
+    /// Decodes a ledger entry by entry, with or without a checkpoint (see ``LedgerCheckpoint``):
+    /// an entry that can't be read is kept in ``unreadableEntries`` instead of making the whole
+    /// document unreadable; a checkpoint that can't be read makes the document invalid.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        checkpoint = try container.decodeIfPresent(LedgerCheckpoint.self, forKey: .checkpoint)
+        var list = try container.nestedUnkeyedContainer(forKey: checkpoint == nil ? .entries : .entriesSinceCheckpoint)
+        while !list.isAtEnd {
+            let index = list.currentIndex
+            do {
+                entries.append(try list.decode(LedgerEntry.self))
+            } catch {
+                // A failed decode does not move the container on: read the same element again
+                // as plain JSON, which any well-formed element is.
+                guard list.currentIndex == index else { throw error }
+                let raw = try list.decode(StoredJSON.self)
+                unreadableEntries.append(UnreadableLedgerEntry(stored: raw, reason: Self.reason(error)))
+            }
+        }
+        if let kept = try container.decodeIfPresent([StoredJSON].self, forKey: .unreadableEntries) {
+            unreadableEntries += kept.map {
+                UnreadableLedgerEntry(stored: $0, reason: "it could not be read when the ledger was loaded earlier")
+            }
+        }
+        LedgerDecoding.count(
+            entries: entries.count + unreadableEntries.count, checkpoints: checkpoint == nil ? 0 : 1)
+    }
+
+    /// Encodes the entries (under `entries`, or after the checkpoint under
+    /// `entriesSinceCheckpoint`), and the unreadable ones unchanged under `unreadableEntries`
+    /// when there are any.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let checkpoint {
+            try container.encode(checkpoint, forKey: .checkpoint)
+            try container.encode(entries, forKey: .entriesSinceCheckpoint)
+        } else {
+            try container.encode(entries, forKey: .entries)
+        }
+        if !unreadableEntries.isEmpty {
+            try container.encode(unreadableEntries.map(\.stored), forKey: .unreadableEntries)
+        }
+    }
+
+    /// A decoding error in a sentence.
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
+            .valueNotFound(_, let context):
+            return context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
 
     /// Appends an entry.
     ///
@@ -102,8 +176,12 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
 
     /// The receipt ids already recorded: every one since the ``checkpoint``, and the newest
     /// ``retainedReceiptIDCount`` folded into it.
+    ///
+    /// Receipt ids found in ``unreadableEntries`` are included: such a receipt was credited
+    /// once, and is not credited again.
     public var receiptIDs: Set<String> {
         Set(checkpoint?.receiptIDs ?? []).union(entries.lazy.compactMap(\.receiptID))
+            .union(unreadableEntries.lazy.compactMap(\.receiptID))
     }
 
     /// The newest entry that spent an item on a boost, with the boost it started (kept by the
@@ -178,7 +256,7 @@ public struct LedgerEntry: Sendable, Codable, Equatable {
     }
 
     /// Decodes an entry and range-checks it: counts and days within the product limits, dates
-    /// within the years 1970–9999, ids of at most 200 characters. Reads the shape of the
+    /// within the years 0000–9999, ids of at most 200 characters. Reads the shape of the
     /// document's format version (see ``encode(to:)``).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -198,10 +276,10 @@ public struct LedgerEntry: Sendable, Codable, Equatable {
         default: break
         }
         guard StoredDate.isPlausible(date) else {
-            throw Self.outOfRange(.date, in: container, "the date is outside the years 1970–9999")
+            throw Self.outOfRange(.date, in: container, "the date is outside \(StoredDate.rangeDescription)")
         }
         if let boost, !StoredDate.isPlausible(boost.endDate) {
-            throw Self.outOfRange(.boost, in: container, "the boost's end is outside the years 1970–9999")
+            throw Self.outOfRange(.boost, in: container, "the boost's end is outside \(StoredDate.rangeDescription)")
         }
         if (receiptID?.count ?? 0) > 200 || (boost?.id.count ?? 0) > 200 {
             throw Self.outOfRange(.receiptID, in: container, "an id is longer than 200 characters")
@@ -237,12 +315,14 @@ extension PurchaseProduct {
 
 /// Range checks for dates read from disk.
 enum StoredDate {
-    /// 1970-01-01 to 9999-12-31, as seconds since 1970.
-    static let plausibleRange: ClosedRange<TimeInterval> = 0...253_402_300_799
+    /// The range in words, for messages.
+    static let rangeDescription = "the years 0000–9999"
 
-    /// Whether `date` is a finite date between 1970 and 9999.
+    /// Whether `date` is one a document can hold: a finite date in the years 0000–9999. This
+    /// is exactly what the storage writes, so a date written on a clock set before 1970 (or
+    /// decades ahead) reads back too.
     static func isPlausible(_ date: Date) -> Bool {
-        plausibleRange.contains(date.timeIntervalSince1970)
+        date.isStorableInDocuments
     }
 }
 

@@ -85,6 +85,10 @@ public final class PurchaseManager: PurchaseStoreContract {
             key: Self.ledgerKey, default: PurchaseLedger(), storage: storage,
             channel: .purchaseLedger, center: center, watching: watching, reportIssue: reportIssue)
         flow = StoreCore(.idle, channel: .purchaseFlow, center: center)
+        let unreadable = ledger.state.unreadableEntries
+        if let first = unreadable.first {
+            reportIssue(.unreadableLedgerEntries(count: unreadable.count, firstReason: first.reason))
+        }
         creditPendingReceipts()
     }
 

@@ -3,7 +3,7 @@ import SingletonStores
 extension StoreLaunchVariants {
     /// The keys of the built-in stores, for `StoreValues.apply(_:keys:)`:
     /// `boost` (`none`, `running`), `api-target` (`production`, `dev01`, `dev02`), `gender`
-    /// (`female`, `male`, `unset`), and `profile` and `purchases`, which offer no variants.
+    /// (`female`, `male`, `none`; `unset` too), and `profile` and `purchases`, which offer no variants.
     ///
     /// ```swift
     /// prepareStores { try? $0.apply(launch, keys: StoreLaunchVariants.builtInKeys + [CartKey.self]) }

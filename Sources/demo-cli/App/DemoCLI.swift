@@ -27,8 +27,21 @@ enum DemoCLI {
             console.printError(error.description)
             return .usage
         }
+        if case .version = invocation.command {
+            console.print("demo-cli \(PackageVersion.current) (SingletonStores)")
+            return .success
+        }
         if case .help(let path) = invocation.command {
-            console.print(HelpText.page(for: path))
+            // Help never fails: a folder given as `~name` is left out (a command would refuse it).
+            var folder: HelpText.DataFolder?
+            do {
+                let resolved = try DataFolderPath.resolve(option: invocation.dataDirectory, environment: environment)
+                folder = DataFolderCommand.folder(
+                    dataDirectory: resolved, option: invocation.dataDirectory, environment: environment)
+            } catch {
+                folder = nil
+            }
+            console.print(HelpText.page(for: path, width: console.width, dataFolder: folder))
             return .success
         }
         let dataDirectory: String?
@@ -38,10 +51,19 @@ enum DemoCLI {
             console.printError(error.description)
             return .usage
         }
+        let folder = DataFolderCommand.folder(
+            dataDirectory: dataDirectory, option: invocation.dataDirectory, environment: environment)
         let context = CommandContext(console: console, dataDirectory: dataDirectory, launchVariants: launchVariants)
+        if invocation.command.usesStores, let problem = DataFolderCheck.problem(dataDirectory: dataDirectory, console: console) {
+            return context.fail(problem.description)
+        }
         switch invocation.command {
-        case .help:
+        case .help, .version:
             return .success
+        case .dataDirectory:
+            return DataFolderCommand.printFolder(folder, context: context)
+        case .reset(let confirmed):
+            return DataFolderCommand.reset(confirmed: confirmed, folder: folder, context: context)
         case .showcase(let options):
             return await ShowcaseCommand.run(options, context: context)
         case .flow(let request):
@@ -55,6 +77,18 @@ enum DemoCLI {
         case .link, .targetShow, .targetSet:
             return LinkCommand.run(invocation.command, context: context)
         }
+    }
+}
+
+extension DemoCLI {
+    /// The status to exit with once `status`'s command has run: ``ExitStatus/outputFailed`` when
+    /// its output could not be written — with a message on standard error, if that one works —
+    /// unless the command had failed already.
+    static func finish(_ status: ExitStatus, console: Console) -> ExitStatus {
+        guard let failure = console.outputFailure() else { return status }
+        let done = status == .success ? "; the command itself completed, do not run it again" : ""
+        console.printError("demo-cli: could not write to standard output: \(failure.escapingControlCharacters)\(done).")
+        return status == .success ? .outputFailed : status
     }
 }
 

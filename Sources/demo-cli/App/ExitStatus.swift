@@ -6,6 +6,10 @@ enum ExitStatus: Int32, Sendable {
     case failure = 1
     /// The command line was wrong (`EX_USAGE` from sysexits.h).
     case usage = 64
+    /// The command's work was done (a purchase is recorded, a boost saved), but its output could
+    /// not be written: standard output is closed, full, or a pipe nobody reads (`EX_IOERR` from
+    /// sysexits.h). Do not retry the command; look at the state instead (`purchase show`).
+    case outputFailed = 74
     /// Interrupted by Ctrl-C (128 + SIGINT).
     case interrupted = 130
 }

@@ -6,6 +6,12 @@ enum Command: Sendable, Equatable {
     case showcase(ShowcaseOptions)
     /// Help for the program (empty path), a group (`boost`) or a command (`boost start`).
     case help(path: [String])
+    /// `--version`: the package's version.
+    case version
+    /// `data-dir`: prints the data folder's path.
+    case dataDirectory
+    /// `reset`: removes the stores' documents from the data folder; `confirmed` by `--yes`.
+    case reset(confirmed: Bool)
 
     /// Starts a boost of this many seconds and persists it.
     case boostStart(seconds: Int)
@@ -46,6 +52,16 @@ enum Command: Sendable, Equatable {
     case flow(FlowRequest)
 }
 
+extension Command {
+    /// Whether the command reads or writes the data folder (help and `flow` do not).
+    var usesStores: Bool {
+        switch self {
+        case .help, .flow, .version, .dataDirectory: false
+        default: true
+        }
+    }
+}
+
 /// The options of the showcase.
 struct ShowcaseOptions: Sendable, Equatable {
     /// The boost's length in seconds.
@@ -60,6 +76,8 @@ struct ShowcaseOptions: Sendable, Equatable {
 enum FlowRequest: Sendable, Equatable {
     /// Lists every route of both flows.
     case list
+    /// Lists the routes of one flow.
+    case routes(DemoFlow)
     /// Replays the named route, printing each transition.
     case replay(route: String)
     /// Prints the Mermaid diagram of a flow.

@@ -19,6 +19,10 @@ enum CommandLineParser {
         // Global options may come before the command words.
         while let first = remaining.first, first.hasPrefix("-"), first != "-" {
             let (name, inline) = split(first)
+            if name == versionOption.name {
+                guard inline == nil else { throw UsageError("option '--version' takes no value") }
+                return Invocation(command: .version, dataDirectory: try dataDirectory(globals))
+            }
             guard let option = OptionSpec.globals.first(where: { $0.name == name }) ?? helpAlias(name) else { break }
             remaining = remaining.dropFirst()
             try take(option, inline: inline, from: &remaining, into: &globals, command: "")
@@ -131,6 +135,9 @@ enum CommandLineParser {
         guard token.hasPrefix("--"), let equals = token.firstIndex(of: "=") else { return (token, nil) }
         return (String(token[..<equals]), String(token[token.index(after: equals)...]))
     }
+
+    /// `--version`: accepted before any command word only.
+    static let versionOption = OptionSpec.flag("--version", "Print demo-cli's version and exit.")
 
     /// `-h` is `--help`.
     private static func helpAlias(_ name: String) -> OptionSpec? {

@@ -74,7 +74,7 @@ enum CommandTable {
             path: ["profile", "set"], arguments: "", argumentCount: 0...0,
             summary: "Change the stored profile.",
             options: [
-                .value("--gender", "male|female|none", "The user's gender (none clears it)."),
+                .value("--gender", "male|female|none", "The user's gender (none clears it; unset is read as none)."),
                 .value("--nickname", "NAME", "The name shown to other users."),
             ]
         ) { arguments throws(UsageError) in
@@ -144,11 +144,25 @@ enum CommandTable {
         },
         CommandSpec(
             path: ["flow"], arguments: "[ROUTE|registration|login]", argumentCount: 0...1,
-            summary: "List the screen-flow routes, replay one, or print a flow's Mermaid diagram.",
+            summary: "List the screen-flow routes (of one flow, if named), replay one, or print a flow's Mermaid diagram.",
             options: [.flag("--mermaid", "Print the flow's Mermaid state diagram (of the route's flow, if a route is given).")]
         ) { arguments throws(UsageError) in
             try flowRequest(arguments)
         },
+        CommandSpec(
+            path: ["data-dir"], arguments: "", argumentCount: 0...0,
+            summary: "Print the data folder's path: where the stores' files are kept.", options: []
+        ) { _ throws(UsageError) in .dataDirectory },
+        CommandSpec(
+            path: ["reset"], arguments: "", argumentCount: 0...0,
+            summary: "Remove the stores' saved files (boost, profile, purchases, API target) from the data folder.",
+            options: [
+                .flag(
+                    "--yes",
+                    "Do not ask first. Needed when standard input is not a terminal; without it, reset asks on a terminal and refuses elsewhere."
+                )
+            ]
+        ) { arguments throws(UsageError) in .reset(confirmed: arguments.has("--yes")) },
     ]
 
     /// The command groups and what they hold, for `demo-cli boost` and help.
@@ -175,7 +189,7 @@ enum CommandTable {
             return .flow(arguments.has("--mermaid") ? .mermaid(.registration) : .list)
         }
         if let flow = DemoFlow(rawValue: name) {
-            return .flow(arguments.has("--mermaid") ? .mermaid(flow) : .list)
+            return .flow(arguments.has("--mermaid") ? .mermaid(flow) : .routes(flow))
         }
         guard let flow = FlowCatalog.flow(ofRoute: name) else {
             throw UsageError("unknown route '\(name)'; run 'demo-cli flow' to list the routes", command: arguments.command)

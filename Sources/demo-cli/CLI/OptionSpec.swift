@@ -25,12 +25,18 @@ struct OptionSpec: Sendable, Equatable {
 }
 
 extension OptionSpec {
+    /// `--data-dir PATH`, as each command's help lists it: in short (the program's help says more).
+    static let dataDirectory = OptionSpec.value(
+        "--data-dir", "PATH", "Keep the stores' files in PATH (see 'demo-cli --help'; 'demo-cli data-dir' prints it).")
+
+    /// What the program's help says about `--data-dir`.
+    static let dataDirectoryDetails =
+        "Keep the stores' files in PATH; a leading ~ or ~/ means $HOME (~user is refused). Default: "
+        + "$SINGLETON_STORES_DATA_DIR (~ expanded too), else the per-user data folder (see DATA FOLDER)."
+
+    /// `--help`, which every command accepts.
+    static let help = OptionSpec.flag("--help", "Show help for this command.")
+
     /// Options every command accepts.
-    static let globals: [OptionSpec] = [
-        .value(
-            "--data-dir", "PATH",
-            "Keep the stores' files in PATH; a leading ~ or ~/ means $HOME (~user is refused). Default: $SINGLETON_STORES_DATA_DIR (~ expanded too), else the per-user data folder."
-        ),
-        .flag("--help", "Show help for this command."),
-    ]
+    static let globals: [OptionSpec] = [dataDirectory, help]
 }

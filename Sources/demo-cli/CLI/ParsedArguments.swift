@@ -44,12 +44,15 @@ struct ParsedArguments: Sendable, Equatable {
     }
 
     /// The gender given with `--gender`: `nil` when absent, `.some(nil)` for `none`.
+    ///
+    /// `none` is the one spelling of "no gender" the CLI prints; `unset` (the name launch
+    /// variants used to give it) is accepted as input too.
     func gender() throws(UsageError) -> Gender?? {
         guard let text = values["--gender"] else { return nil }
         switch text.lowercased() {
         case "male": return .some(.male)
         case "female": return .some(.female)
-        case "none": return .some(nil)
+        case "none", "unset": return .some(nil)
         default: throw UsageError("--gender expects male, female or none, got '\(text)'", command: command)
         }
     }

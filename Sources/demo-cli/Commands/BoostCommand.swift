@@ -14,7 +14,12 @@ enum BoostCommand {
         case .boostStart(let seconds):
             let stores = context.stores()
             let replaced = stores.boost.isInBoostTime
-            stores.boost.startCountDown(duration: seconds)
+            do {
+                try stores.boost.start(duration: seconds)
+            } catch {
+                // Never "Boost started" for a boost that was not saved.
+                return context.fail(error.description)
+            }
             console.print(
                 "Boost started: \(stores.boost.remainingSeconds.formatted(.countdown)) left\(replaced ? " (replaced the running boost)" : "")."
             )
@@ -37,7 +42,11 @@ enum BoostCommand {
         case .boostStop:
             let stores = context.stores()
             let wasRunning = stores.boost.isInBoostTime
-            stores.boost.stopCountDown()
+            do {
+                try stores.boost.stop()
+            } catch {
+                return context.fail(error.description)
+            }
             console.print(wasRunning ? "Boost stopped." : "No boost was running.")
             return .success
         case .boostWatch(let speed, let untilEnd):
@@ -108,7 +117,9 @@ enum BoostCommand {
         block.begin()
         block.show(render(nil))
         for await event in events {
+            // Ended, or nobody sees the view any more (the reader went away, the disk is full).
             if case .ended = event { break }
+            if console.outputFailure() != nil { return .success }
             block.show(render(event))
         }
         block.show([BoostWatchLine.over])

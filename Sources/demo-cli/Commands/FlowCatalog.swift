@@ -17,10 +17,10 @@ enum FlowCatalog {
         }
     }
 
-    /// `demo-cli flow`: every route, grouped by flow.
-    static func listing() -> [String] {
+    /// `demo-cli flow`: every route, grouped by flow; `demo-cli flow login`: that flow's only.
+    static func listing(of flows: [DemoFlow] = DemoFlow.allCases) -> [String] {
         var lines: [String] = []
-        for flow in DemoFlow.allCases {
+        for flow in flows {
             let title = flow == .registration ? "RegistrationFlow (sign-up and log-in screens)" : "LoginFlow (logging in and out)"
             lines.append("\(flow.rawValue) routes — \(title):")
             lines += routeNames(of: flow).map { "  \($0)" }

@@ -6,6 +6,9 @@ enum FlowCommand {
             case .list:
                 for line in FlowCatalog.listing() { context.console.print(line) }
                 return .success
+            case .routes(let flow):
+                for line in FlowCatalog.listing(of: [flow]) { context.console.print(line) }
+                return .success
             case .mermaid(let flow):
                 let diagram = try FlowCatalog.mermaid(flow)
                 context.console.print(diagram.hasSuffix("\n") ? String(diagram.dropLast()) : diagram)

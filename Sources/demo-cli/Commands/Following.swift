@@ -43,6 +43,8 @@ enum Following {
         block.begin()
         block.show(render(nil))
         for await event in events {
+            // Nobody sees the view any more (the reader went away, the disk is full): stop.
+            if console.outputFailure() != nil { break }
             block.show(render(event))
         }
         block.end()

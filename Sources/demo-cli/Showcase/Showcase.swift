@@ -62,6 +62,7 @@ enum Showcase {
 
         var state = initial
         for await request in events {
+            guard sink.isOpen else { return }
             switch request {
             case .openPopup:
                 guard state.popup == .notOpen else { continue }
@@ -110,6 +111,7 @@ enum Showcase {
         state.apply(.mainTick(seconds))
         sink.draw(state)
         for await request in events {
+            guard sink.isOpen else { return }
             switch request {
             case .openPopup:
                 let value = state.main.seconds ?? seconds

@@ -19,7 +19,7 @@ enum ShowcaseRenderer {
 
     /// The lines printed once, before the first ``line(_:)``, when output is not a terminal.
     static func header(_ state: ShowcaseState) -> [String] {
-        [title(state.mode, seconds: state.boostSeconds), profileLine(state.header), purchasesLine(state.header)]
+        [title(state.mode, seconds: state.boostSeconds), demoBoostLine, profileLine(state.header), purchasesLine(state.header)]
     }
 
     /// The whole screen when standard output is a terminal, redrawn in place on every change.
@@ -32,6 +32,7 @@ enum ShowcaseRenderer {
         let popup = text(state.popup)
         return [
             style.bold(title(state.mode, seconds: state.boostSeconds)),
+            style.dim(demoBoostLine),
             profileLine(state.header),
             purchasesLine(state.header),
             "",
@@ -59,13 +60,17 @@ enum ShowcaseRenderer {
         }
     }
 
+    /// Which boost the screens show: the showcase's own, not the one `boost start` saved.
+    static let demoBoostLine = "A demo boost kept in memory: the saved boost ('boost status') is left alone."
+
     private static func profileLine(_ header: ShowcaseHeader) -> String {
         // Escaped (stored text), then kept short so that the frame's lines never wrap on an
         // 80-column terminal.
         let nickname = header.nickname.escapingControlCharacters
         let name = nickname.isEmpty ? "(no nickname)" : nickname.count > 24 ? nickname.prefix(23) + "…" : nickname
-        let gender = header.gender.map { "\($0) (gender_code=\($0.isoCode))" } ?? "no gender"
-        return "Profile: \(name), \(gender)"
+        // Spelled as `profile show` spells it: "none" when no gender is set.
+        let gender = header.gender.map { "\($0) (gender_code=\($0.isoCode))" } ?? "none"
+        return "Profile: \(name), gender: \(gender)"
     }
 
     private static func purchasesLine(_ header: ShowcaseHeader) -> String {

@@ -4,6 +4,14 @@ protocol ShowcaseSink {
     mutating func draw(_ state: ShowcaseState)
     /// The showcase is over; `state` is its last state.
     mutating func finish(_ state: ShowcaseState)
+    /// Whether drawing is still seen: `false` once the output failed (its reader went away),
+    /// and the showcase stops.
+    var isOpen: Bool { get }
+}
+
+extension ShowcaseSink {
+    /// Open: a sink that cannot fail.
+    var isOpen: Bool { true }
 }
 
 /// Draws the showcase on the console.
@@ -23,7 +31,7 @@ struct ConsoleShowcaseSink: ShowcaseSink {
         if console.isTerminal {
             let lines = ShowcaseRenderer.frame(state, color: console.usesColor)
             let prefix = drawnLineCount == 0 ? Terminal.hideCursor : ""
-            console.write(prefix + Terminal.redraw(lines, previousLineCount: drawnLineCount))
+            console.write(prefix + Terminal.redraw(lines, previousLineCount: drawnLineCount, width: console.width))
             drawnLineCount = lines.count
             return
         }
@@ -40,4 +48,7 @@ struct ConsoleShowcaseSink: ShowcaseSink {
         draw(state)
         if console.isTerminal { console.write(Terminal.showCursor) }
     }
+
+    /// Whether standard output still takes what is drawn.
+    var isOpen: Bool { console.outputFailure() == nil }
 }

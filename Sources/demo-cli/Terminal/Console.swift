@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Where the CLI writes, and what the output can do: a terminal (redraw in place, hide the
@@ -11,23 +10,41 @@ struct Console: Sendable {
     /// Writes `text` as the very last output: every later ``write`` is dropped. Ctrl-C uses it
     /// to give the cursor back without a frame being drawn after it.
     let writeLast: @Sendable (String) -> Void
-    /// Whether standard output is a terminal.
+    /// Whether standard output is a live terminal: a terminal, and `TERM` is not `dumb` (a dumb
+    /// terminal cannot move the cursor, so it gets plain lines as a pipe does).
     let isTerminal: Bool
-    /// Whether colour escape codes may be used: a terminal, and `NO_COLOR` unset or empty.
+    /// Whether colour escape codes may be used: a live terminal, and `NO_COLOR` unset or empty.
     let usesColor: Bool
+    /// The width of the output in columns, when known: the terminal's, else `$COLUMNS`.
+    let width: Int?
+    /// Why writing to standard output failed (`No space left on device`), or `nil` while every
+    /// write has succeeded. Once it failed, later writes are dropped.
+    let outputFailure: @Sendable () -> String?
+    /// Whether standard input is a terminal, so a question can be asked.
+    let isInputTerminal: Bool
+    /// Reads one line of standard input, without its newline; `nil` at its end.
+    let readLine: @Sendable () -> String?
 
     init(
         write: @escaping @Sendable (String) -> Void,
         writeError: @escaping @Sendable (String) -> Void,
         writeLast: (@Sendable (String) -> Void)? = nil,
         isTerminal: Bool,
-        usesColor: Bool
+        usesColor: Bool,
+        width: Int? = nil,
+        outputFailure: @escaping @Sendable () -> String? = { nil },
+        isInputTerminal: Bool = false,
+        readLine: @escaping @Sendable () -> String? = { nil }
     ) {
         self.write = write
         self.writeError = writeError
         self.writeLast = writeLast ?? write
         self.isTerminal = isTerminal
         self.usesColor = usesColor
+        self.width = width
+        self.outputFailure = outputFailure
+        self.isInputTerminal = isInputTerminal
+        self.readLine = readLine
     }
 
     /// Writes `line` and a newline to standard output.
@@ -36,41 +53,26 @@ struct Console: Sendable {
     /// Writes `line` and a newline to standard error.
     func printError(_ line: String) { writeError(line + "\n") }
 
-    /// The process's standard output and error.
-    static func standard(environment: [String: String]) -> Console {
-        let isTerminal = Terminal.isTerminal(fileDescriptor: 1)
-        let output = StandardOutputGate()
+    /// The process's standard input, output and error.
+    ///
+    /// - Parameters:
+    ///   - environment: `TERM`, `NO_COLOR` and `COLUMNS` are read.
+    ///   - closed: The standard descriptors that were closed at launch
+    ///     (``StandardDescriptors/claim()``): writing to them fails.
+    static func standard(environment: [String: String], closed: Set<Int32> = []) -> Console {
+        let isTerminal = Terminal.isLive(fileDescriptor: 1, environment: environment)
+        let output = StandardStream(descriptor: 1, failure: closed.contains(1) ? EBADF : nil)
+        let errors = StandardStream(descriptor: 2, failure: closed.contains(2) ? EBADF : nil)
         return Console(
             write: { output.write($0) },
-            writeError: { FileHandle.standardError.write(Data($0.utf8)) },
+            writeError: { errors.write($0) },
             writeLast: { output.close(after: $0) },
             isTerminal: isTerminal,
-            usesColor: isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
+            usesColor: isTerminal && (environment["NO_COLOR"] ?? "").isEmpty,
+            width: Terminal.width(fileDescriptor: 1, environment: environment),
+            outputFailure: { output.failure },
+            isInputTerminal: !closed.contains(0) && Terminal.isTerminal(fileDescriptor: 0),
+            readLine: { Swift.readLine(strippingNewline: true) }
         )
-    }
-}
-
-/// Writes to standard output one piece at a time, until closed.
-///
-/// Writes are serialised on one queue, so once ``close(after:)`` has written its text nothing
-/// else reaches the terminal, even from a showcase frame being drawn at that very moment.
-private final class StandardOutputGate: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "demo-cli.standard-output")
-    /// Only read and written on `queue`.
-    private var isClosed = false
-
-    func write(_ text: String) {
-        queue.sync {
-            guard !isClosed else { return }
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
-    }
-
-    func close(after text: String) {
-        queue.sync {
-            guard !isClosed else { return }
-            isClosed = true
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
     }
 }

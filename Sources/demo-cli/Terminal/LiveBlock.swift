@@ -46,7 +46,7 @@ struct LiveBlock {
             var frame = lines + footer
             // A shorter frame blanks the lines the longer one left below it.
             while frame.count < drawnLineCount { frame.append("") }
-            console.write(Terminal.redraw(frame, previousLineCount: drawnLineCount))
+            console.write(Terminal.redraw(frame, previousLineCount: drawnLineCount, width: console.width))
             drawnLineCount = frame.count
         } else if let previous = shown {
             for (index, line) in lines.enumerated() where index >= previous.count || previous[index] != line {

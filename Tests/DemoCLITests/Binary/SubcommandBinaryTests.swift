@@ -146,6 +146,12 @@ struct SubcommandBinaryTests {
             #expect(mermaid.lines.first == "stateDiagram-v2")
             #expect(mermaid.lines.contains("    [*] --> root"))
             #expect(try binary.run(["flow", "login", "--mermaid"]).lines.contains("    [*] --> loggedOut"))
+            // A flow's name lists that flow's routes only.
+            let loginRoutes = try binary.run(["flow", "login"])
+            #expect(loginRoutes.status == 0)
+            #expect(loginRoutes.lines.contains("  force-logout") && loginRoutes.lines.contains("  full-cycle"))
+            #expect(!loginRoutes.lines.contains("  email-sign-up"))
+            #expect(!loginRoutes.standardOutput.contains("registration routes"))
         }
     }
 

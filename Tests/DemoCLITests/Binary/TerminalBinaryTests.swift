@@ -47,11 +47,16 @@ struct TerminalBinaryTests {
     }
 
     func runOnTerminal(
-        _ arguments: [String], environment: [String: String] = [:], interruptWhen: ((String) -> Bool)? = nil
+        _ arguments: [String], environment: [String: String] = [:], columns: Int? = nil,
+        interruptWhen: ((String) -> Bool)? = nil
     ) throws -> (output: String, status: Int32) {
         try withDemoBinary { binary in
             let terminal = try PseudoTerminal()
             defer { close(terminal.leader) }
+            if let columns {
+                var size = winsize(ws_row: 24, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+                try #require(ioctl(terminal.leader, UInt(0x5414), &size) == 0, "could not set the width (TIOCSWINSZ)")
+            }
             let process = try binary.makeProcess(arguments, environment: environment)
             process.standardOutput = terminal.follower
             process.standardError = FileHandle.nullDevice
@@ -73,7 +78,7 @@ struct TerminalBinaryTests {
         #expect(status == 0)
         #expect(output.hasPrefix("\u{1B}[?25l"))
         #expect(output.hasSuffix("\u{1B}[?25h"))
-        #expect(output.contains("\u{1B}[8F"))  // back up over the 8-line frame
+        #expect(output.contains("\u{1B}[9F"))  // back up over the 9-line frame
         #expect(output.contains("\u{1B}[32m✓ Both screens show the same time."))
         #expect(!output.contains("✗"))
         #expect(output.contains("The boost is over: the popup closed at 00:00."))
@@ -84,6 +89,24 @@ struct TerminalBinaryTests {
         #expect(status == 0)
         #expect(output.hasPrefix("\u{1B}[?25l") && output.hasSuffix("\u{1B}[?25h"))
         #expect(!output.contains("\u{1B}[32m") && !output.contains("\u{1B}[1m"))
+    }
+
+    @Test func aDumbTerminalGetsPlainLinesWithoutCursorMovement() throws {
+        let (output, status) = try runOnTerminal(["--seconds", "1", "--speed", "40"], environment: ["TERM": "dumb"])
+        #expect(status == 0)
+        #expect(!output.contains("\u{1B}"), "\(output.debugDescription)")
+        #expect(output.contains("Main screen 00:00 | Boost popup closed"))
+    }
+
+    @Test func aNarrowTerminalGetsLinesCutToItsWidth() throws {
+        let (output, status) = try runOnTerminal(
+            ["--seconds", "1", "--speed", "40"], environment: ["NO_COLOR": "1"], columns: 30)
+        #expect(status == 0)
+        let visible = output.replacing(#/\u{1B}\[[0-9;?]*[A-Za-z]/#, with: "").replacingOccurrences(of: "\r", with: "")
+        for line in visible.split(separator: "\n") {
+            #expect(line.count <= 30, "\(line)")
+        }
+        #expect(visible.contains("┌─ Main screen ───┐   ┌─"))
     }
 
     @Test func ctrlCGivesTheCursorBackAndExits130() throws {

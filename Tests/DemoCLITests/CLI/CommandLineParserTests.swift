@@ -50,6 +50,14 @@ struct CommandLineParserTests {
         (["boost", "--help"], .help(path: ["boost"])),
         (["boost", "use", "--help"], .help(path: ["boost", "use"])),
         (["link", "--help"], .help(path: ["link"])),
+        (["flow", "login"], .flow(.routes(.login))),
+        (["flow", "registration"], .flow(.routes(.registration))),
+        (["profile", "set", "--gender", "unset"], .profileSet(gender: .some(nil), nickname: nil)),
+        (["--version"], .version),
+        (["--data-dir", "/tmp/x", "--version"], .version),
+        (["data-dir"], .dataDirectory),
+        (["reset"], .reset(confirmed: false)),
+        (["reset", "--yes"], .reset(confirmed: true)),
     ]
 
     @Test(arguments: valid)

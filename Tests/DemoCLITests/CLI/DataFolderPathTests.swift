@@ -78,6 +78,7 @@ struct DataFolderPathTests {
     }
 
     @Test func theHelpDocumentsTheTilde() {
-        #expect(HelpText.program.contains("a leading ~ or ~/ means $HOME (~user is refused)"))
+        let help = HelpText.page(for: []).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("a leading ~ or ~/ means $HOME (~user is refused)"))
     }
 }

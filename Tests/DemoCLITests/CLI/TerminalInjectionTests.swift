@@ -89,8 +89,8 @@ struct TerminalInjectionTests {
         let header = ShowcaseHeader(nickname: "A\u{1B}[2J\nB", purchaseFlow: "failed: x\ny")
         let state = ShowcaseState(mode: .shared, boostSeconds: 10, header: header)
         let lines = ShowcaseRenderer.header(state)
-        #expect(lines[1] == #"Profile: A\u{1B}[2J\nB, no gender"#)
-        #expect(lines[2].hasSuffix(#"flow failed: x\ny"#))
+        #expect(lines[2] == #"Profile: A\u{1B}[2J\nB, gender: none"#)
+        #expect(lines[3].hasSuffix(#"flow failed: x\ny"#))
         for line in ShowcaseRenderer.frame(state, color: false) {
             #expect(!line.contains("\u{1B}") && !line.contains("\n"))
         }

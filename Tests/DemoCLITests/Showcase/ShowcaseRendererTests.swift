@@ -29,10 +29,11 @@ struct ShowcaseRendererTests {
 
     @Test func plainHeaderShowsProfileAndPurchases() {
         let header = ShowcaseRenderer.header(Self.state(main: .notOpen, popup: .notOpen))
-        #expect(header.count == 3)
+        #expect(header.count == 4)
         #expect(header[0].contains("one shared BoostTimeManager"))
-        #expect(header[1] == "Profile: Aki, female (gender_code=2)")
-        #expect(header[2] == "Purchases: 2 boost items, premium until 2027-01-15, flow idle")
+        #expect(header[1] == "A demo boost kept in memory: the saved boost ('boost status') is left alone.")
+        #expect(header[2] == "Profile: Aki, gender: female (gender_code=2)")
+        #expect(header[3] == "Purchases: 2 boost items, premium until 2027-01-15, flow idle")
         let naive = ShowcaseRenderer.header(Self.state(main: .notOpen, popup: .notOpen, mode: .naive))
         #expect(naive[0].contains("own timer"))
     }
@@ -45,7 +46,7 @@ struct ShowcaseRendererTests {
         for line in ShowcaseRenderer.frame(state, color: false) {
             #expect(line.count <= 80, "too wide: \(line)")
         }
-        #expect(ShowcaseRenderer.frame(state, color: false)[1].contains("NNN…"))
+        #expect(ShowcaseRenderer.frame(state, color: false)[2].contains("NNN…"))
     }
 
     @Test func plainOutputHasNoEscapeCodes() {
@@ -75,7 +76,7 @@ struct ShowcaseRendererTests {
         let frames = values.map { ShowcaseRenderer.frame(Self.state(main: $0.0, popup: $0.1), color: false) }
         #expect(Set(frames.map(\.count)).count == 1)
         // The boxes keep their width whatever they show.
-        #expect(Set(frames.map { $0[5].count }).count == 1)
+        #expect(Set(frames.map { $0[6].count }).count == 1)
     }
 
     @Test func colorIsOnlyUsedWhenAllowed() {

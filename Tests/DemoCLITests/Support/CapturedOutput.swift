@@ -9,10 +9,10 @@ final class CapturedOutput: Sendable {
     var standardOutput: String { out.withLock { $0 } }
     var standardError: String { err.withLock { $0 } }
 
-    func console(isTerminal: Bool, usesColor: Bool = false) -> Console {
+    func console(isTerminal: Bool, usesColor: Bool = false, width: Int? = nil) -> Console {
         Console(
             write: { text in self.out.withLock { $0 += text } },
             writeError: { text in self.err.withLock { $0 += text } },
-            isTerminal: isTerminal, usesColor: usesColor)
+            isTerminal: isTerminal, usesColor: usesColor, width: width)
     }
 }

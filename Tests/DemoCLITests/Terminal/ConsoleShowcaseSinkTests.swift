@@ -29,7 +29,7 @@ struct ConsoleShowcaseSinkTests {
         Self.draw(Self.states(), on: output.console(isTerminal: false))
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(
-            Array(lines.dropFirst(3)) == [
+            Array(lines.dropFirst(4)) == [
                 "Main screen 00:02 | Boost popup --:--",
                 "Main screen 00:02 | Boost popup 00:02",
                 "Main screen 00:01 | Boost popup 00:01",

@@ -22,10 +22,11 @@ struct FileStorageAsUserTests {
     /// What the child printed, one line per step, and how it exited.
     typealias Run = ChildProcessResult
 
-    /// Runs `storage-stress as-user <uid> <umask> <folder> <steps…>` and waits for it.
-    static func run(uid: uid_t?, umask: String? = nil, folder: URL, steps: [String]) throws -> Run {
+    /// Runs `storage-stress as-user <uid> <umask> <folder> <steps…>` and waits for it; `binary`
+    /// is the built one by default.
+    static func run(uid: uid_t?, umask: String? = nil, folder: URL, steps: [String], binary: URL? = nil) throws -> Run {
         let (found, searched) = BuiltProduct.locate("storage-stress")
-        let binary = try #require(found, "\(BuiltProduct.notFoundMessage("storage-stress", searched: searched))")
+        let binary = try #require(binary ?? found, "\(BuiltProduct.notFoundMessage("storage-stress", searched: searched))")
         let process = Process()
         process.executableURL = binary
         process.arguments = ["as-user", uid.map { String($0) } ?? "-", umask ?? "-", folder.path(percentEncoded: false)] + steps
@@ -49,6 +50,27 @@ struct FileStorageAsUserTests {
             #expect(try permissions(of: folder) == 0o700)
             #expect(try permissions(of: folder.appending(path: "counter.json")) == 0o600)
             #expect(try permissions(of: folder.appending(path: "counter.lock")) == 0o600)
+        }
+    }
+
+    /// From outside: `swift test` as root in a checkout inside a folder only its owner may
+    /// enter failed here, because the child, once unprivileged, could not look at its own
+    /// executable's folder and Foundation's `Bundle.main` trapped (the default app name asked it).
+    @Test(.enabled(if: geteuid() == 0, "becoming an unprivileged user needs root; as one, there is no one to become"))
+    func aChildWhoseExecutableLiesInAPrivateFolderStillWorks() throws {
+        let (found, searched) = BuiltProduct.locate("storage-stress")
+        let built = try #require(found, "\(BuiltProduct.notFoundMessage("storage-stress", searched: searched))")
+        try withTemporaryFolder { privateParent in
+            try #require(chmod(privateParent.path(percentEncoded: false), 0o700) == 0)
+            let copy = privateParent.appending(path: "bin/storage-stress", directoryHint: .notDirectory)
+            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: built, to: copy)
+            try withTemporaryFolder { folder in
+                try Self.giveToNobody(folder)
+                let run = try Self.run(uid: Self.nobody, folder: folder, steps: ["update", "load"], binary: copy)
+                #expect(run.status == 0, "\(run.standardError.prefix(400))")
+                #expect(run.lines == ["update: ok count=1", "load: ok count=1 stored=true"])
+            }
         }
     }
 

@@ -1,0 +1,83 @@
+import Foundation
+import Stores
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `demo-cli data-dir` and `demo-cli reset`: where the stores' files are, and removing them.
+enum DataFolderCommand {
+    /// The keys of the stores' documents: `<key>.json`, with its lock `<key>.lock`.
+    static let keys = ["boost", "profile", "purchases", "receipts", "apiTarget"]
+
+    /// The data folder `dataDirectory` names (already `~`-expanded), or the per-user default, and
+    /// where it was chosen, as help shows it.
+    static func folder(dataDirectory: String?, option: String?, environment: [String: String]) -> HelpText.DataFolder {
+        let storage = FileStorage(
+            folder: dataDirectory.map { URL(filePath: $0, directoryHint: .isDirectory) }, appName: "demo-cli",
+            environment: environment, reportNotice: { _ in })
+        var path = storage.folder.path(percentEncoded: false)
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        let source =
+            option != nil
+            ? "from --data-dir" : dataDirectory != nil ? "from $\(FileStorage.environmentVariable)" : "the per-user default"
+        return HelpText.DataFolder(path: path, source: source)
+    }
+
+    /// `data-dir`: the folder's path, one line (escaped: a path may contain anything).
+    static func printFolder(_ folder: HelpText.DataFolder, context: CommandContext) -> ExitStatus {
+        context.console.print(folder.path.escapingControlCharacters)
+        return .success
+    }
+
+    /// `reset`: removes each store's document, its lock file and any temporary file a killed
+    /// writer left; every other file in the folder — damaged documents kept aside included —
+    /// stays. Asks first on a terminal unless `confirmed`; refuses without `confirmed` elsewhere.
+    ///
+    /// Run it while no other run of demo-cli uses the folder (a live view would keep showing
+    /// what it had read).
+    static func reset(confirmed: Bool, folder: HelpText.DataFolder, context: CommandContext) -> ExitStatus {
+        let console = context.console
+        let shown = folder.path.escapingControlCharacters
+        if !confirmed {
+            guard console.isInputTerminal else {
+                return context.fail(
+                    "reset removes the saved boost, profile, purchases and API target from \(folder.path); "
+                        + "add --yes to confirm (standard input is not a terminal to ask on)")
+            }
+            console.write("Remove the saved boost, profile, purchases and API target from \(shown)? [y/N] ")
+            let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard answer == "y" || answer == "yes" else {
+                console.print("Nothing was removed.")
+                return .failure
+            }
+        }
+        var names = keys.flatMap { ["\($0).json", "\($0).lock"] }
+        // Temporary files of writers that were killed: `<key>~<id>.tmp`.
+        let present = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        names += present.filter { name in name.hasSuffix(".tmp") && keys.contains { name.hasPrefix("\($0)~") } }.sorted()
+        var removed: [String] = []
+        for name in names {
+            let path = folder.path + "/" + name
+            // `unlink` removes a link itself, never what it points to.
+            if unlink(path) == 0 {
+                removed.append(name)
+            } else if errno != ENOENT {
+                let reason = StandardStream.describe(errno)
+                return context.fail("could not remove \(path): \(reason); removed before it: \(removed.joined(separator: ", "))")
+            }
+        }
+        if removed.isEmpty {
+            console.print("No saved files in \(shown); nothing to remove.")
+        } else {
+            console.print(
+                "Removed \(removed.count) file\(removed.count == 1 ? "" : "s") from \(shown): \(removed.joined(separator: ", "))."
+            )
+        }
+        return .success
+    }
+}

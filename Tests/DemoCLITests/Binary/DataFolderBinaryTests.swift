@@ -1,0 +1,105 @@
+import Foundation
+import SingletonStoresTestSupport
+import Testing
+@testable import demo_cli
+
+/// The data folder through the binary: an unusable one is one clear error, never defaults
+/// shown as if they were stored.
+@Suite("The data folder through the binary", .hangLimit, .ownThread)
+struct DataFolderBinaryTests {
+    @Test(arguments: [["profile", "show"], ["boost", "status"], ["boost", "start"], ["purchase", "buy"]])
+    func anUnusableFolderIsOneErrorAndAFailure(_ command: [String]) throws {
+        try withDemoBinary { binary in
+            let file = binary.dataFolder.appending(path: "file")
+            try Data("not a folder".utf8).write(to: file)
+            let folder = file.appending(path: "data").path(percentEncoded: false)
+            let result = try binary.run(["--data-dir", folder] + command, withDataFolder: false)
+            #expect(result.reason == .exit && result.status == 1, "\(result)")
+            #expect(result.standardOutput.isEmpty, "no defaults shown as if stored")
+            #expect(result.errorLines.count == 1, "\(result.errorLines)")
+            #expect(result.errorLines.first?.hasPrefix("demo-cli: The data folder \(folder)") == true)
+            #expect(result.standardError.contains("a file is in the way at \(file.path(percentEncoded: false))"))
+        }
+    }
+
+    @Test func aPathWithAnOverLongNameCreatesNoFolder() throws {
+        try withDemoBinary { binary in
+            let parents = (1...20).map { "p\($0)" }.joined(separator: "/")
+            let folder = binary.dataFolder.path(percentEncoded: false) + "/\(parents)/" + String(repeating: "x", count: 300)
+            let result = try binary.run(["--data-dir", folder, "boost", "start"], withDataFolder: false)
+            #expect(result.reason == .exit && result.status == 1, "\(result)")
+            #expect(result.standardOutput.isEmpty)
+            #expect(result.errorLines.count == 1, "\(result.errorLines)")
+            #if os(Linux)
+            #expect(result.standardError.contains("300 bytes long"))
+            #endif
+            #expect(try FileManager.default.contentsOfDirectory(atPath: binary.dataFolder.path(percentEncoded: false)).isEmpty)
+        }
+    }
+
+    @Test func dataDirPrintsTheFolderInUse() throws {
+        try withDemoBinary { binary in
+            let folder = binary.dataFolder.path(percentEncoded: false)
+            let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+            #expect(try binary.run(["data-dir"]).lines == [trimmed])
+            #expect(try binary.runInFolder(["data-dir"]).lines == [trimmed])
+            #if os(Linux)
+            let home = try binary.run(
+                ["data-dir"], withDataFolder: false, environment: ["HOME": "/home/aki", "XDG_DATA_HOME": ""])
+            #expect(home.lines == ["/home/aki/.local/share/demo-cli"])
+            let help = try binary.run(["--help"], withDataFolder: false, environment: ["HOME": "/home/aki", "XDG_DATA_HOME": ""])
+            let words = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains("/home/aki/.local/share/demo-cli (the per-user default)"))
+            #endif
+        }
+    }
+
+    @Test func resetRemovesTheStoresFilesAndNothingElse() throws {
+        try withDemoBinary { binary in
+            _ = try binary.run(["purchase", "buy", "--items", "2"])
+            _ = try binary.run(["profile", "set", "--nickname", "Aki"])
+            _ = try binary.run(["boost", "start"])
+            _ = try binary.run(["target", "set", "dev01"])
+            let other = binary.dataFolder.appending(path: "notes.txt")
+            try Data("mine".utf8).write(to: other)
+            // Standard input is not a terminal: without --yes, nothing is removed.
+            let refused = try binary.run(["reset"])
+            #expect(refused.reason == .exit && refused.status == 1)
+            #expect(refused.errorLines.count == 1)
+            #expect(refused.standardError.contains("add --yes"))
+            #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 2")
+
+            let reset = try binary.run(["reset", "--yes"])
+            #expect(reset.status == 0, "\(reset)")
+            #expect(reset.lines.first?.hasPrefix("Removed 10 files from ") == true, "\(reset.lines)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: binary.dataFolder.path(percentEncoded: false))
+            #expect(left == ["notes.txt"])
+            #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 0")
+            #expect(try binary.run(["profile", "show"]).lines.first == "nickname: (not set)")
+            #expect(try binary.run(["reset", "--yes"]).lines.first?.hasPrefix("No saved files in ") == true)
+        }
+    }
+
+    @Test func versionPrintsThePackageVersion() throws {
+        try withDemoBinary { binary in
+            let result = try binary.run(["--version"])
+            #expect(result.status == 0)
+            #expect(result.lines == ["demo-cli \(PackageVersion.current) (SingletonStores)"])
+        }
+    }
+
+    @Test func noGenderIsSpelledNoneEverywhere() throws {
+        try withDemoBinary { binary in
+            #expect(try binary.run(["profile", "show"]).lines.contains("gender: none"))
+            #expect(try binary.run(["profile", "set", "--gender", "unset"]).status == 0, "the old spelling is still read")
+            let stubbed = try binary.run(["--store-variant", "gender=none", "link", "help"])
+            #expect(stubbed.status == 0, "\(stubbed)")
+            #expect(stubbed.lines == ["https://www.hoge.com/api/web/help"])
+            #expect(try binary.run(["--store-variant", "gender=unset", "link", "help"]).status == 0)
+            let showcase = try binary.run(["--seconds", "1", "--speed", "50"])
+            #expect(showcase.lines.contains { $0.hasPrefix("Profile: ") && $0.hasSuffix("gender: none") }, "\(showcase.lines)")
+            let help = try binary.run(["--help"]).standardOutput
+            #expect(!help.contains("unset") && help.contains("gender=female|male|none"))
+        }
+    }
+}
