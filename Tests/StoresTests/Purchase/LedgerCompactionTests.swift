@@ -182,6 +182,35 @@ struct LedgerCompactionTests {
         }
     }
 
+    /// An entry this version cannot read survives compaction unchanged, and the receipt it
+    /// names stays known, so a backend that presents it again credits nothing.
+    @Test func anUnreadableEntryOutlivesCompactionAndItsReceiptStaysKnown() async throws {
+        try await withTemporaryFolder { folder in
+            let entry = #"{"count": 1, "date": "2025-05-10T08:53:20Z", "kind": "boostItemsBought", "receiptID": "r-%d"}"#
+            let entries = (0..<200).map { String(format: entry, $0) }
+            let odd = #"{"date": "2025-05-10T08:53:20Z", "kind": "giftReceived", "receiptID": "gift-1"}"#
+            let text = #"{"formatVersion": 2, "value": {"entries": [\#(([odd] + entries).joined(separator: ","))]}}"#
+            try Data(text.utf8).write(to: folder.appending(path: "purchases.json"))
+            let date = Date(timeIntervalSince1970: 1_746_867_200)
+            let backend = ScriptedPurchaseBackend(receipts: [
+                PurchaseReceipt(id: "gift-1", product: .boostItems(5), date: date),
+                PurchaseReceipt(id: "r-199", product: .boostItems(1), date: date),
+            ])
+            let purchases = PurchaseManager(
+                backend: backend, storage: FileStorage(folder: folder), center: NotificationCenter(), watching: .off,
+                reportIssue: { _ in })
+            try await purchases.buy(.boostItems(1))
+            let ledger = purchases.purchaseLedger
+            #expect(ledger.checkpoint != nil)
+            #expect(ledger.unreadableEntries.map(\.receiptID) == ["gift-1"])
+            #expect(ledger.boostItems == 201)
+            #expect(try await purchases.restore() == 0, "neither the unreadable entry's receipt nor a recent one again")
+            let reloaded = try FileStorage(folder: folder).load(
+                PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger())
+            #expect(reloaded.value == ledger)
+        }
+    }
+
     /// The local backend's receipts and an old ledger that holds them all; the ledger is
     /// compacted by spending an item (no purchase cuts the receipts down first). Relaunches
     /// and a restore credit nothing twice.
