@@ -23,7 +23,9 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 ///
 /// Counts are derived from a persisted, append-only ``PurchaseLedger`` (the `purchases`
 /// document); every change goes through the storage's locked read-modify-write, so two processes
-/// buying at once lose nothing.
+/// buying at once lose nothing. The same write folds all but the newest
+/// ``PurchaseLedger/recentEntryLimit`` entries into the ledger's checkpoint, so a launch and a
+/// purchase cost the same after ten purchases or after a million.
 ///
 /// ## Using a boost item
 /// ``useBoostItem(duration:)`` starts a boost only if none is running in any process, and spends
@@ -181,6 +183,7 @@ public final class PurchaseManager: PurchaseStoreContract {
                 spent = try storage.update(PurchaseLedger.self, forKey: Self.ledgerKey, default: PurchaseLedger()) { ledger in
                     guard ledger.boostItems > 0 else { return false }
                     ledger.append(.boostItemUsed, at: now, boost: grant)
+                    ledger.compact()
                     return true
                 }.outcome
             } catch {
@@ -228,6 +231,7 @@ public final class PurchaseManager: PurchaseStoreContract {
             for receipt in fresh {
                 ledger.append(receipt.product.ledgerKind, at: receipt.date, receiptID: receipt.id)
             }
+            if !fresh.isEmpty { ledger.compact() }
             return fresh.count
         }
     }
