@@ -26,6 +26,8 @@ struct DemoStores: Sendable {
     private let profileStore: LazyStore<UserProfileStore>
     private let purchasesStore: LazyStore<PurchaseManager>
     private let apiTargetStore: LazyStore<APITargetStore>
+    /// The change log `--log-changes` started, kept for as long as the stores.
+    private let changeLog: ObservationToken?
 
     /// The persisted boost, resumed from an earlier run.
     var boost: BoostTimeManager { boostStore.value }
@@ -46,7 +48,11 @@ struct DemoStores: Sendable {
     ///   - boostStorage: Where the boost is kept; the data folder by default. The showcase
     ///     passes an in-memory storage so its short boost never replaces one started with
     ///     `boost start`.
-    init(dataDirectory: String?, clock: some Clock<Duration>, console: Console, boostStorage: (any StoreStorage)? = nil) {
+    ///   - logsChanges: Whether to print each change the stores commit on standard error.
+    init(
+        dataDirectory: String?, clock: some Clock<Duration>, console: Console, boostStorage: (any StoreStorage)? = nil,
+        logsChanges: Bool = false
+    ) {
         let storage = Self.storage(dataDirectory: dataDirectory, console: console)
         let center = NotificationCenter()
         let report = Self.reporter(console)
@@ -56,6 +62,7 @@ struct DemoStores: Sendable {
         }
         self.storage = storage
         self.center = center
+        changeLog = logsChanges ? Self.logChanges(on: center, console: console) : nil
         boostStore = boost
         profileStore = LazyStore { UserProfileStore(storage: storage, center: center, reportIssue: report) }
         purchasesStore = LazyStore {
@@ -80,6 +87,19 @@ struct DemoStores: Sendable {
         FileStorage(
             folder: dataDirectory.map { URL(filePath: $0, directoryHint: .isDirectory) }, appName: "demo-cli",
             reportNotice: { notice in console.printError("demo-cli: warning: \("\(notice)".escapingControlCharacters)") })
+    }
+
+    /// Prints each change the stores on `center` commit as one `demo-cli: change: …` line on
+    /// standard error: stored text escaped, each side cut to 200 characters.
+    static func logChanges(on center: NotificationCenter, console: Console) -> ObservationToken {
+        StoreChangeLog.start(center: center) { entry in
+            func cut(_ text: String) -> String {
+                text.count > 200 ? "\(text.prefix(200))…" : text
+            }
+            let origin = entry.isFromOtherProcess ? " (another run)" : ""
+            let line = "\(entry.store): \(cut(entry.old)) → \(cut(entry.new))\(origin)"
+            console.printError("demo-cli: change: \(line.escapingControlCharacters)")
+        }
     }
 
     /// Prints each store issue as one warning line on standard error, control characters

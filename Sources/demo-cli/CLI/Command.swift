@@ -98,4 +98,6 @@ struct Invocation: Sendable, Equatable {
     var command: Command
     /// The data folder given with `--data-dir`, if any.
     var dataDirectory: String?
+    /// Whether `--log-changes` was given.
+    var logsChanges = false
 }
