@@ -39,7 +39,8 @@ extension OptionSpec {
 
     /// `--log-changes`: every committed change of the stores, printed as it happens.
     static let logChanges = OptionSpec.flag(
-        "--log-changes", "Print each change the stores commit to standard error: store, old → new, and whether another run made it.")
+        "--log-changes",
+        "Print each change the stores commit to standard error: store, old → new, and whether another run made it.")
 
     /// Options every command accepts.
     static let globals: [OptionSpec] = [dataDirectory, logChanges, help]
