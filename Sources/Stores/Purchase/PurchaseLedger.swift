@@ -334,3 +334,19 @@ extension Int {
         return other > 0 ? .max : .min
     }
 }
+
+extension PurchaseLedger {
+    /// Replaces every receipt id of the entries and the checkpoint with
+    /// ``StoreSnapshot/redacted``, and leaves out the unreadable entries (they may hold
+    /// anything), for a snapshot.
+    mutating func redactReceiptIDs() {
+        for index in entries.indices where entries[index].receiptID != nil {
+            entries[index].receiptID = StoreSnapshot.redacted
+        }
+        if var checkpoint {
+            checkpoint.receiptIDs = checkpoint.receiptIDs.map { _ in StoreSnapshot.redacted }
+            self.checkpoint = checkpoint
+        }
+        unreadableEntries = []
+    }
+}

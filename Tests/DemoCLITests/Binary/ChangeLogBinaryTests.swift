@@ -26,3 +26,23 @@ struct ChangeLogBinaryTests {
         }
     }
 }
+
+/// `export`: every store in one JSON document, account ids and receipts redacted.
+@Suite("demo-cli export", .hangLimit, .ownThread)
+struct ExportBinaryTests {
+    @Test func everyStoreIsInOneDocumentWithReceiptsRedacted() throws {
+        try withDemoBinary { binary in
+            #expect(try binary.run(["purchase", "buy", "--items", "2"]).status == 0)
+            #expect(try binary.run(["profile", "set", "--nickname", "Aki"]).status == 0)
+            let export = try binary.run(["export"])
+            #expect(export.status == 0, "\(export)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(export.standardOutput.utf8)) as? [String: Any])
+            let stores = try #require(object["stores"] as? [String: Any])
+            #expect(Set(stores.keys) == ["apiTarget", "boost", "profile", "purchases"])
+            #expect((stores["profile"] as? [String: Any])?["nickname"] as? String == "Aki")
+            let entries = try #require((stores["purchases"] as? [String: Any])?["entries"] as? [[String: Any]])
+            #expect(entries.count == 1)
+            #expect(entries.first?["receiptID"] as? String == "<redacted>")
+        }
+    }
+}
