@@ -126,11 +126,41 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         return result
     }
 
+    /// Like ``update(_:)``, but never waits for another process: when it holds the document's
+    /// lock, returns `nil` at once and `body` does not run.
+    ///
+    /// - Parameter body: A pure change of the state, as for ``update(_:)``.
+    /// - Returns: What `body` returns, or `nil` when the document was locked.
+    /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
+    @discardableResult
+    public func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
+        var recovered: StorageError?
+        let result = try core.update { (state: inout State) throws(StorageError) -> Result? in
+            guard
+                let committed = try storage.updateIfAvailable(
+                    State.self, forKey: key, default: defaultValue, body)
+            else { return nil }
+            recovered = committed.recovery
+            state = committed.value
+            return committed.outcome
+        }
+        if let recovered { reportIssue(.storageRecovered(recovered)) }
+        return result
+    }
+
     /// Re-reads the document, adopting what another process wrote since; posts if it differs.
+    ///
+    /// Takes no lock and never waits for a writer: it reads the last committed document.
     ///
     /// - Throws: ``StorageError`` when the document could not be read.
     public func reload() throws(StorageError) {
-        try update { _ in }
+        var recovered: StorageError?
+        try core.update { (state: inout State) throws(StorageError) in
+            let loaded = try storage.load(State.self, forKey: key, default: defaultValue)
+            recovered = loaded.recovery
+            state = loaded.value
+        }
+        if let recovered { reportIssue(.storageRecovered(recovered)) }
     }
 }
 

@@ -7,6 +7,24 @@ import Darwin
 #endif
 import Foundation
 
+/// A lock taken by ``DocumentFile/withExclusiveLock(on:waiting:_:)``, valid inside its body.
+struct LockLease {
+    /// The lock file.
+    let file: URL
+    /// The locked descriptor (`-1` where there is no locking).
+    let descriptor: Int32
+
+    /// Whether the lock file's path still names the locked file. When it does not — the file
+    /// was removed or replaced — another writer may have locked the new one: commit nothing.
+    var isStillHeld: Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        DocumentFile.stillNamed(file, by: descriptor)
+        #else
+        true
+        #endif
+    }
+}
+
 /// What reading a document file found.
 enum FileContents {
     /// There is no file at the path.
@@ -162,13 +180,67 @@ enum DocumentFile {
         #endif
     }
 
+    /// How long a lock is waited for.
+    enum LockWait: Sendable, Equatable {
+        /// Up to this long, then ``StorageError/lockTimedOut(file:holder:waited:)`` is thrown.
+        case upTo(Duration)
+        /// Not at all: when another holds the lock, the body does not run.
+        case never
+    }
+
     /// Runs `body` while holding an exclusive advisory lock on the file at `lockFile`
-    /// (created `0600` if needed, never deleted; a link in its place is refused).
+    /// (created `0600` if needed, never deleted; a link in its place is refused), waiting for
+    /// another holder at most as `wait` says.
+    ///
+    /// The wait polls `flock(LOCK_EX | LOCK_NB)` with short sleeps (1 ms, growing to 20 ms)
+    /// until the deadline, measured on the monotonic clock. Once locked, the path must still
+    /// name the locked file: a lock file removed or replaced meanwhile (by a person, say) locks
+    /// nothing others can see, so it is closed and the path opened and locked again.
+    ///
+    /// - Returns: What `body` returned, or `nil` when `wait` is ``LockWait/never`` and another
+    ///   holds the lock (then `body` did not run).
+    /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)`` when the lock stayed held
+    ///   for the whole wait, ``StorageError/lockFailed(file:reason:)`` when it could not be
+    ///   taken at all, or what `body` threw.
     static func withExclusiveLock<Result>(
         on lockFile: URL,
-        _ body: () throws(StorageError) -> Result
-    ) throws(StorageError) -> Result {
+        waiting wait: LockWait,
+        _ body: (LockLease) throws(StorageError) -> Result
+    ) throws(StorageError) -> Result? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        let clock = ContinuousClock()
+        let start = clock.now
+        while true {
+            let descriptor = try openLockFile(lockFile)
+            defer { close(descriptor) }  // closing the descriptor releases the lock
+            var pause = Duration.milliseconds(1)
+            while true {
+                let code = FileFaults.injected(.flock) ?? (flock(descriptor, LOCK_EX | LOCK_NB) == 0 ? nil : errno)
+                guard let code else { break }
+                if code == EINTR { continue }
+                guard code == EWOULDBLOCK || code == EAGAIN else {
+                    throw .lockFailed(file: lockFile, reason: describe(code))
+                }
+                guard case .upTo(let limit) = wait else { return nil }
+                let waited = clock.now - start
+                if waited >= limit {
+                    throw .lockTimedOut(file: lockFile, holder: LockHolder.processID(of: descriptor), waited: limit)
+                }
+                sleep(for: min(pause, limit - waited))
+                pause = min(pause * 2, .milliseconds(20))
+            }
+            // Locked. Is this still the file others open under that name?
+            let lease = LockLease(file: lockFile, descriptor: descriptor)
+            if lease.isStillHeld { return try body(lease) }
+        }
+        #else
+        return try body(LockLease(file: lockFile, descriptor: -1))
+        #endif
+    }
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    /// Opens (creating if needed) the lock file and checks that it is a regular file.
+    private static func openLockFile(_ lockFile: URL) throws(StorageError) -> Int32 {
         // Read-only is enough for flock, and still opens a lock file an older version left `0400`.
         let descriptor = openRetrying(.openLock, lockFile.filePath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if descriptor < 0 {
@@ -176,31 +248,44 @@ enum DocumentFile {
             if itemKind(at: lockFile.filePath) == .symbolicLink {
                 throw .lockFailed(
                     file: lockFile,
-                    reason: "it is a symbolic link, which is never followed; remove the link (a lock file holds no data)")
+                    reason: "it is a symbolic link, which is never followed; quit every process that uses this "
+                        + "folder, then remove the link (a lock file holds no data)")
             }
             throw .lockFailed(file: lockFile, reason: describe(code))
         }
-        defer { close(descriptor) }  // closing the descriptor releases the lock
         var info = stat()
-        if fstat(descriptor, &info) != 0 { throw .lockFailed(file: lockFile, reason: describe(errno)) }
+        if fstat(descriptor, &info) != 0 {
+            let code = errno
+            close(descriptor)
+            throw .lockFailed(file: lockFile, reason: describe(code))
+        }
         if (info.st_mode & S_IFMT) != S_IFREG {
+            close(descriptor)
             throw .lockFailed(
                 file: lockFile,
-                reason: "it is \(describeKind(info.st_mode)), not a regular file; remove it (a lock file holds no data)")
+                reason: "it is \(describeKind(info.st_mode)), not a regular file; quit every process that uses "
+                    + "this folder, then remove it (a lock file holds no data)")
         }
         if info.st_mode & 0o777 != 0o600, info.st_uid == geteuid() {
             _ = fchmod(descriptor, 0o600)  // created under a narrow umask, or by an older version
         }
-        while true {
-            let code = FileFaults.injected(.flock) ?? (flock(descriptor, LOCK_EX) == 0 ? nil : errno)
-            guard let code else { break }
-            if code != EINTR { throw .lockFailed(file: lockFile, reason: describe(code)) }
-        }
-        return try body()
-        #else
-        return try body()
-        #endif
+        return descriptor
     }
+
+    /// Whether `path` still names the file open as `descriptor` (same device and inode).
+    static func stillNamed(_ path: URL, by descriptor: Int32) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(descriptor, &open) == 0, lstat(path.filePath, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    /// Sleeps the calling thread for `duration` (a wait for another process, on real time).
+    private static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) * 1e-18)
+    }
+    #endif
 
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
     /// What is at a path, looked at without following a link.
