@@ -25,6 +25,25 @@ struct LockLease {
     }
 }
 
+/// Which file a path names: its device and inode, or `nil` when nothing is there. Every
+/// commit renames a new file over a document, so a different stamp means another commit.
+struct FileStamp: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The stamp of what is at `url` now (links are not followed); `nil` when nothing is, or
+    /// where there is no `lstat`.
+    static func of(_ url: URL) -> FileStamp? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        var info = stat()
+        guard lstat(url.filePath, &info) == 0 else { return nil }
+        return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        #else
+        return nil
+        #endif
+    }
+}
+
 /// What reading a document file found.
 enum FileContents {
     /// There is no file at the path.
@@ -192,7 +211,8 @@ enum DocumentFile {
     /// (created `0600` if needed, never deleted; a link in its place is refused), waiting for
     /// another holder at most as `wait` says.
     ///
-    /// The wait polls `flock(LOCK_EX | LOCK_NB)` with short sleeps (1 ms, growing to 20 ms)
+    /// The threads of this process queue for the lock in order (``LockQueue``); the first
+    /// polls `flock(LOCK_EX | LOCK_NB)` with short sleeps (1 ms, growing to 20 ms)
     /// until the deadline, measured on the monotonic clock. Once locked, the path must still
     /// name the locked file: a lock file removed or replaced meanwhile (by a person, say) locks
     /// nothing others can see, so it is closed and the path opened and locked again.
@@ -208,26 +228,40 @@ enum DocumentFile {
         _ body: (LockLease) throws(StorageError) -> Result
     ) throws(StorageError) -> Result? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ContinuousClock.now
+        let queueDeadline: ContinuousClock.Instant?
+        switch wait {
+        case .upTo(let limit): queueDeadline = start.advanced(by: limit)
+        case .never: queueDeadline = nil
+        }
+        guard let ticket = LockQueue.shared.enter(lockFile.filePath, until: queueDeadline) else {
+            guard case .upTo(let limit) = wait else { return nil }
+            throw .lockTimedOut(file: lockFile, holder: LockHolder.processID(ofFileAt: lockFile.filePath), waited: limit)
+        }
+        defer { LockQueue.shared.leave(lockFile.filePath, ticket: ticket) }
         while true {
+            // The turnstile `<key>.lock-queue`: a writer that has to wait holds it while it
+            // polls, and every writer passes it first, so one that has just let go of the lock
+            // queues behind the waiter instead of taking the lock again at once. It is created
+            // by the first writer that has to wait.
+            var turnstile = openTurnstile(for: lockFile, creating: false)
+            defer { if turnstile >= 0 { close(turnstile) } }
+            if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, wait: wait, since: start, injecting: false) {
+                return nil
+            }
             let descriptor = try openLockFile(lockFile)
             defer { close(descriptor) }  // closing the descriptor releases the lock
-            var pause = Duration.milliseconds(1)
-            while true {
-                let code = FileFaults.injected(.flock) ?? (flock(descriptor, LOCK_EX | LOCK_NB) == 0 ? nil : errno)
-                guard let code else { break }
-                if code == EINTR { continue }
-                guard code == EWOULDBLOCK || code == EAGAIN else {
-                    throw .lockFailed(file: lockFile, reason: describe(code))
+            if try !poll(descriptor, lockFile: lockFile, wait: .never, since: start, injecting: true) {
+                guard wait != .never else { return nil }
+                if turnstile < 0 {
+                    turnstile = openTurnstile(for: lockFile, creating: true)
+                    if turnstile >= 0 { _ = try poll(turnstile, lockFile: lockFile, wait: wait, since: start, injecting: false) }
                 }
-                guard case .upTo(let limit) = wait else { return nil }
-                let waited = clock.now - start
-                if waited >= limit {
-                    throw .lockTimedOut(file: lockFile, holder: LockHolder.processID(of: descriptor), waited: limit)
-                }
-                sleep(for: min(pause, limit - waited))
-                pause = min(pause * 2, .milliseconds(20))
+                _ = try poll(descriptor, lockFile: lockFile, wait: wait, since: start, injecting: false)
+            }
+            if turnstile >= 0 {
+                close(turnstile)
+                turnstile = -1
             }
             // Locked. Is this still the file others open under that name?
             let lease = LockLease(file: lockFile, descriptor: descriptor)
@@ -239,6 +273,45 @@ enum DocumentFile {
     }
 
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    /// Takes `flock(LOCK_EX)` on `descriptor`, polling with `LOCK_NB` and sleeps of 1 ms
+    /// growing to 20 ms while another holds it, until `wait` runs out since `start`.
+    ///
+    /// - Returns: `true` when locked; `false` when `wait` is `.never` and the lock is held.
+    /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)`` or
+    ///   ``StorageError/lockFailed(file:reason:)``.
+    private static func poll(
+        _ descriptor: Int32, lockFile: URL, wait: LockWait, since start: ContinuousClock.Instant, injecting: Bool
+    ) throws(StorageError) -> Bool {
+        let clock = ContinuousClock()
+        var pause = Duration.milliseconds(1)
+        while true {
+            let injected = injecting ? FileFaults.injected(.flock) : nil
+            let code = injected ?? (flock(descriptor, LOCK_EX | LOCK_NB) == 0 ? nil : errno)
+            guard let code else { return true }
+            if code == EINTR { continue }
+            guard code == EWOULDBLOCK || code == EAGAIN else {
+                throw .lockFailed(file: lockFile, reason: describe(code))
+            }
+            guard case .upTo(let limit) = wait else { return false }
+            let waited = clock.now - start
+            if waited >= limit {
+                throw .lockTimedOut(file: lockFile, holder: LockHolder.processID(ofFileAt: lockFile.filePath), waited: limit)
+            }
+            sleep(for: min(pause, limit - waited))
+            pause = min(pause * 2, .milliseconds(20))
+        }
+    }
+
+    /// Opens the turnstile file `<key>.lock-queue` beside `lockFile`; `-1` when it is not
+    /// there (and not `creating`) or can't be opened: waiting is then merely less fair.
+    private static func openTurnstile(for lockFile: URL, creating: Bool) -> Int32 {
+        let path = lockFile.filePath + "-queue"
+        while true {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (creating ? O_CREAT : 0), 0o600)
+            if descriptor >= 0 || errno != EINTR { return descriptor }
+        }
+    }
+
     /// Opens (creating if needed) the lock file and checks that it is a regular file.
     private static func openLockFile(_ lockFile: URL) throws(StorageError) -> Int32 {
         // Read-only is enough for flock, and still opens a lock file an older version left `0400`.

@@ -74,7 +74,10 @@ import Foundation
 /// to each open file description, so it excludes other processes, other instances and other
 /// threads alike; no further in-process lock is needed. A load moves a bad document aside only
 /// when the lock is free at once; otherwise it returns the default and leaves the document to
-/// the next write. Lock files are left in place. One that is removed or replaced anyway (by a
+/// the next write. A writer that has to wait holds a second lock, on `<key>.lock-queue`, while
+/// it does, so that one that has just written queues behind it rather than taking the lock
+/// again at once: writers in a loop take turns, and none waits out its timeout while others
+/// make progress. Lock files are left in place. One that is removed or replaced anyway (by a
 /// person or a cleaning tool) loses nothing: after locking, and again just before committing,
 /// a writer checks that the path still names the file it locked, and if not locks the new one
 /// and runs its transaction again from the document as it then is. On a platform without
@@ -211,8 +214,9 @@ public struct FileStorage: StoreStorage {
             let attempt = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .upTo(lockTimeout)) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageError?> in
                 removeStaleTemporaries(forKey: key)
+                let read = FileStamp.of(file)
                 let previous = try readDocument(Value.self, file: file)
-                return try write(data, to: file, key: key, replacing: previous.problem, lease: lease).map { $0 }
+                return try write(data, to: file, key: key, replacing: previous.problem, lease: lease, read: read)
             }
             if case .done(let recovery)? = attempt { return recovery }
         }

@@ -72,6 +72,7 @@ extension FileStorage {
             let attempt = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: wait) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageUpdate<Value, Outcome>> in
                 removeStaleTemporaries(forKey: key)
+                let read = FileStamp.of(file)
                 let current = try readDocument(Value.self, file: file)
                 var value = current.value ?? defaultValue()
                 let before = try DocumentCoding.encode(value, key: key)
@@ -80,7 +81,7 @@ extension FileStorage {
                 let changed = after != before
                 let recovery: StorageError?
                 if changed {
-                    switch try write(after, to: file, key: key, replacing: current.problem, lease: lease) {
+                    switch try write(after, to: file, key: key, replacing: current.problem, lease: lease, read: read) {
                     case .done(let report): recovery = report
                     case .lockLost: return .lockLost
                     }
@@ -141,21 +142,24 @@ extension FileStorage {
     /// bad document is back where it was.
     ///
     /// Call only while holding the key's lock, `lease`. Just before committing, the lease is
-    /// checked: when the lock file was removed or replaced, nothing is written and the result
-    /// is ``WriteAttempt/lockLost``, for the caller to run its transaction again.
+    /// checked, and the document must still be the file that was read (`read`, its stamp
+    /// before reading): when the lock file was removed or replaced, or another writer that
+    /// locked the new one committed meanwhile, nothing is written and the result is
+    /// ``WriteAttempt/lockLost``, for the caller to run its transaction again.
     ///
     /// - Returns: The report of the bad document that was moved aside, if any.
     /// - Throws: ``StorageError/writeFailed(file:reason:)`` when nothing changed. In the one
     ///   case where the bad document was moved aside, the new one could not be put in its place
     ///   and the bad one could not be moved back, the report of the move is thrown instead.
     func write(
-        _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, lease: LockLease
+        _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, lease: LockLease,
+        read: FileStamp?
     ) throws(StorageError) -> WriteAttempt<StorageError?> {
         let temporary = temporaryURL(forKey: key)
         FaultInjection.reach(.willWrite(key))
         try DocumentFile.writeTemporary(data, at: temporary, for: file)
         FaultInjection.reach(.temporaryWritten(key))
-        guard lease.isStillHeld else {
+        guard lease.isStillHeld, FileStamp.of(file) == read else {
             DocumentFile.remove(temporary)
             return .lockLost
         }

@@ -12,12 +12,12 @@ import Foundation
 /// On Linux, `/proc/locks` lists every `flock` lock with the holder's process id and the
 /// locked file's device and inode. Elsewhere the holder is not known (`nil`).
 enum LockHolder {
-    /// The process holding the `flock` lock on the file open as `descriptor`, if the system
-    /// tells; never this process's own id.
-    static func processID(of descriptor: Int32) -> Int32? {
+    /// The process holding the `flock` lock on the file at `path`, if the system tells and it
+    /// is not this process.
+    static func processID(ofFileAt path: String) -> Int32? {
         #if os(Linux)
         var info = stat()
-        guard fstat(descriptor, &info) == 0,
+        guard lstat(path, &info) == 0,
             let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
         else { return nil }
         return processID(inLocksTable: table, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), excluding: getpid())
