@@ -9,7 +9,8 @@ extension FileStorage {
     /// A fresh temporary file name for writing the document of `key`: `<key>~<pid>-<id>.tmp`.
     func temporaryURL(forKey key: String) -> URL {
         let id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        return folder.appending(path: "\(key)~\(ProcessInfo.processInfo.processIdentifier)-\(id).tmp", directoryHint: .notDirectory)
+        return folder.appending(
+            path: "\(key)~\(ProcessInfo.processInfo.processIdentifier)-\(id).tmp", directoryHint: .notDirectory)
     }
 
     /// How old a temporary file of an older version (no process id in its name) must be to be

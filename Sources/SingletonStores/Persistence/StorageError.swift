@@ -183,7 +183,8 @@ extension StorageError {
     /// A wait in words: "5 seconds", "0.25 seconds", "1 second".
     static func describe(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        let milliseconds = max(0, seconds.multipliedReportingOverflow(by: 1000).partialValue + attoseconds / 1_000_000_000_000_000)
+        let milliseconds = max(
+            0, seconds.multipliedReportingOverflow(by: 1000).partialValue + attoseconds / 1_000_000_000_000_000)
         if milliseconds == 1000 { return "1 second" }
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) seconds" }
         var fraction = String(milliseconds % 1000)

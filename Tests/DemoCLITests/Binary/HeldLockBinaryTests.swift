@@ -28,7 +28,8 @@ struct HeldLockBinaryTests {
         }
         if !finished {
             child.send(SIGKILL)
-            Issue.record("demo-cli \(arguments.joined(separator: " ")) did not finish within \(limit)", sourceLocation: sourceLocation)
+            Issue.record(
+                "demo-cli \(arguments.joined(separator: " ")) did not finish within \(limit)", sourceLocation: sourceLocation)
         }
         return try child.finish()
     }

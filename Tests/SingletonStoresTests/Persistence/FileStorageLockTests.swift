@@ -145,7 +145,8 @@ struct FileStorageLockTests {
             for process in processes { process.waitUntilExit() }
             #expect(processes.allSatisfy { $0.terminationReason == .exit && $0.terminationStatus == 0 })
             #expect(round > 10, "the lock file was removed while the writers ran")
-            let total = try FileStorage(folder: folder).load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            let total = try FileStorage(folder: folder).load(
+                PersistedCounter.self, forKey: "counter", default: PersistedCounter())
             #expect(total.value.count == writers * increments)
         }
     }
@@ -164,7 +165,9 @@ struct FileStorageLockTests {
             let pausedOnce = Locked(false)
             FaultInjection.install { point in
                 guard point == .temporaryWritten("counter"), Thread.current.threadDictionary[marker] != nil,
-                    pausedOnce.withLock({ done in defer { done = true }; return !done })
+                    pausedOnce.withLock({ done in
+                        defer { done = true }; return !done
+                    })
                 else { return }
                 paused.signal()
                 resume.wait()
