@@ -21,11 +21,12 @@ import StoreObservation
 /// }
 /// ```
 ///
-/// Each ``update(_:)`` runs the storage's locked read-modify-write inside the store's own
-/// transaction: it starts from the document as it is on disk (another process may have changed
-/// it), applies the change, writes it atomically, and only then commits the same value in
-/// memory and posts it. If the write fails, neither memory nor disk changes and nothing is
-/// posted.
+/// Each ``update(_:)`` runs the storage's locked read-modify-write: it starts from the document
+/// as it is on disk (another process may have changed it), applies the change, writes it
+/// atomically, and only then commits the same value in memory and posts it. Writes reach
+/// memory in the order they reached the disk. If the write fails, neither memory nor disk
+/// changes and nothing is posted. Reading ``state`` never waits for a write, even one that
+/// waits for another process's lock.
 ///
 /// A document that cannot be read is kept aside by the storage; the store starts from the
 /// default, keeps the problem in ``loadProblem`` and reports it once as
@@ -54,6 +55,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     private let reportIssue: @Sendable (StoreIssue) -> Void
     // Keeps the document watched while the store lives.
     private let watch: StorageWatch?
+    // Orders writes and follows in memory.
+    private let tracker: WriteTracker
+    private let follower: DiskFollower<State>
 
     /// Loads the document named `key`, or starts from `defaultValue`.
     ///
@@ -79,7 +83,8 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         // Watch first, load second: a version written in between is caught up on at once.
-        let follower = DiskFollower<State>(key: key, storage: storage, reportIssue: reportIssue)
+        let tracker = WriteTracker()
+        let follower = DiskFollower<State>(key: key, storage: storage, tracker: tracker, reportIssue: reportIssue)
         let watch = try? storage.watch(forKey: key, watching) { follower.adoptDisk() }
         let loaded: StorageLoad<State>
         do {
@@ -94,6 +99,8 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         self.loadProblem = loaded.recovery
         self.core = StoreCore(loaded.value, channel: channel, center: center, object: object)
         self.watch = watch ?? nil
+        self.tracker = tracker
+        self.follower = follower
         if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
         follower.attach(core)
     }
@@ -107,23 +114,20 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
 
     /// Changes the state on disk and in memory as one transaction, then posts the change.
     ///
-    /// - Parameter body: A pure change of the state. It runs under the store's lock and the
-    ///   document's file lock: it must not post, call observers or touch other stores. To refuse
-    ///   a change, leave the state as it is and return the reason.
+    /// - Parameter body: A pure change of the state. It runs under the document's file lock: it
+    ///   must not post, call observers or touch other stores. To refuse a change, leave the
+    ///   state as it is and return the reason.
     /// - Returns: What `body` returns.
-    /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
+    /// - Throws: ``StorageError`` when the document could not be written (including
+    ///   ``StorageError/lockTimedOut(file:holder:waited:)``); then nothing changed.
     @discardableResult
     public func update<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result {
-        var recovered: StorageError?
-        let result = try core.update { (state: inout State) throws(StorageError) -> Result in
-            let committed = try storage.update(
-                State.self, forKey: key, default: defaultValue, body)
-            recovered = committed.recovery
-            state = committed.value
-            return committed.outcome
+        let outcome = try write({ (state: inout State) throws(StorageError) -> Result? in body(&state) }, waiting: true)
+        guard let outcome else {
+            // Only a write that does not wait comes back without an outcome.
+            throw .lockFailed(file: URL(filePath: key), reason: "the lock could not be taken")
         }
-        if let recovered { reportIssue(.storageRecovered(recovered)) }
-        return result
+        return outcome
     }
 
     /// Like ``update(_:)``, but never waits for another process: when it holds the document's
@@ -134,33 +138,50 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
     @discardableResult
     public func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
-        var recovered: StorageError?
-        let result = try core.update { (state: inout State) throws(StorageError) -> Result? in
-            guard
-                let committed = try storage.updateIfAvailable(
-                    State.self, forKey: key, default: defaultValue, body)
-            else { return nil }
-            recovered = committed.recovery
-            state = committed.value
-            return committed.outcome
-        }
-        if let recovered { reportIssue(.storageRecovered(recovered)) }
-        return result
+        try write({ (state: inout State) throws(StorageError) -> Result? in body(&state) }, waiting: false)
     }
 
     /// Re-reads the document, adopting what another process wrote since; posts if it differs.
     ///
-    /// Takes no lock and never waits for a writer: it reads the last committed document.
+    /// Takes no lock and never waits for a writer: it reads the last committed document. While
+    /// a write of this store is under way, it leaves the adopting to that write, which follows
+    /// the disk once it has committed.
     ///
     /// - Throws: ``StorageError`` when the document could not be read.
     public func reload() throws(StorageError) {
         var recovered: StorageError?
         try core.update { (state: inout State) throws(StorageError) in
-            let loaded = try storage.load(State.self, forKey: key, default: defaultValue)
-            recovered = loaded.recovery
-            state = loaded.value
+            try tracker.follow { () throws(StorageError) in
+                let loaded = try storage.load(State.self, forKey: key, default: defaultValue)
+                recovered = loaded.recovery
+                state = loaded.value
+            }
         }
         if let recovered { reportIssue(.storageRecovered(recovered)) }
+    }
+
+    /// One write: on disk under the file lock (waiting for it, or not), then in memory, in disk
+    /// order, then posted; `nil` when not waiting and the lock was held.
+    private func write<Result>(
+        _ body: (inout State) throws(StorageError) -> Result?, waiting: Bool
+    ) throws(StorageError) -> Result? {
+        let follows = tracker.beginWrite()
+        defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
+        var sequence: UInt64 = 0
+        func change(_ state: inout State) throws(StorageError) -> Result? {
+            sequence = tracker.nextSequence()
+            return try body(&state)
+        }
+        let committed =
+            waiting
+            ? try storage.update(State.self, forKey: key, default: defaultValue, change)
+            : try storage.updateIfAvailable(State.self, forKey: key, default: defaultValue, change)
+        guard let committed else { return nil }
+        core.update { state in
+            if tracker.adopt(sequence) { state = committed.value }
+        }
+        if let recovered = committed.recovery { reportIssue(.storageRecovered(recovered)) }
+        return committed.outcome
     }
 }
 

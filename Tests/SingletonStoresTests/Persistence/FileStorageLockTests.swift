@@ -1,9 +1,14 @@
 import Foundation
 import SingletonStoresLocking
+import StoreObservation
 import SingletonStoresTestSupport
 import Testing
 
 @_spi(FaultInjection) @testable import SingletonStores
+
+extension NotificationChannel where Payload == StoreChange<PersistedCounter> {
+    static let heldCounter = NotificationChannel("Tests.heldCounter.changed")
+}
 
 /// Locks held by other processes: writes wait a bounded time, reads never; a lock file removed
 /// or replaced while writers run loses nothing, and a live writer's temporary file is kept.
@@ -81,6 +86,40 @@ struct FileStorageLockTests {
                 PersistedCounter.self, forKey: "counter", default: PersistedCounter()
             ) { $0.count += 1 }
             #expect(available == nil)
+        }
+    }
+
+    /// A store whose write waits for another process's lock still answers reads at once, and
+    /// commits the write once the lock is free.
+    @Test func aStoreIsReadWhileItsWriteWaitsForTheLock() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, lockTimeout: .seconds(600), reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 3), forKey: "counter")
+            let store = PersistentStoreCore(
+                key: "counter", default: PersistedCounter(), storage: storage, channel: .heldCounter,
+                center: NotificationCenter(), watching: .off, reportIssue: { _ in })
+            let holder = try Self.holdLock("counter", in: folder)
+            holder.send(SIGSTOP)
+            let written = DispatchSemaphore(value: 0)
+            Thread {
+                _ = try? store.update { $0.count += 1 }
+                written.signal()
+            }.start()
+            // The write is waiting (it cannot finish while the lock is held)…
+            #expect(written.wait(timeout: .now() + 0.3) == .timedOut)
+            // …and reading the store does not wait for it.
+            let started = ContinuousClock.now
+            #expect(store.state.count == 3)
+            try store.reload()
+            #expect(store.state.count == 3)
+            #expect(ContinuousClock.now - started < .seconds(5))
+
+            holder.send(SIGKILL)
+            holder.send(SIGCONT)
+            _ = try holder.finish()
+            #expect(written.wait(timeout: .now() + 60) == .success)
+            #expect(store.state.count == 4)
+            #expect(try Self.counter(storage) == 4)
         }
     }
 
