@@ -122,12 +122,15 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///   ``StorageError/lockTimedOut(file:holder:waited:)``); then nothing changed.
     @discardableResult
     public func update<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result {
-        let outcome = try write({ (state: inout State) throws(StorageError) -> Result? in body(&state) }, waiting: true)
-        guard let outcome else {
-            // Only a write that does not wait comes back without an outcome.
-            throw .lockFailed(file: URL(filePath: key), reason: "the lock could not be taken")
+        let follows = tracker.beginWrite()
+        defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
+        var sequence: UInt64 = 0
+        let committed = try storage.update(State.self, forKey: key, default: defaultValue) {
+            (state: inout State) -> Result in
+            sequence = tracker.nextSequence()
+            return body(&state)
         }
-        return outcome
+        return adopt(committed, sequence: sequence)
     }
 
     /// Like ``update(_:)``, but never waits for another process: when it holds the document's
@@ -138,7 +141,15 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
     @discardableResult
     public func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
-        try write({ (state: inout State) throws(StorageError) -> Result? in body(&state) }, waiting: false)
+        let follows = tracker.beginWrite()
+        defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
+        var sequence: UInt64 = 0
+        let committed = try storage.updateIfAvailable(State.self, forKey: key, default: defaultValue) {
+            (state: inout State) -> Result in
+            sequence = tracker.nextSequence()
+            return body(&state)
+        }
+        return committed.map { adopt($0, sequence: sequence) }
     }
 
     /// Re-reads the document, adopting what another process wrote since; posts if it differs.
@@ -160,23 +171,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         if let recovered { reportIssue(.storageRecovered(recovered)) }
     }
 
-    /// One write: on disk under the file lock (waiting for it, or not), then in memory, in disk
-    /// order, then posted; `nil` when not waiting and the lock was held.
-    private func write<Result>(
-        _ body: (inout State) throws(StorageError) -> Result?, waiting: Bool
-    ) throws(StorageError) -> Result? {
-        let follows = tracker.beginWrite()
-        defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
-        var sequence: UInt64 = 0
-        func change(_ state: inout State) throws(StorageError) -> Result? {
-            sequence = tracker.nextSequence()
-            return try body(&state)
-        }
-        let committed =
-            waiting
-            ? try storage.update(State.self, forKey: key, default: defaultValue, change)
-            : try storage.updateIfAvailable(State.self, forKey: key, default: defaultValue, change)
-        guard let committed else { return nil }
+    /// Commits a write that reached the disk to memory, unless a later one already did (writes
+    /// reach memory in disk order), posts it, and reports a bad document it moved aside.
+    private func adopt<Result>(_ committed: StorageUpdate<State, Result>, sequence: UInt64) -> Result {
         core.update { state in
             if tracker.adopt(sequence) { state = committed.value }
         }

@@ -233,10 +233,9 @@ public struct FileStorage: StoreStorage {
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
         let update = try transaction(
             Value.self, forKey: key, default: defaultValue(), waiting: .upTo(lockTimeout), body)
-        guard let update else {
-            // Only a wait that gives up returns nothing; this one throws instead.
-            throw .lockFailed(file: lockURL(forKey: key), reason: "the lock could not be taken")
-        }
+        // Only a transaction that does not wait comes back without a result; one that waits
+        // throws when the lock stays held. Should that ever change, say what happened.
+        guard let update else { throw .lockTimedOut(file: lockURL(forKey: key), holder: nil, waited: lockTimeout) }
         return update
     }
 
