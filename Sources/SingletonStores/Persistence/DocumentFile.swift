@@ -201,44 +201,42 @@ enum DocumentFile {
 
     /// How long a lock is waited for.
     enum LockWait: Sendable, Equatable {
-        /// Up to this long, then ``StorageError/lockTimedOut(file:holder:waited:)`` is thrown.
-        case upTo(Duration)
+        /// Up to this long without progress — another writer committing `document`, when
+        /// given — then ``StorageError/lockTimedOut(file:holder:waited:)`` is thrown.
+        case upTo(Duration, document: URL?)
         /// Not at all: when another holds the lock, the body does not run.
         case never
     }
 
     /// Runs `body` while holding an exclusive advisory lock on the file at `lockFile`
     /// (created `0600` if needed, never deleted; a link in its place is refused), waiting for
-    /// another holder at most as `wait` says.
+    /// another holder at most as `wait` says (see ``LockPatience``).
     ///
     /// The threads of this process queue for the lock in order (``LockQueue``); the first
-    /// polls `flock(LOCK_EX | LOCK_NB)` with short sleeps (1 ms, growing to 20 ms)
-    /// until the deadline, measured on the monotonic clock. Once locked, the path must still
-    /// name the locked file: a lock file removed or replaced meanwhile (by a person, say) locks
-    /// nothing others can see, so it is closed and the path opened and locked again.
+    /// polls `flock(LOCK_EX | LOCK_NB)` with short sleeps (see ``pause(after:backingOff:)``),
+    /// measuring the wait on the monotonic clock. Once locked, the path must still name the
+    /// locked file: a lock file removed or replaced meanwhile (by a person, say) locks nothing
+    /// others can see, so it is closed and the path opened and locked again.
     ///
     /// - Returns: What `body` returned, or `nil` when `wait` is ``LockWait/never`` and another
     ///   holds the lock (then `body` did not run).
     /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)`` when the lock stayed held
-    ///   for the whole wait, ``StorageError/lockFailed(file:reason:)`` when it could not be
-    ///   taken at all, or what `body` threw.
+    ///   without progress for the whole wait, ``StorageError/lockFailed(file:reason:)`` when it
+    ///   could not be taken at all, or what `body` threw.
     static func withExclusiveLock<Result>(
         on lockFile: URL,
         waiting wait: LockWait,
         _ body: (LockLease) throws(StorageError) -> Result
     ) throws(StorageError) -> Result? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let start = ContinuousClock.now
-        let queueDeadline: ContinuousClock.Instant?
-        switch wait {
-        case .upTo(let limit): queueDeadline = start.advanced(by: limit)
-        case .never: queueDeadline = nil
+        var patience: LockPatience?
+        if case .upTo(let limit, let document) = wait { patience = LockPatience(limit: limit, document: document) }
+        guard let ticket = LockQueue.shared.enter(lockFile.filePath, patience: &patience) else {
+            guard let patience else { return nil }
+            throw timedOut(lockFile, patience)
         }
-        guard let ticket = LockQueue.shared.enter(lockFile.filePath, until: queueDeadline) else {
-            guard case .upTo(let limit) = wait else { return nil }
-            throw .lockTimedOut(file: lockFile, holder: LockHolder.processID(ofFileAt: lockFile.filePath), waited: limit)
-        }
-        defer { LockQueue.shared.leave(lockFile.filePath, ticket: ticket) }
+        var served = false
+        defer { LockQueue.shared.leave(lockFile.filePath, ticket: ticket, served: served) }
         while true {
             // The turnstile `<key>.lock-queue`: a writer that has to wait holds it while it
             // polls, and every writer passes it first, so one that has just let go of the lock
@@ -246,18 +244,19 @@ enum DocumentFile {
             // by the first writer that has to wait.
             var turnstile = openTurnstile(for: lockFile, creating: false)
             defer { if turnstile >= 0 { close(turnstile) } }
-            if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, wait: wait, since: start, injecting: false) {
+            if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) {
                 return nil
             }
             let descriptor = try openLockFile(lockFile)
             defer { close(descriptor) }  // closing the descriptor releases the lock
-            if try !poll(descriptor, lockFile: lockFile, wait: .never, since: start, injecting: true) {
-                guard wait != .never else { return nil }
+            var once: LockPatience?
+            if try !poll(descriptor, lockFile: lockFile, patience: &once, injecting: true) {
+                guard patience != nil else { return nil }
                 if turnstile < 0 {
                     turnstile = openTurnstile(for: lockFile, creating: true)
-                    if turnstile >= 0 { _ = try poll(turnstile, lockFile: lockFile, wait: wait, since: start, injecting: false) }
+                    if turnstile >= 0 { _ = try poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) }
                 }
-                _ = try poll(descriptor, lockFile: lockFile, wait: wait, since: start, injecting: false)
+                _ = try poll(descriptor, lockFile: lockFile, patience: &patience, injecting: false)
             }
             if turnstile >= 0 {
                 close(turnstile)
@@ -265,7 +264,10 @@ enum DocumentFile {
             }
             // Locked. Is this still the file others open under that name?
             let lease = LockLease(file: lockFile, descriptor: descriptor)
-            if lease.isStillHeld { return try body(lease) }
+            if lease.isStillHeld {
+                served = true
+                return try body(lease)
+            }
         }
         #else
         return try body(LockLease(file: lockFile, descriptor: -1))
@@ -273,16 +275,16 @@ enum DocumentFile {
     }
 
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-    /// Takes `flock(LOCK_EX)` on `descriptor`, polling with `LOCK_NB` and sleeps of 1 ms
-    /// growing to 20 ms while another holds it, until `wait` runs out since `start`.
+    /// Takes `flock(LOCK_EX)` on `descriptor`, polling with `LOCK_NB` and short sleeps while
+    /// another holds it, until `patience` runs out.
     ///
-    /// - Returns: `true` when locked; `false` when `wait` is `.never` and the lock is held.
+    /// - Returns: `true` when locked; `false` when `patience` is `nil` (no wait) and the lock is
+    ///   held.
     /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)`` or
     ///   ``StorageError/lockFailed(file:reason:)``.
     private static func poll(
-        _ descriptor: Int32, lockFile: URL, wait: LockWait, since start: ContinuousClock.Instant, injecting: Bool
+        _ descriptor: Int32, lockFile: URL, patience: inout LockPatience?, injecting: Bool
     ) throws(StorageError) -> Bool {
-        let clock = ContinuousClock()
         var pause = Duration.milliseconds(1)
         while true {
             let injected = injecting ? FileFaults.injected(.flock) : nil
@@ -292,14 +294,33 @@ enum DocumentFile {
             guard code == EWOULDBLOCK || code == EAGAIN else {
                 throw .lockFailed(file: lockFile, reason: describe(code))
             }
-            guard case .upTo(let limit) = wait else { return false }
-            let waited = clock.now - start
-            if waited >= limit {
-                throw .lockTimedOut(file: lockFile, holder: LockHolder.processID(ofFileAt: lockFile.filePath), waited: limit)
+            guard patience != nil else { return false }
+            guard let left = patience?.remaining(), let waited = patience?.waited else {
+                if let patience { throw timedOut(lockFile, patience) }
+                return false
             }
-            sleep(for: min(pause, limit - waited))
+            sleep(for: min(Self.pause(after: waited, backingOff: pause), left))
             pause = min(pause * 2, .milliseconds(20))
         }
+    }
+
+    /// The error of a wait that ran out of `patience`, naming the holder where the system tells.
+    private static func timedOut(_ lockFile: URL, _ patience: LockPatience) -> StorageError {
+        .lockTimedOut(file: lockFile, holder: LockHolder.processID(ofFileAt: lockFile.filePath), waited: patience.limit)
+    }
+
+    /// How long a writer that has waited `waited` sleeps before polling again.
+    ///
+    /// The first 50 ms back off from 1 ms towards 20 ms (`backingOff`), sparing the processor
+    /// during short waits. After that the sleep shrinks as the wait grows, from 10 ms to 1 ms
+    /// after half a second, so that of several writers waiting their turn, the one
+    /// that has waited longest polls most often and most likely comes next: polling has no
+    /// queue, and without this a writer could lose every turn to newer ones until it timed out.
+    static func pause(after waited: Duration, backingOff: Duration) -> Duration {
+        let shortWait = Duration.milliseconds(50)
+        guard waited > shortWait else { return min(backingOff, .milliseconds(20)) }
+        let aged = Duration.milliseconds(10) * (shortWait / waited)
+        return max(min(aged, .milliseconds(10)), .milliseconds(1))
     }
 
     /// Opens the turnstile file `<key>.lock-queue` beside `lockFile`; `-1` when it is not

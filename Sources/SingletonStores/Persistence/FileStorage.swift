@@ -55,10 +55,12 @@ import Foundation
 ///
 /// **Blocking.** Calls do file I/O on the calling thread. Reads never wait for a writer: a
 /// document is replaced by an atomic rename, so a read finds the last committed one. A write
-/// waits while another writer of the same store holds its lock, at most ``lockTimeout`` (5
-/// seconds by default), then throws ``StorageError/lockTimedOut(file:holder:waited:)`` naming
-/// the store and, on Linux, the holding process; nothing is written then, and a later attempt
-/// succeeds once the holder is done. A process that was stopped or suspended while holding a
+/// waits while another writer of the same store holds its lock: as long as the writers ahead of
+/// it get on (each commit counts), but once ``lockTimeout`` (5 seconds by default) passes with
+/// no progress — or after ``maximumLockTimeout`` in all — it throws
+/// ``StorageError/lockTimedOut(file:holder:waited:)`` naming the store and, on Linux, the
+/// holding process; nothing is written then, and a later attempt succeeds once the holder is
+/// done. A process that was stopped or suspended while holding a
 /// lock (an app extension the system suspended, say) so never freezes the others. Keep calls
 /// off the main actor when a few seconds matter.
 ///
@@ -111,15 +113,17 @@ public struct FileStorage: StoreStorage {
     /// The lock timeout when neither the initializer nor the environment sets one: 5 seconds.
     public static let defaultLockTimeout = Duration.seconds(5)
 
-    /// The longest lock timeout: 10 minutes. Longer ones are clamped to it.
+    /// The longest lock timeout, and the longest any write waits for a lock: 10 minutes.
+    /// Longer timeouts are clamped to it.
     public static let maximumLockTimeout = Duration.seconds(600)
 
     /// The folder that holds the documents (created on first write).
     public let folder: URL
 
-    /// How long a write waits for another process's lock on the same store before it throws
+    /// How long a write waits for another process's lock on the same store without progress
+    /// (no other writer committing) before it throws
     /// ``StorageError/lockTimedOut(file:holder:waited:)``; between zero (try once) and
-    /// ``maximumLockTimeout``. Reads never wait.
+    /// ``maximumLockTimeout``, which also bounds every wait in all. Reads never wait.
     public let lockTimeout: Duration
 
     /// The source of the time stamped on the names of kept bad documents.
@@ -211,7 +215,9 @@ public struct FileStorage: StoreStorage {
         let data = try DocumentCoding.encode(value, key: key)
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
         while true {
-            let attempt = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .upTo(lockTimeout)) {
+            let attempt = try DocumentFile.withExclusiveLock(
+                on: lockURL(forKey: key), waiting: .upTo(lockTimeout, document: file)
+            ) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageError?> in
                 removeStaleTemporaries(forKey: key)
                 let read = FileStamp.of(file)
@@ -232,7 +238,7 @@ public struct FileStorage: StoreStorage {
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
         let update = try transaction(
-            Value.self, forKey: key, default: defaultValue(), waiting: .upTo(lockTimeout), body)
+            Value.self, forKey: key, default: defaultValue(), waiting: .upTo(lockTimeout, document: fileURL(forKey: key)), body)
         // Only a transaction that does not wait comes back without a result; one that waits
         // throws when the lock stays held. Should that ever change, say what happened.
         guard let update else { throw .lockTimedOut(file: lockURL(forKey: key), holder: nil, waited: lockTimeout) }

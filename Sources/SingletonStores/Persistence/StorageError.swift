@@ -67,7 +67,8 @@ public enum StorageError: Error, Sendable, Equatable {
     case lockFailed(file: URL, reason: String)
 
     /// Another process held the store's lock file for the whole of `waited`, the storage's
-    /// lock timeout (see ``FileStorage/lockTimeout``); nothing was read or written. `holder`
+    /// lock timeout (see ``FileStorage/lockTimeout``), with no other writer getting on; nothing
+    /// was read or written. `holder`
     /// is that process's id, where the system tells (Linux); `nil` elsewhere.
     ///
     /// Nothing is lost: try again when the other process has finished.
