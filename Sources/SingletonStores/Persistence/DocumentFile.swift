@@ -37,7 +37,7 @@ struct FileStamp: Equatable {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         var info = stat()
         guard lstat(url.filePath, &info) == 0 else { return nil }
-        return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
         #else
         return nil
         #endif

@@ -20,7 +20,9 @@ enum LockHolder {
         guard lstat(path, &info) == 0,
             let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
         else { return nil }
-        return processID(inLocksTable: table, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), excluding: getpid())
+        return processID(
+            inLocksTable: table, device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino),
+            excluding: getpid())
         #else
         return nil
         #endif

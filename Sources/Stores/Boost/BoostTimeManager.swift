@@ -40,6 +40,12 @@ import Timers
 /// (file events) or one poll interval, with the same posts as a local change — the countdown
 /// re-targets to the new end, and an end is posted once in each process that showed the boost.
 ///
+/// Following and reading take no lock, so a process stopped while it holds the boost's lock
+/// (a suspended app extension, say) never stops this one's countdown: it keeps counting, shows
+/// the boost's end once, and a boost that ran out is cleared on disk by a later change. Changes
+/// wait for the lock at most the storage's lock timeout; one that times out is reported through
+/// `reportIssue` and changes nothing.
+///
 /// ## Ends
 /// ``StoreObservation/NotificationChannel/boostEnded`` is posted exactly once per boost, when it runs out or is
 /// stopped, whether or not anyone observes; a boost replaced by a new start does not end, it is
