@@ -60,9 +60,9 @@ import Foundation
 /// no progress — or after ``maximumLockTimeout`` in all — it throws
 /// ``StorageError/lockTimedOut(file:holder:waited:)`` naming the store and, on Linux, the
 /// holding process; nothing is written then, and a later attempt succeeds once the holder is
-/// done. A process that was stopped or suspended while holding a
-/// lock (an app extension the system suspended, say) so never freezes the others. Keep calls
-/// off the main actor when a few seconds matter.
+/// done. So a process stopped or suspended while it holds a lock (an app extension the system
+/// suspended, say) never freezes the others. Keep calls off the main actor when a few seconds
+/// matter.
 ///
 /// **Bad documents** (not a regular file, empty, truncated, not JSON, of another shape, or of a
 /// newer ``formatVersion``) are never overwritten or deleted: they are renamed to
@@ -74,15 +74,16 @@ import Foundation
 /// **Locking.** Moving bad documents aside, ``save(_:forKey:)`` and
 /// ``update(_:forKey:default:_:)`` run under `flock(LOCK_EX)` on `<key>.lock`. The lock belongs
 /// to each open file description, so it excludes other processes, other instances and other
-/// threads alike; no further in-process lock is needed. A load moves a bad document aside only
+/// threads alike; the threads of one process also queue for it in order. A load moves a bad document aside only
 /// when the lock is free at once; otherwise it returns the default and leaves the document to
 /// the next write. A writer that has to wait holds a second lock, on `<key>.lock-queue`, while
 /// it does, so that one that has just written queues behind it rather than taking the lock
 /// again at once: writers in a loop take turns, and none waits out its timeout while others
 /// make progress. Lock files are left in place. One that is removed or replaced anyway (by a
 /// person or a cleaning tool) loses nothing: after locking, and again just before committing,
-/// a writer checks that the path still names the file it locked, and if not locks the new one
-/// and runs its transaction again from the document as it then is. On a platform without
+/// a writer checks that the path still names the file it locked and that the document is still
+/// the one it read, and if not locks the new file and runs its transaction again from the
+/// document as it then is. On a platform without
 /// `flock` (neither Glibc, Musl nor Darwin) there is no locking: use one writer per folder there.
 ///
 /// **Temporary files** are named `<key>~<pid>-<id>.tmp`, with the writing process's id. One is
@@ -95,9 +96,8 @@ import Foundation
 /// notifications, no wait on anything outside the transaction, and no call that locks the same
 /// key again (that would wait for its own lock until ``lockTimeout``). It runs once, or again
 /// in the rare case above of a lock file removed while it ran (nothing of the first run is
-/// written). A decision
-/// that spans two documents may update a second key inside the body, when every caller nests
-/// the two keys in the same order.
+/// written). A decision that spans two documents may update a second key inside the body, when
+/// every caller nests the two keys in the same order.
 public struct FileStorage: StoreStorage {
     /// The environment variable that chooses the data folder when no folder is passed.
     public static let environmentVariable = "SINGLETON_STORES_DATA_DIR"
