@@ -406,7 +406,8 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         _ decide: (inout BoostModel.Phase, CountdownTimer.Instant) -> Outcome
     ) throws(StorageError) -> Outcome? {
         var outcome: Outcome?
-        try transact(waits: waits) { (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
+        try transact(waits: waits) {
+            (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
             var next = phase
             outcome = decide(&next, now)
             return next
