@@ -76,6 +76,8 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         let released = try #require(changelog.firstMatch(of: /## \[([0-9]+\.[0-9]+\.[0-9]+)\]/)).output.1
         #expect(version == released, "the install snippet asks for \(version); the CHANGELOG's newest release is \(released)")
         #expect(install.contains("\"Stores\""), "the snippet says where the built-in stores come from")
+        #expect(install.contains(".package(path: "), "the snippet shows a local checkout too")
+        #expect(readme.contains("the package's name is its folder's"))
     }
 
     /// The promise: a persisted, observable, overridable store in at most ten lines.
