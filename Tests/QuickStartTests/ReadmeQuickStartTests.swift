@@ -8,6 +8,7 @@
 // (the built-in stores), ReadmeTestingTests.swift (testing) and ReadmeSwiftUITests.swift; the
 // first test here checks all.
 
+import Observation
 import Synchronization
 
 // README quick start: begin
@@ -29,7 +30,10 @@ final class CartStore: CartContract {
     func add() { core.update { $0 += 1 } }
 }
 
-struct CartStub: CartContract { var itemCount: Int; func add() {} }
+final class CartStub: CartContract {  // changes, posts and redraws views like the store
+    let stub: StoreStub<Int>; init(itemCount: Int) { stub = StoreStub(itemCount, channel: .cart) }
+    var itemCount: Int { stub.state }; func add() { stub.update { $0 += 1 } }
+}
 
 enum CartKey: ProductionStoreKey {  // registers the store: production by default
     static var productionValue: any CartContract { CartStore.shared }
@@ -98,6 +102,25 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         #expect(cart.itemCount == 2)
         #expect(seen.withLock { $0 } == [1, 2])
         #expect(badgeText(cart: cart) == "2 in cart")
+    }
+}
+
+extension ReadmeQuickStartTests {
+    /// The README's stub behaves like the store: it changes, posts on its own center, and a
+    /// screen that shows it (here `badgeText` under Observation, as a SwiftUI body) redraws.
+    @Test func cartStubChangesPostsAndRedrawsTheBadge() {
+        let stub = CartStub(itemCount: 1)
+        let redraws = Mutex(0)
+        let posted = Mutex<[Int]>([])
+        let token = stub.stub.observe { change in posted.withLock { $0.append(change.new) } }
+        defer { token.cancel() }
+        let shown = withObservationTracking { badgeText(cart: stub) } onChange: { redraws.withLock { $0 += 1 } }
+        #expect(shown == "1 in cart")
+        stub.add()
+        #expect(redraws.withLock { $0 } == 1, "the badge reading the stub is invalidated by its change")
+        #expect(posted.withLock { $0 } == [2])
+        #expect(badgeText(cart: stub) == "2 in cart")
+        #expect(stub.stub.center !== NotificationCenter.default, "a stub posts on a center of its own")
     }
 }
 

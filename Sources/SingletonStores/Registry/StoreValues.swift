@@ -28,6 +28,9 @@
 /// Outside any scope, every task reads the process's base values: the production stores, or
 /// what ``prepareStores(_:)`` chose at launch (such as ``StoreLaunchVariants`` for a UI test).
 /// ``forbidProductionValues()`` turns a production read into a reported issue, for tests.
+/// In a test process that links SingletonStoresTesting, a production read inside a Swift
+/// Testing test is refused by default — it records a test issue and reads the stub — unless the
+/// test allows it (``allowProductionValues()``, the `.productionStores` trait).
 ///
 /// Each store joins the registry with a ``StoreKey`` and a computed property, declared next to
 /// the store (the `cart` above is one); the registry itself needs no change.
@@ -42,7 +45,8 @@ public struct StoreValues: Sendable {
     // call into the concurrency runtime, no accessor in between.
     // Its default — what a task outside any `withStores` reads — is the values `prepareStores`
     // set, captured (and sealed against later preparation) by the first access.
-    @usableFromInline static let taskLocal = TaskLocal(wrappedValue: StorePreparation.process.seal())
+    // In a process that runs tests, the test guard's mark sits under them (see `processBase()`).
+    @usableFromInline static let taskLocal = TaskLocal(wrappedValue: processBase())
 
     // Everything that differs from the defaults — store overrides, the `useStubs()` mark, a
     // custom issue reporter — as an immutable list, newest first. With nothing changed it is
@@ -82,7 +86,8 @@ public struct StoreValues: Sendable {
                 return value
             }
             if overrides.usesStubs { return Key.stubValue }
-            return overrides.forbidsProduction ? forbiddenProductionRead(of: key) : Key.productionValue
+            if overrides.forbidsProduction { return forbiddenProductionRead(of: key) }
+            return overrides.checksReadsInTests ? guardedProductionRead(of: key) : Key.productionValue
         }
         @inlinable set { setValue(newValue, at: ObjectIdentifier(key)) }
     }
@@ -100,6 +105,11 @@ public struct StoreValues: Sendable {
                 }
                 if overrides.usesStubs { return Key.stubValue }
                 if overrides.forbidsProduction { return forbiddenProductionRead(of: key) }
+                if overrides.checksReadsInTests, let refuse = TestGuardLink.installed,
+                    key is any ProductionStoreKey.Type, refuse(String(reflecting: key))
+                {
+                    return Key.stubValue
+                }
             }
             if let production = productionValue(of: key) { return production }
             reportIssue(.noProductionValue(key: String(reflecting: key)))
@@ -141,6 +151,25 @@ public struct StoreValues: Sendable {
     public mutating func forbidProductionValues() {
         guard overrides?.forbidsProduction != true else { return }
         overrides = StrictMark(next: overrides)
+    }
+
+    /// Lets keys without an override read their production value, even inside a test.
+    ///
+    /// In a test process that links SingletonStoresTesting, reading a production store inside a
+    /// Swift Testing test records a test issue and reads the stub instead, so that a test that
+    /// forgot a stub fails rather than touching the user's data. A test that means to use a
+    /// production store says so — with the `.productionStores` trait, or in a scope:
+    ///
+    /// ```swift
+    /// withStores { $0.allowProductionValues() } operation: {
+    ///     print(badgeText())  // reads CartStore.shared, even in a test
+    /// }
+    /// ```
+    ///
+    /// It also lifts an earlier ``forbidProductionValues()``; a later one forbids them again.
+    public mutating func allowProductionValues() {
+        guard overrides?.allowsProduction != true else { return }
+        overrides = AllowMark(next: overrides)
     }
 
     /// Removes the override for `key`, so it reads its default again.

@@ -65,6 +65,26 @@ extension Trait where Self == StoresTrait {
         StoresTrait { values, _ in values.useStubs() }
     }
 
+    /// Lets the test (or each test of the suite) read production stores.
+    ///
+    /// Inside a test, reading a store that has no override records a test issue and reads the
+    /// stub instead — by default, with no trait — so a test that forgot a stub never touches the
+    /// user's data folder or the default notification center. A test that means to use a
+    /// production store says so:
+    ///
+    /// ```swift
+    /// @Test(.productionStores)
+    /// func sharedStoreStartsEmpty() {
+    ///     #expect(StoreValues.current.cart.itemCount >= 0)
+    /// }
+    /// ```
+    ///
+    /// The trait calls ``SingletonStores/StoreValues/allowProductionValues()``; a test's own
+    /// `.strictStores` or `forbidProductionValues()`, applied after it, forbids them again.
+    public static var productionStores: Self {
+        StoresTrait { values, _ in values.allowProductionValues() }
+    }
+
     /// Makes reading any store's production value fail the test.
     ///
     /// A test that forgot to stub a store it reaches gets a test issue naming the store's key
