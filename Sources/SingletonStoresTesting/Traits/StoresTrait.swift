@@ -21,7 +21,8 @@ import Testing
 /// wins for a key both set. On a suite the trait applies to each of its tests (and each case of
 /// a parameterized test) separately.
 ///
-/// Create one with ``Testing/Trait/stores(_:)``, ``Testing/Trait/stubbedStores`` or ``Testing/Trait/strictStores``.
+/// Create one with ``Testing/Trait/stores(_:)``, ``Testing/Trait/stubbedStores``,
+/// ``Testing/Trait/strictStores`` or ``Testing/Trait/productionStores``.
 public struct StoresTrait: TestTrait, SuiteTrait, TestScoping {
     private let update: @Sendable (inout StoreValues, Test) throws -> Void
 
@@ -85,12 +86,15 @@ extension Trait where Self == StoresTrait {
         StoresTrait { values, _ in values.allowProductionValues() }
     }
 
-    /// Makes reading any store's production value fail the test.
+    /// Makes reading any store's production value fail the test, explicitly.
     ///
-    /// A test that forgot to stub a store it reaches gets a test issue naming the store's key
-    /// and the test, and reads the stub instead, so it never writes to the user's data folder
-    /// or leaks state into tests running beside it. Stores the test overrides — with
-    /// ``stores(_:)``, ``stubbedStores`` or `withStores` — read as usual.
+    /// Inside a test, production reads are refused by default (see ``productionStores``). This
+    /// trait says so where the test is declared, and goes further: it forbids them also in code
+    /// that re-enters the test's stores outside its task (`withEscapedStores`), and after a
+    /// suite's ``productionStores``. A test that forgot to stub a store it reaches gets a test
+    /// issue naming the store's key and the test, and reads the stub instead, so it never writes
+    /// to the user's data folder or leaks state into tests running beside it. Stores the test
+    /// overrides — with ``stores(_:)``, ``stubbedStores`` or `withStores` — read as usual.
     ///
     /// ```swift
     /// @Suite(.strictStores)
