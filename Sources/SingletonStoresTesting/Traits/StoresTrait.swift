@@ -80,7 +80,7 @@ extension Trait where Self == StoresTrait {
     /// }
     /// ```
     ///
-    /// The trait calls ``SingletonStores/StoreValues/allowProductionValues()``; a test's own
+    /// The trait calls `StoreValues.allowProductionValues()`; a test's own
     /// `.strictStores` or `forbidProductionValues()`, applied after it, forbids them again.
     public static var productionStores: Self {
         StoresTrait { values, _ in values.allowProductionValues() }
