@@ -75,8 +75,8 @@ extension Trait where Self == StoresTrait {
     ///
     /// ```swift
     /// @Test(.productionStores)
-    /// func sharedStoreStartsEmpty() {
-    ///     #expect(StoreValues.current.cart.itemCount >= 0)
+    /// func theAppReadsTheSharedCounter() {
+    ///     #expect(StoreValues.current.counter is CounterStore)
     /// }
     /// ```
     ///
