@@ -53,7 +53,11 @@ public struct ProductionStoresAllowedTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await withStores { $0.allowProductionValues() } operation: { try await function() }
+        try await withStores {
+            $0.allowProductionValues()
+        } operation: {
+            try await function()
+        }
     }
 }
 

@@ -56,8 +56,7 @@ public final class StoreStub<State: Sendable & Equatable>: Sendable {
     /// - Parameter body: The transaction; it must not read this stub's ``state``.
     /// - Returns: What `body` returns.
     @discardableResult
-    public func update<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result
-    {
+    public func update<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         try core.update(body)
     }
 

@@ -31,7 +31,9 @@ import Testing
 
     @Test func allowingInAScopeAndForbiddingAgain() {
         let issues = Locked<[StoreIssue]>([])
-        withStores { $0.allowProductionValues() } operation: {
+        withStores {
+            $0.allowProductionValues()
+        } operation: {
             #expect(StoreValues.current.counter is CounterStore)
             withStores {
                 $0.forbidProductionValues()
@@ -39,7 +41,9 @@ import Testing
             } operation: {
                 #expect(StoreValues.current.counter.count == -1)
             }
-            withStores { $0.allowProductionValues() } operation: {
+            withStores {
+                $0.allowProductionValues()
+            } operation: {
                 #expect(StoreValues.current.counter is CounterStore)
             }
         }
@@ -47,10 +51,14 @@ import Testing
     }
 
     @Test func overridesAndStubsReadAsUsual() {
-        withStores { $0.counter = CounterStub(count: 4) } operation: {
+        withStores {
+            $0.counter = CounterStub(count: 4)
+        } operation: {
             #expect(StoreValues.current.counter.count == 4)
         }
-        withStores { $0.useStubs() } operation: {
+        withStores {
+            $0.useStubs()
+        } operation: {
             #expect(StoreValues.current.counter.count == -1)
         }
     }

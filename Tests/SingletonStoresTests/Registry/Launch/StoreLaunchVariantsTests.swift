@@ -104,15 +104,20 @@ private enum ThemeKey: ProductionStoreKey {
         let (values, issues) = Self.prepared(arguments: ["app", "--store-variant", "theme=bogus"])
         #expect(issues == [.launchVariantsIgnored(.unknownVariant("bogus", key: "theme", known: ["dark", "light"]))])
         #expect(issues.first.map { "\($0)" }?.contains("\"bogus\"") == true)
-        withStores { $0 = values } operation: {
-            withStores { $0.allowProductionValues() } operation: {
+        withStores {
+            $0 = values
+        } operation: {
+            withStores {
+                $0.allowProductionValues()
+            } operation: {
                 #expect(StoreValues.current[ThemeKey.self] == "system", "no variant applied")
             }
         }
     }
 
     @Test func anUnknownKeyOrAMalformedChoiceIsReported() {
-        let (_, unknownKey) = Self.prepared(arguments: ["app"], environment: [StoreLaunchVariants.environmentVariable: "likes=bogus"])
+        let (_, unknownKey) = Self.prepared(
+            arguments: ["app"], environment: [StoreLaunchVariants.environmentVariable: "likes=bogus"])
         #expect(unknownKey == [.launchVariantsIgnored(.unknownKey("likes", known: ["theme"]))])
         let (_, malformed) = Self.prepared(arguments: ["app", "--store-variant", "theme"])
         #expect(malformed == [.launchVariantsIgnored(.malformed("theme", source: StoreLaunchVariants.argumentName))])
@@ -121,7 +126,9 @@ private enum ThemeKey: ProductionStoreKey {
     @Test func goodVariantsApplyWithoutAReport() {
         let (values, issues) = Self.prepared(arguments: ["app", "--store-variant=theme=dark"])
         #expect(issues.isEmpty)
-        withStores { $0 = values } operation: {
+        withStores {
+            $0 = values
+        } operation: {
             #expect(StoreValues.current[ThemeKey.self] == "dark")
         }
     }
