@@ -47,9 +47,7 @@ import Testing
     @Test func theExamplesThatWereWrongAreMirrored() throws {
         let blocks = try Self.docCommentBlocks()
         for id in [
-            DocSnippetID(path: "Timers/ManualClock.swift", number: 1),
-            DocSnippetID(path: "Timers/ManualClock.swift", number: 2),
-            DocSnippetID(path: "SingletonStores/Persistence/InMemoryStorage.swift", number: 1),
+                    DocSnippetID(path: "SingletonStores/Persistence/InMemoryStorage.swift", number: 1),
         ] {
             #expect(blocks[id] != nil && !Self.notYetMirrored.contains(id), "\(id) must be mirrored")
         }
@@ -162,16 +160,6 @@ import Testing
         DocSnippetID(path: "Stores/Purchase/ScriptedPurchaseBackend.swift", number: 1),
         DocSnippetID(path: "Stores/Purchase/UnreadableLedgerEntry.swift", number: 1),
         DocSnippetID(path: "Stores/Support/StoreLaunchVariants+BuiltIns.swift", number: 1),
-        DocSnippetID(path: "Timers/Countdown.swift", number: 1),
-        DocSnippetID(path: "Timers/CountdownFormatStyle.swift", number: 1),
-        DocSnippetID(path: "Timers/CountdownFormatStyle.swift", number: 2),
-        DocSnippetID(path: "Timers/CountdownTimer+Instant.swift", number: 1),
-        DocSnippetID(path: "Timers/CountdownTimer.swift", number: 1),
-        DocSnippetID(path: "Timers/CountdownTimer.swift", number: 2),
-        DocSnippetID(path: "Timers/ManualClock+Instant.swift", number: 1),
-        DocSnippetID(path: "Timers/ManualWallClock.swift", number: 1),
-        DocSnippetID(path: "Timers/OffsetInstant.swift", number: 1),
-        DocSnippetID(path: "Timers/WallClock.swift", number: 1),
         DocSnippetID(path: "demo-cli/App/DataFolderPath.swift", number: 1),
         DocSnippetID(path: "demo-cli/App/DemoStores.swift", number: 1),
         DocSnippetID(path: "demo-cli/CLI/CommandLineParser.swift", number: 1),
