@@ -60,7 +60,10 @@ public struct StoreValues: Sendable {
     /// Set it inside `withStores` to collect reports in a test:
     ///
     /// ```swift
-    /// withStores { $0.reportIssue = { messages.append($0) } } operation: { … }
+    /// let issues = Mutex<[StoreIssue]>([])
+/// withStores { $0.reportIssue = { issue in issues.withLock { $0.append(issue) } } } operation: {
+///     checkout()
+/// }
     /// ```
     public var reportIssue: @Sendable (StoreIssue) -> Void {
         get {
@@ -123,7 +126,9 @@ public struct StoreValues: Sendable {
     /// Use it to run a test or a preview with no production store at all:
     ///
     /// ```swift
-    /// withStores { $0.useStubs() } operation: { … }
+    /// withStores { $0.useStubs() } operation: {
+///     checkout()  // reads every store's stub
+/// }
     /// ```
     public mutating func useStubs() {
         guard overrides?.usesStubs != true else { return }
@@ -136,12 +141,13 @@ public struct StoreValues: Sendable {
     /// and every key under ``useStubs()``, read as usual.
     ///
     /// ```swift
+    /// let issues = Mutex<[StoreIssue]>([])
     /// withStores {
     ///     $0.forbidProductionValues()
-    ///     $0.reportIssue = { issues.append($0) }
+    ///     $0.reportIssue = { issue in issues.withLock { $0.append(issue) } }
     ///     $0.cart = CartStub(itemCount: 1)
     /// } operation: {
-    ///     checkout()   // reading StoreValues.current.wallet reports an issue
+    ///     checkout()  // reading StoreValues.current.wallet reports an issue
     /// }
     /// ```
     ///

@@ -17,10 +17,6 @@ protocol CounterContract: Sendable {
     func increment()
 }
 
-extension NotificationChannel where Payload == StoreChange<Int> {
-    static let counter = NotificationChannel("DocComments.counter")
-}
-
 private enum WalletKey: StoreKey {
     static var stubValue: Int { 0 }
 }
