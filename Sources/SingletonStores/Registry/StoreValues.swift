@@ -61,9 +61,9 @@ public struct StoreValues: Sendable {
     ///
     /// ```swift
     /// let issues = Mutex<[StoreIssue]>([])
-/// withStores { $0.reportIssue = { issue in issues.withLock { $0.append(issue) } } } operation: {
-///     checkout()
-/// }
+    /// withStores { $0.reportIssue = { issue in issues.withLock { $0.append(issue) } } } operation: {
+    ///     checkout()
+    /// }
     /// ```
     public var reportIssue: @Sendable (StoreIssue) -> Void {
         get {
@@ -127,8 +127,8 @@ public struct StoreValues: Sendable {
     ///
     /// ```swift
     /// withStores { $0.useStubs() } operation: {
-///     checkout()  // reads every store's stub
-/// }
+    ///     checkout()  // reads every store's stub
+    /// }
     /// ```
     public mutating func useStubs() {
         guard overrides?.usesStubs != true else { return }
