@@ -109,7 +109,7 @@ public struct StoreValues: Sendable {
                 if overrides.usesStubs { return Key.stubValue }
                 if overrides.forbidsProduction { return forbiddenProductionRead(of: key) }
                 if overrides.checksReadsInTests, let refuse = TestGuardLink.installed,
-                    key is any ProductionStoreKey.Type, refuse(String(reflecting: key))
+                    key is any ProductionStoreKey.Type, refuse(key)
                 {
                     return Key.stubValue
                 }

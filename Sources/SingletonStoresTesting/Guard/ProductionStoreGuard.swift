@@ -6,10 +6,11 @@ import Testing
 /// SingletonStoresTesting is all it takes. Keep the name and the module in step with that
 /// constant.
 package enum ProductionStoreGuard: StoreTestGuard {
-    package static var refuseProductionRead: @Sendable (String) -> Bool {
+    package static var refuseProductionRead: @Sendable (Any.Type) -> Bool {
         { key in
             guard let test = Test.current else { return false }
-            Issue.record(Comment(rawValue: message(key: key, test: test)), sourceLocation: test.sourceLocation)
+            let text = message(key: String(reflecting: key), test: test)
+            Issue.record(Comment(rawValue: text), sourceLocation: test.sourceLocation)
             return true
         }
     }

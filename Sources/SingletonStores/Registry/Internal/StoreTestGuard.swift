@@ -9,10 +9,10 @@ import SingletonStoresLocking
 
 /// What SingletonStoresTesting tells the registry about the test that is running.
 package protocol StoreTestGuard {
-    /// Called on a production read that no scope allowed, with the key's name. Inside a test,
+    /// Called on a production read that no scope allowed, with the key's type. Inside a test,
     /// records an issue for it — naming the key and the fix — and returns `true`, so that the
-    /// stub is read instead; outside any test returns `false`.
-    static var refuseProductionRead: @Sendable (_ key: String) -> Bool { get }
+    /// stub is read instead; outside any test returns `false` (and costs one task-local read).
+    static var refuseProductionRead: @Sendable (_ key: Any.Type) -> Bool { get }
 }
 
 /// The registry's link to the test guard, if SingletonStoresTesting is in the process.
@@ -22,10 +22,10 @@ package enum TestGuardLink {
 
     // A found guard is kept; until one is found, a process that looks like a test run (an app
     // hosting an XCTest bundle, which it loads after launch) keeps looking, on guarded reads only.
-    private static let found = Locked<(@Sendable (String) -> Bool)?>(nil)
+    private static let found = Locked<(@Sendable (Any.Type) -> Bool)?>(nil)
 
     /// The guard's refusal, looked up by name until found.
-    static var installed: (@Sendable (String) -> Bool)? {
+    static var installed: (@Sendable (Any.Type) -> Bool)? {
         found.withLock { found in
             if let found { return found }
             found = (_typeByName(guardTypeName) as? any StoreTestGuard.Type)?.refuseProductionRead
@@ -56,7 +56,7 @@ extension StoreValues {
     /// A production read in a process that runs tests: the stub if the test guard refuses it
     /// (inside a test that allowed no production stores), else the production value.
     @usableFromInline func guardedProductionRead<Key: ProductionStoreKey>(of key: Key.Type) -> Key.Value {
-        if let refuse = TestGuardLink.installed, refuse(String(reflecting: key)) {
+        if let refuse = TestGuardLink.installed, refuse(key) {
             return Key.stubValue
         }
         return Key.productionValue
