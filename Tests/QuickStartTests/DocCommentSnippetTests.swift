@@ -106,8 +106,11 @@ import Testing
         DocSnippetID(path: "Observation/NotificationChannel.swift", number: 1),
         DocSnippetID(path: "Observation/ObservationDelivery.swift", number: 1),
         DocSnippetID(path: "Observation/ObservationToken.swift", number: 1),
+        // An internal type: the tests cannot name it without @testable.
         DocSnippetID(path: "SingletonStores/Persistence/FileFaults.swift", number: 1),
+        // An `@main` SwiftUI app: a test target can hold neither.
         DocSnippetID(path: "SingletonStores/Registry/Launch/PrepareStores.swift", number: 1),
+        // An `@_spi` import followed by a statement: only a main file can hold both.
         DocSnippetID(path: "SingletonStores/Support/FaultInjection.swift", number: 1),
         DocSnippetID(path: "Stores/Boost/BoostTimeManager.swift", number: 1),
         DocSnippetID(path: "Stores/Boost/BoostTimeManager.swift", number: 2),
