@@ -43,7 +43,7 @@ import Testing
     }
 
     /// The folders under Sources/ whose every doc-comment example is mirrored.
-    static let completelyMirrored = ["Timers/", "SingletonStoresTesting/"]
+    static let completelyMirrored = ["Timers/", "SingletonStoresTesting/", "Observation/"]
 
     /// Those folders stay complete, and the examples known to have been wrong stay mirrored.
     @Test func theCompleteFoldersAndTheExamplesThatWereWrongStayMirrored() throws {
@@ -100,12 +100,6 @@ import Testing
         DocSnippetID(path: "Locking/ObservationLoop.swift", number: 1),
         DocSnippetID(path: "Locking/Outbox.swift", number: 1),
         DocSnippetID(path: "Locking/String+Escaping.swift", number: 1),
-        DocSnippetID(path: "Observation/NotificationChannel+Observe.swift", number: 1),
-        DocSnippetID(path: "Observation/NotificationChannel+Observe.swift", number: 2),
-        DocSnippetID(path: "Observation/NotificationChannel+Values.swift", number: 1),
-        DocSnippetID(path: "Observation/NotificationChannel.swift", number: 1),
-        DocSnippetID(path: "Observation/ObservationDelivery.swift", number: 1),
-        DocSnippetID(path: "Observation/ObservationToken.swift", number: 1),
         // An internal type: the tests cannot name it without @testable.
         DocSnippetID(path: "SingletonStores/Persistence/FileFaults.swift", number: 1),
         // An `@main` SwiftUI app: a test target can hold neither.
