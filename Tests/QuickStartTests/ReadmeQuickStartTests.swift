@@ -8,7 +8,6 @@
 // (the built-in stores), ReadmeTestingTests.swift (testing) and ReadmeSwiftUITests.swift; the
 // first test here checks all.
 
-import Observation
 import Synchronization
 
 // README quick start: begin
@@ -16,42 +15,30 @@ import Foundation
 import SingletonStores
 import Testing
 
-protocol CartContract: Sendable { var itemCount: Int { get }; func add() }
-
-extension NotificationChannel where Payload == StoreChange<Int> {
-    static let cart = NotificationChannel("CartStore.changed")
-}
-
-final class CartStore: CartContract {
-    static let shared = CartStore()
-    let core: StoreCore<Int>  // locked state; each change posted after unlocking
-    init(center: NotificationCenter = .default) { core = StoreCore(0, channel: .cart, center: center) }
-    var itemCount: Int { core.state }
-    func add() { core.update { $0 += 1 } }
-}
-
-final class CartStub: CartContract {  // changes, posts and redraws views like the store
-    let stub: StoreStub<Int>; init(itemCount: Int) { stub = StoreStub(itemCount, channel: .cart) }
-    var itemCount: Int { stub.state }; func add() { stub.update { $0 += 1 } }
-}
+struct Cart: Codable, Sendable, Equatable { var items: [String] = [] }
 
 enum CartKey: ProductionStoreKey {  // registers the store: production by default
-    static var productionValue: any CartContract { CartStore.shared }
-    static var stubValue: any CartContract { CartStub(itemCount: 0) }
+    static let productionValue = ValueStore(key: "cart", default: Cart())  // <data folder>/cart.json
+    static var stubValue: ValueStore<Cart> { ValueStore(stub: Cart()) }
 }
 extension StoreValues {
-    var cart: any CartContract { get { self[CartKey.self] } set { self[CartKey.self] = newValue } }
+    var cart: ValueStore<Cart> { get { self[CartKey.self] } set { self[CartKey.self] = newValue } }
 }
 
-func badgeText(cart: any CartContract = StoreValues.current.cart) -> String { "\(cart.itemCount) in cart" }
+func badgeText(cart: ValueStore<Cart> = StoreValues.current.cart) -> String { "\(cart.value.items.count) in cart" }
+
+func add(_ item: String, to cart: ValueStore<Cart> = StoreValues.current.cart) throws {
+    try cart.update { $0.items.append(item) }  // one locked transaction: on disk, then posted
+}
 
 func watchCart() -> ObservationToken {  // keep the token; drop it to stop observing
-    CartStore.shared.core.observe { change in print("cart: \(change.old) → \(change.new)") }
+    StoreValues.current.cart.observe { change in print("cart: \(change.old.items) → \(change.new.items)") }
 }
 
-@Test func badgeShowsTheStubbedCount() {
-    withStores { $0.cart = CartStub(itemCount: 3) } operation: {
-        #expect(badgeText() == "3 in cart")
+@Test func badgeCountsWhatWasAdded() throws {
+    try withStores { $0.cart = ValueStore(stub: Cart()) } operation: {  // a stub that changes and posts
+        try add("socks")
+        #expect(badgeText() == "1 in cart")
     }
 }
 // README quick start: end
@@ -89,38 +76,58 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         let released = try #require(changelog.firstMatch(of: /## \[([0-9]+\.[0-9]+\.[0-9]+)\]/)).output.1
         #expect(version == released, "the install snippet asks for \(version); the CHANGELOG's newest release is \(released)")
         #expect(install.contains("\"Stores\""), "the snippet says where the built-in stores come from")
+        #expect(install.contains(".package(path: "), "the snippet shows a local checkout too")
+        #expect(readme.contains("the package's name is its folder's"))
     }
 
-    @Test func cartStoreIsObservedAndCounted() {
+    /// The issue's promise: a persisted, observable, overridable store in at most ten lines.
+    @Test func theStoreTakesEightLines() throws {
+        let testFile = URL(fileURLWithPath: #filePath)
+        let source = try String(contentsOf: testFile, encoding: .utf8)
+        let mirrored = try #require(source.between("// README quick start: begin\n", "// README quick start: end"))
+        let lines = mirrored.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = try #require(lines.firstIndex { $0.hasPrefix("struct Cart") })
+        let accessor = try #require(lines.firstIndex { $0.hasPrefix("extension StoreValues") })
+        let last = try #require(lines[accessor...].firstIndex { $0 == "}" })
+        let declaration = lines[first...last].filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(declaration.count == 8, "\(declaration.joined(separator: "\n"))")
+    }
+
+    @Test func theCartIsPersistedObservedAndPostedOnItsChannel() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("QuickStart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let center = NotificationCenter()
-        let cart = CartStore(center: center)
-        let seen = Mutex<[Int]>([])
-        let token = cart.core.observe { change in seen.withLock { $0.append(change.new) } }
-        defer { token.cancel() }
-        cart.add()
-        cart.add()
-        #expect(cart.itemCount == 2)
-        #expect(seen.withLock { $0 } == [1, 2])
+        let cart = ValueStore(
+            key: "cart", default: Cart(), storage: FileStorage(folder: folder), center: center, watching: .off,
+            reportIssue: { _ in })
+        let seen = Mutex<[[String]]>([])
+        let token = cart.observe { change in seen.withLock { $0.append(change.new.items) } }
+        let classic = Mutex(0)
+        let named = center.addObserver(forName: cart.channel.name, object: nil, queue: nil) { _ in
+            classic.withLock { $0 += 1 }
+        }
+        defer {
+            token.cancel()
+            center.removeObserver(named)
+        }
+        try add("socks", to: cart)
+        try add("hat", to: cart)
         #expect(badgeText(cart: cart) == "2 in cart")
+        #expect(seen.withLock { $0 } == [["socks"], ["socks", "hat"]])
+        #expect(classic.withLock { $0 } == 2)
+        let relaunched = ValueStore(
+            key: "cart", default: Cart(), storage: FileStorage(folder: folder), center: center, watching: .off)
+        #expect(relaunched.value.items == ["socks", "hat"])
     }
-}
 
-extension ReadmeQuickStartTests {
-    /// The README's stub behaves like the store: it changes, posts on its own center, and a
-    /// screen that shows it (here `badgeText` under Observation, as a SwiftUI body) redraws.
-    @Test func cartStubChangesPostsAndRedrawsTheBadge() {
-        let stub = CartStub(itemCount: 1)
-        let redraws = Mutex(0)
-        let posted = Mutex<[Int]>([])
-        let token = stub.stub.observe { change in posted.withLock { $0.append(change.new) } }
+    @Test func theStubChangesAndPostsLikeTheStore() throws {
+        let stub = ValueStore(stub: Cart())
+        let seen = Mutex(0)
+        let token = stub.observe { _ in seen.withLock { $0 += 1 } }
         defer { token.cancel() }
-        let shown = withObservationTracking { badgeText(cart: stub) } onChange: { redraws.withLock { $0 += 1 } }
-        #expect(shown == "1 in cart")
-        stub.add()
-        #expect(redraws.withLock { $0 } == 1, "the badge reading the stub is invalidated by its change")
-        #expect(posted.withLock { $0 } == [2])
-        #expect(badgeText(cart: stub) == "2 in cart")
-        #expect(stub.stub.center !== NotificationCenter.default, "a stub posts on a center of its own")
+        try add("socks", to: stub)
+        #expect(stub.value.items == ["socks"])
+        #expect(seen.withLock { $0 } == 1)
     }
 }
 

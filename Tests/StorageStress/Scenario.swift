@@ -72,9 +72,10 @@ struct Scenario {
             boostSeconds: boost.remainingSeconds,
             usedEntries: used.count,
             usedEntriesWithGrant: used.filter { $0.boost != nil }.count,
-            creditedReceiptIDs: ledger.entries.compactMap(\.receiptID),
+            creditedReceiptIDs: (ledger.checkpoint?.receiptIDs ?? []) + ledger.entries.compactMap(\.receiptID),
             receiptIDs: receipts.value.map(\.id),
             itemsBought: bought,
+            checkpointBalance: ledger.checkpoint?.boostItemBalance ?? 0,
             newestGrantSecondsLeft: ledger.latestBoostGrant.map { $0.endDate.timeIntervalSinceNow },
             problems: problems.all + (receipts.recovery.map { ["\($0)"] } ?? []))
         let encoder = JSONEncoder()

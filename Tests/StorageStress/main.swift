@@ -13,6 +13,9 @@
 //       Buys, uses 1-second boosts and renames the profile in a loop until killed.
 //   storage-stress report <folder>
 //       Launches the stores on <folder> and prints what they show, as one JSON object.
+//   storage-stress hold-lock <folder> <key>
+//       Takes the lock of the store <key> (flock on <folder>/<key>.lock), prints "holding <pid>",
+//       then sleeps until killed: a process stopped or hung while holding a lock.
 //   storage-stress as-user <uid|-> <umask|-> <folder> <step>…
 //       Storage steps run as another user (see AsUser.swift).
 //   storage-stress follow-profile|write-profile|follow-counter|follow-boost|boost|watch-churn …
@@ -34,6 +37,11 @@ func usage() -> Never {
 // storage-stress as-user …: steps run as another user; see AsUser.swift.
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "as-user" {
     exit(runAsUser(Array(CommandLine.arguments.dropFirst(2))))
+}
+
+// storage-stress hold-lock <folder> <key>: holds the store's lock until killed.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "hold-lock" {
+    exit(holdLock(folder: CommandLine.arguments[2], key: CommandLine.arguments[3]))
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -104,4 +112,16 @@ func legacy(_ arguments: [String]) async throws {
             try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
         }
     }
+}
+
+/// Takes `flock(LOCK_EX)` on `<folder>/<key>.lock`, says so, and sleeps until killed.
+func holdLock(folder: String, key: String) -> Int32 {
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let descriptor = open("\(folder)/\(key).lock", O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else {
+        FileHandle.standardError.write(Data("storage-stress: could not lock \(key): \(String(cString: strerror(errno)))\n".utf8))
+        return 1
+    }
+    FileHandle.standardOutput.write(Data("holding \(getpid())\n".utf8))
+    while true { sleep(3600) }
 }

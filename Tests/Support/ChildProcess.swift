@@ -97,6 +97,9 @@ package struct StartedChild {
         return found(in: output.text)
     }
 
+    /// The child's process id.
+    package var processIdentifier: Int32 { process.processIdentifier }
+
     /// Sends `signal` to the child.
     package func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)

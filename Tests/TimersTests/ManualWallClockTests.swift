@@ -26,3 +26,19 @@ import Timers
         #expect(wall.now() == Date(timeIntervalSince1970: 7))
     }
 }
+
+/// One manual clock for both time lines: a test moves one clock, and the wall clock follows.
+@Suite("ManualClock's wall clock")
+struct ManualClockWallClockTests {
+    @Test func advancingAndJumpingMoveTheWallClockToo() async {
+        let clock = ManualClock()
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let wall = clock.wallClock(startingAt: start)
+        #expect(wall.now() == start)
+        await clock.advance(by: .seconds(90))
+        #expect(wall.now() == start.addingTimeInterval(90))
+        await clock.jump(by: .seconds(86_400))
+        #expect(wall.now() == start.addingTimeInterval(86_490))
+        #expect(wall.duration(until: start.addingTimeInterval(86_500)) == .seconds(10))
+    }
+}

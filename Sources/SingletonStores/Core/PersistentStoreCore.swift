@@ -21,11 +21,12 @@ import StoreObservation
 /// }
 /// ```
 ///
-/// Each ``update(_:)`` runs the storage's locked read-modify-write inside the store's own
-/// transaction: it starts from the document as it is on disk (another process may have changed
-/// it), applies the change, writes it atomically, and only then commits the same value in
-/// memory and posts it. If the write fails, neither memory nor disk changes and nothing is
-/// posted.
+/// Each ``update(_:)`` runs the storage's locked read-modify-write: it starts from the document
+/// as it is on disk (another process may have changed it), applies the change, writes it
+/// atomically, and only then commits the same value in memory and posts it. Writes reach
+/// memory in the order they reached the disk. If the write fails, neither memory nor disk
+/// changes and nothing is posted. Reading ``state`` never waits for a write, even one that
+/// waits for another process's lock.
 ///
 /// A document that cannot be read is kept aside by the storage; the store starts from the
 /// default, keeps the problem in ``loadProblem`` and reports it once as
@@ -54,6 +55,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     private let reportIssue: @Sendable (StoreIssue) -> Void
     // Keeps the document watched while the store lives.
     private let watch: StorageWatch?
+    // Orders writes and follows in memory.
+    private let tracker: WriteTracker
+    private let follower: DiskFollower<State>
 
     /// Loads the document named `key`, or starts from `defaultValue`.
     ///
@@ -79,7 +83,8 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         // Watch first, load second: a version written in between is caught up on at once.
-        let follower = DiskFollower<State>(key: key, storage: storage, reportIssue: reportIssue)
+        let tracker = WriteTracker()
+        let follower = DiskFollower<State>(key: key, storage: storage, tracker: tracker, reportIssue: reportIssue)
         let watch = try? storage.watch(forKey: key, watching) { follower.adoptDisk() }
         let loaded: StorageLoad<State>
         do {
@@ -94,6 +99,8 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         self.loadProblem = loaded.recovery
         self.core = StoreCore(loaded.value, channel: channel, center: center, object: object)
         self.watch = watch ?? nil
+        self.tracker = tracker
+        self.follower = follower
         if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
         follower.attach(core)
     }
@@ -107,30 +114,103 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
 
     /// Changes the state on disk and in memory as one transaction, then posts the change.
     ///
-    /// - Parameter body: A pure change of the state. It runs under the store's lock and the
-    ///   document's file lock: it must not post, call observers or touch other stores. To refuse
-    ///   a change, leave the state as it is and return the reason.
+    /// - Parameter body: A pure change of the state. It runs under the document's file lock: it
+    ///   must not post, call observers or touch other stores. To refuse a change, leave the
+    ///   state as it is and return the reason.
     /// - Returns: What `body` returns.
-    /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
+    /// - Throws: ``StorageError`` when the document could not be written (including
+    ///   ``StorageError/lockTimedOut(file:holder:waited:)``); then nothing changed.
     @discardableResult
     public func update<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result {
-        var recovered: StorageError?
-        let result = try core.update { (state: inout State) throws(StorageError) -> Result in
-            let committed = try storage.update(
-                State.self, forKey: key, default: defaultValue, body)
-            recovered = committed.recovery
-            state = committed.value
-            return committed.outcome
+        let follows = tracker.beginWrite()
+        defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
+        var sequence: UInt64 = 0
+        let committed = try storage.update(State.self, forKey: key, default: defaultValue) {
+            (state: inout State) -> Result in
+            sequence = tracker.nextSequence()
+            return body(&state)
         }
-        if let recovered { reportIssue(.storageRecovered(recovered)) }
-        return result
+        return adopt(committed, sequence: sequence)
+    }
+
+    /// Like ``update(_:)``, but never waits for another process: when it holds the document's
+    /// lock, returns `nil` at once and `body` does not run.
+    ///
+    /// - Parameter body: A pure change of the state, as for ``update(_:)``.
+    /// - Returns: What `body` returns, or `nil` when the document was locked.
+    /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
+    @discardableResult
+    public func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
+        let follows = tracker.beginWrite()
+        defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
+        var sequence: UInt64 = 0
+        let committed = try storage.updateIfAvailable(State.self, forKey: key, default: defaultValue) {
+            (state: inout State) -> Result in
+            sequence = tracker.nextSequence()
+            return body(&state)
+        }
+        return committed.map { adopt($0, sequence: sequence) }
+    }
+
+    /// Changes the state on disk and in memory as one transaction, unless `body` throws to
+    /// refuse the change: then nothing is written, committed or posted, and the error is
+    /// rethrown.
+    ///
+    /// ```swift
+    /// try persisted.update { settings in
+    ///     guard settings.fontSize < 72 else { throw SettingsError.tooLarge }
+    ///     settings.fontSize += 1
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: The change. It sees the state as it is on disk, under the store's lock
+    ///   and the document's file lock: it must not post, call observers or touch other stores.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` threw, or a ``StorageError`` when the document could not be
+    ///   written; either way nothing changed.
+    @discardableResult
+    public func update<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws -> Result {
+        let outcome = try update { (state: inout State) -> Swift.Result<Result, Failure> in
+            // The body changes a copy, so that a refusal leaves the state exactly as it was.
+            var proposed = state
+            do throws(Failure) {
+                let result = try body(&proposed)
+                state = proposed
+                return .success(result)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 
     /// Re-reads the document, adopting what another process wrote since; posts if it differs.
     ///
+    /// Takes no lock and never waits for a writer: it reads the last committed document. While
+    /// a write of this store is under way, it leaves the adopting to that write, which follows
+    /// the disk once it has committed.
+    ///
     /// - Throws: ``StorageError`` when the document could not be read.
     public func reload() throws(StorageError) {
-        try update { _ in }
+        var recovered: StorageError?
+        try core.update { (state: inout State) throws(StorageError) in
+            try tracker.follow { () throws(StorageError) in
+                let loaded = try storage.load(State.self, forKey: key, default: defaultValue)
+                recovered = loaded.recovery
+                state = loaded.value
+            }
+        }
+        if let recovered { reportIssue(.storageRecovered(recovered)) }
+    }
+
+    /// Commits a write that reached the disk to memory, unless a later one already did (writes
+    /// reach memory in disk order), posts it, and reports a bad document it moved aside.
+    private func adopt<Result>(_ committed: StorageUpdate<State, Result>, sequence: UInt64) -> Result {
+        core.update { state in
+            if tracker.adopt(sequence) { state = committed.value }
+        }
+        if let recovered = committed.recovery { reportIssue(.storageRecovered(recovered)) }
+        return committed.outcome
     }
 }
 

@@ -126,6 +126,17 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     public func update<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
+        try update(origin: .local, body)
+    }
+
+    /// ``update(_:)``, recording where the change came from (a store following its document
+    /// commits what another process wrote with `.otherProcess`).
+    @discardableResult
+    @inlinable
+    package func update<Result, Failure: Error>(
+        origin: StoreChange<State>.Origin,
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         // The committing thread that finds no delivery in progress takes its own change
         // straight out of the transaction and posts it; changes committed meanwhile (by other
         // threads, or by observers writing back) queue in the outbox behind it.
@@ -134,7 +145,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
             var working = storage.state
             let result = try body(&working)
             guard working != storage.state else { return (result, nil) }
-            let change = StoreChange(old: storage.state, new: working)
+            let change = StoreChange(old: storage.state, new: working, origin: origin)
             storage.state = working
             return (result, storage.outbox.deliverOrQueue(change))
         }

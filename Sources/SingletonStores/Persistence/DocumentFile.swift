@@ -7,6 +7,43 @@ import Darwin
 #endif
 import Foundation
 
+/// A lock taken by ``DocumentFile/withExclusiveLock(on:waiting:_:)``, valid inside its body.
+struct LockLease {
+    /// The lock file.
+    let file: URL
+    /// The locked descriptor (`-1` where there is no locking).
+    let descriptor: Int32
+
+    /// Whether the lock file's path still names the locked file. When it does not — the file
+    /// was removed or replaced — another writer may have locked the new one: commit nothing.
+    var isStillHeld: Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        DocumentFile.stillNamed(file, by: descriptor)
+        #else
+        true
+        #endif
+    }
+}
+
+/// Which file a path names: its device and inode, or `nil` when nothing is there. Every
+/// commit renames a new file over a document, so a different stamp means another commit.
+struct FileStamp: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The stamp of what is at `url` now (links are not followed); `nil` when nothing is, or
+    /// where there is no `lstat`.
+    static func of(_ url: URL) -> FileStamp? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        var info = stat()
+        guard lstat(url.filePath, &info) == 0 else { return nil }
+        return FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+        #else
+        return nil
+        #endif
+    }
+}
+
 /// What reading a document file found.
 enum FileContents {
     /// There is no file at the path.
@@ -175,13 +212,142 @@ enum DocumentFile {
         #endif
     }
 
+    /// How long a lock is waited for.
+    enum LockWait: Sendable, Equatable {
+        /// Up to this long without progress — another writer committing `document`, when
+        /// given — then ``StorageError/lockTimedOut(file:holder:waited:)`` is thrown.
+        case upTo(Duration, document: URL?)
+        /// Not at all: when another holds the lock, the body does not run.
+        case never
+    }
+
     /// Runs `body` while holding an exclusive advisory lock on the file at `lockFile`
-    /// (created `0600` if needed, never deleted; a link in its place is refused).
+    /// (created `0600` if needed, never deleted; a link in its place is refused), waiting for
+    /// another holder at most as `wait` says (see ``LockPatience``).
+    ///
+    /// The threads of this process queue for the lock in order (``LockQueue``); the first
+    /// polls `flock(LOCK_EX | LOCK_NB)` with short sleeps (see ``pause(after:backingOff:)``),
+    /// measuring the wait on the monotonic clock. Once locked, the path must still name the
+    /// locked file: a lock file removed or replaced meanwhile (by a person, say) locks nothing
+    /// others can see, so it is closed and the path opened and locked again.
+    ///
+    /// - Returns: What `body` returned, or `nil` when `wait` is ``LockWait/never`` and another
+    ///   holds the lock (then `body` did not run).
+    /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)`` when the lock stayed held
+    ///   without progress for the whole wait, ``StorageError/lockFailed(file:reason:)`` when it
+    ///   could not be taken at all, or what `body` threw.
     static func withExclusiveLock<Result>(
         on lockFile: URL,
-        _ body: () throws(StorageError) -> Result
-    ) throws(StorageError) -> Result {
+        waiting wait: LockWait,
+        _ body: (LockLease) throws(StorageError) -> Result
+    ) throws(StorageError) -> Result? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        var patience: LockPatience?
+        if case .upTo(let limit, let document) = wait { patience = LockPatience(limit: limit, document: document) }
+        guard let ticket = LockQueue.shared.enter(lockFile.filePath, patience: &patience) else {
+            guard let patience else { return nil }
+            throw timedOut(lockFile, patience)
+        }
+        var served = false
+        defer { LockQueue.shared.leave(lockFile.filePath, ticket: ticket, served: served) }
+        while true {
+            // The turnstile `<key>.lock-queue`: a writer that has to wait holds it while it
+            // polls, and every writer passes it first, so one that has just let go of the lock
+            // queues behind the waiter instead of taking the lock again at once. It is created
+            // by the first writer that has to wait.
+            var turnstile = openTurnstile(for: lockFile, creating: false)
+            defer { if turnstile >= 0 { close(turnstile) } }
+            if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) {
+                return nil
+            }
+            let descriptor = try openLockFile(lockFile)
+            defer { close(descriptor) }  // closing the descriptor releases the lock
+            var once: LockPatience?
+            if try !poll(descriptor, lockFile: lockFile, patience: &once, injecting: true) {
+                guard patience != nil else { return nil }
+                if turnstile < 0 {
+                    turnstile = openTurnstile(for: lockFile, creating: true)
+                    if turnstile >= 0 { _ = try poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) }
+                }
+                _ = try poll(descriptor, lockFile: lockFile, patience: &patience, injecting: false)
+            }
+            if turnstile >= 0 {
+                close(turnstile)
+                turnstile = -1
+            }
+            // Locked. Is this still the file others open under that name?
+            let lease = LockLease(file: lockFile, descriptor: descriptor)
+            if lease.isStillHeld {
+                served = true
+                return try body(lease)
+            }
+        }
+        #else
+        return try body(LockLease(file: lockFile, descriptor: -1))
+        #endif
+    }
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    /// Takes `flock(LOCK_EX)` on `descriptor`, polling with `LOCK_NB` and short sleeps while
+    /// another holds it, until `patience` runs out.
+    ///
+    /// - Returns: `true` when locked; `false` when `patience` is `nil` (no wait) and the lock is
+    ///   held.
+    /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)`` or
+    ///   ``StorageError/lockFailed(file:reason:)``.
+    private static func poll(
+        _ descriptor: Int32, lockFile: URL, patience: inout LockPatience?, injecting: Bool
+    ) throws(StorageError) -> Bool {
+        var pause = Duration.milliseconds(1)
+        while true {
+            let injected = injecting ? FileFaults.injected(.flock) : nil
+            let code = injected ?? (flock(descriptor, LOCK_EX | LOCK_NB) == 0 ? nil : errno)
+            guard let code else { return true }
+            if code == EINTR { continue }
+            guard code == EWOULDBLOCK || code == EAGAIN else {
+                throw .lockFailed(file: lockFile, reason: describe(code))
+            }
+            guard patience != nil else { return false }
+            guard let left = patience?.remaining(), let waited = patience?.waited else {
+                if let patience { throw timedOut(lockFile, patience) }
+                return false
+            }
+            sleep(for: min(Self.pause(after: waited, backingOff: pause), left))
+            pause = min(pause * 2, .milliseconds(20))
+        }
+    }
+
+    /// The error of a wait that ran out of `patience`, naming the holder where the system tells.
+    private static func timedOut(_ lockFile: URL, _ patience: LockPatience) -> StorageError {
+        .lockTimedOut(file: lockFile, holder: LockHolder.processID(ofFileAt: lockFile.filePath), waited: patience.limit)
+    }
+
+    /// How long a writer that has waited `waited` sleeps before polling again.
+    ///
+    /// The first 50 ms back off from 1 ms towards 20 ms (`backingOff`), sparing the processor
+    /// during short waits. After that the sleep shrinks as the wait grows, from 10 ms to 1 ms
+    /// after half a second, so that of several writers waiting their turn, the one
+    /// that has waited longest polls most often and most likely comes next: polling has no
+    /// queue, and without this a writer could lose every turn to newer ones until it timed out.
+    static func pause(after waited: Duration, backingOff: Duration) -> Duration {
+        let shortWait = Duration.milliseconds(50)
+        guard waited > shortWait else { return min(backingOff, .milliseconds(20)) }
+        let aged = Duration.milliseconds(10) * (shortWait / waited)
+        return max(min(aged, .milliseconds(10)), .milliseconds(1))
+    }
+
+    /// Opens the turnstile file `<key>.lock-queue` beside `lockFile`; `-1` when it is not
+    /// there (and not `creating`) or can't be opened: waiting is then merely less fair.
+    private static func openTurnstile(for lockFile: URL, creating: Bool) -> Int32 {
+        let path = lockFile.filePath + "-queue"
+        while true {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (creating ? O_CREAT : 0), 0o600)
+            if descriptor >= 0 || errno != EINTR { return descriptor }
+        }
+    }
+
+    /// Opens (creating if needed) the lock file and checks that it is a regular file.
+    private static func openLockFile(_ lockFile: URL) throws(StorageError) -> Int32 {
         // Read-only is enough for flock, and still opens a lock file an older version left `0400`.
         let descriptor = openRetrying(.openLock, lockFile.filePath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if descriptor < 0 {
@@ -189,31 +355,44 @@ enum DocumentFile {
             if itemKind(at: lockFile.filePath) == .symbolicLink {
                 throw .lockFailed(
                     file: lockFile,
-                    reason: "it is a symbolic link, which is never followed; remove the link (a lock file holds no data)")
+                    reason: "it is a symbolic link, which is never followed; quit every process that uses this "
+                        + "folder, then remove the link (a lock file holds no data)")
             }
             throw .lockFailed(file: lockFile, reason: describe(code))
         }
-        defer { close(descriptor) }  // closing the descriptor releases the lock
         var info = stat()
-        if fstat(descriptor, &info) != 0 { throw .lockFailed(file: lockFile, reason: describe(errno)) }
+        if fstat(descriptor, &info) != 0 {
+            let code = errno
+            close(descriptor)
+            throw .lockFailed(file: lockFile, reason: describe(code))
+        }
         if (info.st_mode & S_IFMT) != S_IFREG {
+            close(descriptor)
             throw .lockFailed(
                 file: lockFile,
-                reason: "it is \(describeKind(info.st_mode)), not a regular file; remove it (a lock file holds no data)")
+                reason: "it is \(describeKind(info.st_mode)), not a regular file; quit every process that uses "
+                    + "this folder, then remove it (a lock file holds no data)")
         }
         if info.st_mode & 0o777 != 0o600, info.st_uid == geteuid() {
             _ = fchmod(descriptor, 0o600)  // created under a narrow umask, or by an older version
         }
-        while true {
-            let code = FileFaults.injected(.flock) ?? (flock(descriptor, LOCK_EX) == 0 ? nil : errno)
-            guard let code else { break }
-            if code != EINTR { throw .lockFailed(file: lockFile, reason: describe(code)) }
-        }
-        return try body()
-        #else
-        return try body()
-        #endif
+        return descriptor
     }
+
+    /// Whether `path` still names the file open as `descriptor` (same device and inode).
+    static func stillNamed(_ path: URL, by descriptor: Int32) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(descriptor, &open) == 0, lstat(path.filePath, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    /// Sleeps the calling thread for `duration` (a wait for another process, on real time).
+    private static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) * 1e-18)
+    }
+    #endif
 
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
     /// What is at a path, looked at without following a link.

@@ -59,8 +59,16 @@ import Foundation
 /// call throws ``StorageError/readFailed(file:reason:)``, ``StorageError/writeFailed(file:reason:)``
 /// or ``StorageError/lockFailed(file:reason:)``, and every file stays where it is.
 ///
-/// **Blocking.** Calls do file I/O on the calling thread and, for writes, wait while another
-/// writer of the same store holds the lock; keep them off the main actor when that matters.
+/// **Blocking.** Calls do file I/O on the calling thread. Reads never wait for a writer: a
+/// document is replaced by an atomic rename, so a read finds the last committed one. A write
+/// waits while another writer of the same store holds its lock: as long as the writers ahead of
+/// it get on (each commit counts), but once ``lockTimeout`` (5 seconds by default) passes with
+/// no progress — or after ``maximumLockTimeout`` in all — it throws
+/// ``StorageError/lockTimedOut(file:holder:waited:)`` naming the store and, on Linux, the
+/// holding process; nothing is written then, and a later attempt succeeds once the holder is
+/// done. So a process stopped or suspended while it holds a lock (an app extension the system
+/// suspended, say) never freezes the others. Keep calls off the main actor when a few seconds
+/// matter.
 ///
 /// **Bad documents** (not a regular file, larger than 256 MiB — read, such a file could exhaust
 /// memory at every launch —, empty, truncated, not JSON, of another shape, or of a newer
@@ -73,15 +81,30 @@ import Foundation
 /// **Locking.** Moving bad documents aside, ``save(_:forKey:)`` and
 /// ``update(_:forKey:default:_:)`` run under `flock(LOCK_EX)` on `<key>.lock`. The lock belongs
 /// to each open file description, so it excludes other processes, other instances and other
-/// threads alike; no further in-process lock is needed. Temporary files left by a writer that
-/// was killed (`<key>~<id>.tmp`) are removed under that lock. Lock files are left in place
-/// (deleting them would race with waiting writers). On a platform without `flock` (neither
-/// Glibc, Musl nor Darwin) there is no locking: use one writer per folder there.
+/// threads alike; the threads of one process also queue for it in order. A load moves a bad document aside only
+/// when the lock is free at once; otherwise it returns the default and leaves the document to
+/// the next write. A writer that has to wait holds a second lock, on `<key>.lock-queue`, while
+/// it does, so that one that has just written queues behind it rather than taking the lock
+/// again at once: writers in a loop take turns, and none waits out its timeout while others
+/// make progress. Lock files are left in place. One that is removed or replaced anyway (by a
+/// person or a cleaning tool) loses nothing: after locking, and again just before committing,
+/// a writer checks that the path still names the file it locked and that the document is still
+/// the one it read, and if not locks the new file and runs its transaction again from the
+/// document as it then is. On a platform without
+/// `flock` (neither Glibc, Musl nor Darwin) there is no locking: use one writer per folder there.
+///
+/// **Temporary files** are named `<key>~<pid>-<id>.tmp`, with the writing process's id. One is
+/// removed as left over only by a writer holding the lock, and only when no process with that
+/// id is running (its writer was killed mid-write); a temporary file of an older version
+/// (`<key>~<id>.tmp`) only when it is more than ten minutes old. So a live writer's temporary
+/// file is never removed.
 ///
 /// `update`'s body runs while the lock is held, so it must be a quick transform of the value: no
-/// notifications, and no call that locks the same key again (that would deadlock). A decision
-/// that spans two documents may update a second key inside the body, when every caller nests
-/// the two keys in the same order.
+/// notifications, no wait on anything outside the transaction, and no call that locks the same
+/// key again (that would wait for its own lock until ``lockTimeout``). It runs once, or again
+/// in the rare case above of a lock file removed while it ran (nothing of the first run is
+/// written). A decision that spans two documents may update a second key inside the body, when
+/// every caller nests the two keys in the same order.
 public struct FileStorage: StoreStorage {
     /// The environment variable that chooses the data folder when no folder is passed.
     public static let environmentVariable = "SINGLETON_STORES_DATA_DIR"
@@ -90,8 +113,25 @@ public struct FileStorage: StoreStorage {
     /// format 1 are read too. A newer document is kept aside, never rewritten.
     public static let formatVersion = DocumentFormat.current
 
+    /// The environment variable that sets ``lockTimeout`` when none is passed: a number of
+    /// seconds, such as `0.5`; values outside 0–600 are clamped, other text is ignored.
+    public static let lockTimeoutEnvironmentVariable = "SINGLETON_STORES_LOCK_TIMEOUT"
+
+    /// The lock timeout when neither the initializer nor the environment sets one: 5 seconds.
+    public static let defaultLockTimeout = Duration.seconds(5)
+
+    /// The longest lock timeout, and the longest any write waits for a lock: 10 minutes.
+    /// Longer timeouts are clamped to it.
+    public static let maximumLockTimeout = Duration.seconds(600)
+
     /// The folder that holds the documents (created on first write).
     public let folder: URL
+
+    /// How long a write waits for another process's lock on the same store without progress
+    /// (no other writer committing) before it throws
+    /// ``StorageError/lockTimedOut(file:holder:waited:)``; between zero (try once) and
+    /// ``maximumLockTimeout``, which also bounds every wait in all. Reads never wait.
+    public let lockTimeout: Duration
 
     /// The source of the time stamped on the names of kept bad documents.
     let now: @Sendable () -> Date
@@ -108,7 +148,11 @@ public struct FileStorage: StoreStorage {
     ///   - appName: The sub-folder of the per-user data folder; characters other than
     ///     `A–Z a–z 0–9 . _ -` become `_`. Defaults to the bundle identifier or process name.
     ///   - environment: Where to read `SINGLETON_STORES_DATA_DIR`, `XDG_DATA_HOME` and `HOME`.
-    ///   - now: The current time, used to name kept bad documents.
+    ///   - now: The current time, used to name kept bad documents and to age temporary files
+    ///     of older versions.
+    ///   - lockTimeout: How long a write waits for another process's lock; `nil` to read
+    ///     `SINGLETON_STORES_LOCK_TIMEOUT` from `environment`, else 5 seconds. Clamped to
+    ///     zero through ``maximumLockTimeout``.
     ///   - reportNotice: Called when the storage changed something on its own, such as making
     ///     a data folder that other users could access private. Prints to standard error by
     ///     default.
@@ -117,6 +161,7 @@ public struct FileStorage: StoreStorage {
         appName: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         now: @escaping @Sendable () -> Date = { Date() },
+        lockTimeout: Duration? = nil,
         reportNotice: @escaping @Sendable (StorageNotice) -> Void = StorageNotice.printToStandardError
     ) {
         let app =
@@ -124,6 +169,7 @@ public struct FileStorage: StoreStorage {
             ?? FileStorageFolder.defaultAppName
         self.folder = FileStorageFolder.resolve(explicit: folder, appName: app, environment: environment)
         self.now = now
+        self.lockTimeout = Self.clampedLockTimeout(lockTimeout ?? Self.lockTimeout(in: environment))
         self.reportNotice = reportNotice
     }
 
@@ -134,8 +180,10 @@ public struct FileStorage: StoreStorage {
 
     /// Reads the value stored under `key`, or `defaultValue` when there is none.
     ///
-    /// Reading takes no lock (documents are replaced atomically). Only when the document is
-    /// bad does it lock, look again, and move the document aside.
+    /// Reading takes no lock and never waits (documents are replaced atomically). Only when
+    /// the document is bad, and the lock is free at once, does it lock, look again, and move
+    /// the document aside; while another process holds the lock, it returns the default and
+    /// leaves the document to the next write.
     public func load<Value: Codable & Sendable>(
         _ type: Value.Type,
         forKey key: String,
@@ -151,7 +199,8 @@ public struct FileStorage: StoreStorage {
         case (nil, nil):
             return StorageLoad(value: defaultValue(), isStored: false)
         case (nil, _?):
-            return try DocumentFile.withExclusiveLock(on: lockURL(forKey: key)) { () throws(StorageError) in
+            let locked = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .never) {
+                (_: LockLease) throws(StorageError) -> StorageLoad<Value> in
                 let current = try readDocument(Value.self, file: file)
                 if let value = current.value { return StorageLoad(value: value, isStored: true) }
                 let recovery = try current.problem.map { problem throws(StorageError) in
@@ -159,6 +208,7 @@ public struct FileStorage: StoreStorage {
                 }
                 return StorageLoad(value: defaultValue(), isStored: false, recovery: recovery)
             }
+            return locked ?? StorageLoad(value: defaultValue(), isStored: false)
         }
     }
 
@@ -171,10 +221,17 @@ public struct FileStorage: StoreStorage {
         let file = try fileURL(forKey: key)
         let data = try DocumentCoding.encode(value, key: key)
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
-        return try DocumentFile.withExclusiveLock(on: lockURL(forKey: key)) { () throws(StorageError) in
-            removeStaleTemporaries(forKey: key)
-            let previous = try readDocument(Value.self, file: file)
-            return try write(data, to: file, key: key, replacing: previous.problem)
+        while true {
+            let attempt = try DocumentFile.withExclusiveLock(
+                on: lockURL(forKey: key), waiting: .upTo(lockTimeout, document: file)
+            ) {
+                (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageError?> in
+                removeStaleTemporaries(forKey: key)
+                let read = FileStamp.of(file)
+                let previous = try readDocument(Value.self, file: file)
+                return try write(data, to: file, key: key, replacing: previous.problem, lease: lease, read: read)
+            }
+            if case .done(let recovery)? = attempt { return recovery }
         }
     }
 
@@ -187,26 +244,25 @@ public struct FileStorage: StoreStorage {
         default defaultValue: @autoclosure () -> Value,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        let file = try fileURL(forKey: key)
-        _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
-        return try DocumentFile.withExclusiveLock(on: lockURL(forKey: key)) { () throws(StorageError) in
-            removeStaleTemporaries(forKey: key)
-            let current = try readDocument(Value.self, file: file)
-            var value = current.value ?? defaultValue()
-            let before = try DocumentCoding.encode(value, key: key)
-            let outcome = try body(&value)
-            let after = try DocumentCoding.encode(value, key: key)
-            let changed = after != before
-            let recovery: StorageError?
-            if changed {
-                recovery = try write(after, to: file, key: key, replacing: current.problem)
-            } else {
-                recovery = try current.problem.map { problem throws(StorageError) in
-                    try keepAside(file, key: key, problem: problem)
-                }
-            }
-            return StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery)
-        }
+        let update = try transaction(
+            Value.self, forKey: key, default: defaultValue(), waiting: .upTo(lockTimeout, document: fileURL(forKey: key)), body)
+        // Only a transaction that does not wait comes back without a result; one that waits
+        // throws when the lock stays held. Should that ever change, say what happened.
+        guard let update else { throw .lockTimedOut(file: lockURL(forKey: key), holder: nil, waited: lockTimeout) }
+        return update
+    }
+
+    /// Like ``update(_:forKey:default:_:)``, but returns `nil` at once, running nothing, when
+    /// another process holds the document's lock; see
+    /// ``StoreStorage/updateIfAvailable(_:forKey:default:_:)``.
+    @discardableResult
+    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
+        try transaction(Value.self, forKey: key, default: defaultValue(), waiting: .never, body)
     }
 
     /// Follows the document of `key` as `watching` says; see ``StoreStorage/watch(forKey:_:onChange:)``.

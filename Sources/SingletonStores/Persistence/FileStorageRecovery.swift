@@ -6,25 +6,112 @@ extension FileStorage {
         folder.appending(path: "\(key).lock", directoryHint: .notDirectory)
     }
 
-    /// A fresh temporary file name for writing the document of `key`.
+    /// A fresh temporary file name for writing the document of `key`: `<key>~<pid>-<id>.tmp`.
     func temporaryURL(forKey key: String) -> URL {
         let id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        return folder.appending(path: "\(key)~\(id).tmp", directoryHint: .notDirectory)
+        return folder.appending(
+            path: "\(key)~\(ProcessInfo.processInfo.processIdentifier)-\(id).tmp", directoryHint: .notDirectory)
     }
+
+    /// How old a temporary file of an older version (no process id in its name) must be to be
+    /// removed as left over: 10 minutes.
+    static let unnamedTemporaryAge: TimeInterval = 600
 
     /// Removes temporary files of `key` left by a writer that was killed mid-write.
     ///
-    /// Call only while holding the key's lock: every live writer of `key` holds it while its
-    /// temporary file exists, so any found now is stale. Only names of the exact form
-    /// `<key>~<32 hex digits>.tmp` are touched.
+    /// Call only while holding the key's lock. A file `<key>~<pid>-<32 hex digits>.tmp` is
+    /// removed only when no process `pid` is running; one of an older version,
+    /// `<key>~<32 hex digits>.tmp`, only when it was last modified more than
+    /// ``unnamedTemporaryAge`` ago. Nothing else is touched, so a live writer's file never is.
     func removeStaleTemporaries(forKey key: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.filePath) else { return }
         let prefix = "\(key)~"
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let id = name.dropFirst(prefix.count).dropLast(".tmp".count)
-            guard id.count == 32, id.allSatisfy(\.isHexDigit) else { continue }
-            DocumentFile.remove(folder.appending(path: name, directoryHint: .notDirectory))
+            let stem = name.dropFirst(prefix.count).dropLast(".tmp".count)
+            let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
+            guard let id = parts.last, id.count == 32, id.allSatisfy(\.isHexDigit), parts.count <= 2 else { continue }
+            let file = folder.appending(path: name, directoryHint: .notDirectory)
+            if parts.count == 2 {
+                guard let pid = Int32(parts[0]), pid > 0, !Self.isRunning(pid) else { continue }
+            } else {
+                guard let modified = Self.modificationDate(of: file),
+                    now().timeIntervalSince(modified) > Self.unnamedTemporaryAge
+                else { continue }
+            }
+            DocumentFile.remove(file)
         }
+    }
+
+    /// Whether a process with id `pid` is running (or may be: one of another user counts).
+    static func isRunning(_ pid: Int32) -> Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        if pid == getpid() { return true }
+        return kill(pid, 0) == 0 || errno != ESRCH
+        #else
+        return true
+        #endif
+    }
+
+    /// When the file at `url` was last modified, without following a link.
+    private static func modificationDate(of url: URL) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: url.filePath))?[.modificationDate] as? Date
+    }
+
+    /// Runs one locked read-modify-write of `key`, waiting for the lock as `wait` says; `nil`
+    /// when `wait` is `.never` and the lock is held. A transaction whose lock file was removed
+    /// or replaced before it committed is run again under the new lock.
+    func transaction<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        waiting wait: DocumentFile.LockWait,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
+        let file = try fileURL(forKey: key)
+        _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
+        while true {
+            let attempt = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: wait) {
+                (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageUpdate<Value, Outcome>> in
+                removeStaleTemporaries(forKey: key)
+                let read = FileStamp.of(file)
+                let current = try readDocument(Value.self, file: file)
+                var value = current.value ?? defaultValue()
+                let before = try DocumentCoding.encode(value, key: key)
+                let outcome = try body(&value)
+                let after = try DocumentCoding.encode(value, key: key)
+                let changed = after != before
+                let recovery: StorageError?
+                if changed {
+                    switch try write(after, to: file, key: key, replacing: current.problem, lease: lease, read: read) {
+                    case .done(let report): recovery = report
+                    case .lockLost: return .lockLost
+                    }
+                } else {
+                    recovery = try current.problem.map { problem throws(StorageError) in
+                        try keepAside(file, key: key, problem: problem)
+                    }
+                }
+                return .done(StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery))
+            }
+            switch attempt {
+            case nil: return nil
+            case .done(let update)?: return update
+            case .lockLost?: continue
+            }
+        }
+    }
+
+    /// The lock timeout `environment` sets, or the default.
+    static func lockTimeout(in environment: [String: String]) -> Duration {
+        guard let text = environment[lockTimeoutEnvironmentVariable],
+            let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite
+        else { return defaultLockTimeout }
+        return .milliseconds(Int64((min(max(seconds, 0), 600) * 1000).rounded()))
+    }
+
+    /// `timeout` within zero and ``maximumLockTimeout``.
+    static func clampedLockTimeout(_ timeout: Duration) -> Duration {
+        min(max(timeout, .zero), maximumLockTimeout)
     }
 
     /// Reads the document of `key`: its value, or what is wrong with it. Nothing is moved.
@@ -55,18 +142,28 @@ extension FileStorage {
     /// it is moved aside and the new one put in its place as one step: if the write fails, the
     /// bad document is back where it was.
     ///
-    /// Call only while holding the key's lock.
+    /// Call only while holding the key's lock, `lease`. Just before committing, the lease is
+    /// checked, and the document must still be the file that was read (`read`, its stamp
+    /// before reading): when the lock file was removed or replaced, or another writer that
+    /// locked the new one committed meanwhile, nothing is written and the result is
+    /// ``WriteAttempt/lockLost``, for the caller to run its transaction again.
     ///
     /// - Returns: The report of the bad document that was moved aside, if any.
     /// - Throws: ``StorageError/writeFailed(file:reason:)`` when nothing changed. In the one
     ///   case where the bad document was moved aside, the new one could not be put in its place
     ///   and the bad one could not be moved back, the report of the move is thrown instead.
-    func write(_ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?) throws(StorageError) -> StorageError?
-    {
+    func write(
+        _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, lease: LockLease,
+        read: FileStamp?
+    ) throws(StorageError) -> WriteAttempt<StorageError?> {
         let temporary = temporaryURL(forKey: key)
         FaultInjection.reach(.willWrite(key))
         try DocumentFile.writeTemporary(data, at: temporary, for: file)
         FaultInjection.reach(.temporaryWritten(key))
+        guard lease.isStillHeld, FileStamp.of(file) == read else {
+            DocumentFile.remove(temporary)
+            return .lockLost
+        }
         var recovery: StorageError?
         if let problem {
             do { recovery = try keepAside(file, key: key, problem: problem) } catch {
@@ -76,7 +173,7 @@ extension FileStorage {
         }
         guard let failure = DocumentFile.renameItem(temporary, to: file) else {
             FaultInjection.reach(.didWrite(key))
-            return recovery
+            return .done(recovery)
         }
         DocumentFile.remove(temporary)
         if let recovery, let kept = recovery.keptFile, DocumentFile.renameItem(kept, to: file) != nil {
@@ -120,5 +217,20 @@ extension FileStorage {
             format: "%04d%02d%02dT%02d%02d%02dZ",
             parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0
         )
+    }
+}
+
+/// How a write under a lock ended: done, or not committed because the lock file was removed
+/// or replaced meanwhile (run the transaction again).
+enum WriteAttempt<Value> {
+    case done(Value)
+    case lockLost
+
+    /// The same attempt with the done value transformed.
+    func map<Other>(_ transform: (Value) -> Other) -> WriteAttempt<Other> {
+        switch self {
+        case .done(let value): .done(transform(value))
+        case .lockLost: .lockLost
+        }
     }
 }

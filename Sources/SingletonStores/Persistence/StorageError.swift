@@ -66,6 +66,14 @@ public enum StorageError: Error, Sendable, Equatable {
     /// or written.
     case lockFailed(file: URL, reason: String)
 
+    /// Another process held the store's lock file for the whole of `waited`, the storage's
+    /// lock timeout (see ``FileStorage/lockTimeout``), with no other writer getting on; nothing
+    /// was read or written. `holder`
+    /// is that process's id, where the system tells (Linux); `nil` elsewhere.
+    ///
+    /// Nothing is lost: try again when the other process has finished.
+    case lockTimedOut(file: URL, holder: Int32?, waited: Duration)
+
     /// The document the problem is about, when there is one.
     public var file: URL? {
         switch self {
@@ -73,7 +81,7 @@ public enum StorageError: Error, Sendable, Equatable {
         case .folderUnavailable(let folder, _): folder
         case .unreadable(let file, _, _), .corrupted(let file, _, _),
             .newerFormat(let file, _, _, _), .writeFailed(let file, _), .readFailed(let file, _),
-            .keepAsideFailed(let file, _), .lockFailed(let file, _):
+            .keepAsideFailed(let file, _), .lockFailed(let file, _), .lockTimedOut(let file, _, _):
             file
         }
     }
@@ -117,6 +125,11 @@ extension StorageError: CustomStringConvertible {
             "The saved data at \(file.filePath) could not be written: \(reason). The file on disk is unchanged."
         case .lockFailed(let file, let reason):
             "The lock file \(file.filePath) could not be locked: \(reason). The saved data was not read or changed."
+        case .lockTimedOut(let file, let holder, let waited):
+            "The \(Self.storeName(ofLockFile: file)) store is held by another process"
+                + (holder.map { " (pid \($0))" } ?? "")
+                + ", which kept its lock file \(file.filePath) for more than \(Self.describe(waited)). "
+                + "Nothing was read or changed."
         case .readFailed(let file, let reason):
             "The saved data at \(file.filePath) could not be read: \(reason). It was left in place, unchanged."
         case .keepAsideFailed(let file, let reason):
@@ -150,6 +163,9 @@ extension StorageError: CustomStringConvertible {
         case .lockFailed:
             "Check that the folder is writable by you, and that the app has free file descriptors and the "
                 + "disk is working; then try again."
+        case .lockTimedOut:
+            "Try again when that process has finished; nothing was lost. If it never finishes, it may be "
+                + "stopped or hung: quit it (do not remove the lock file while any process uses the folder)."
         case .readFailed:
             "Check that the file and its folder are readable by you, and that the app has free file "
                 + "descriptors and memory and the disk is working; then try again."
@@ -157,6 +173,27 @@ extension StorageError: CustomStringConvertible {
             "Check that the folder is writable by you, or move the file away yourself while the app "
                 + "is closed; then try again."
         }
+    }
+}
+
+extension StorageError {
+    /// The store a lock file `<key>.lock` belongs to: its key.
+    static func storeName(ofLockFile file: URL) -> String {
+        let name = file.lastPathComponent
+        return name.hasSuffix(".lock") ? String(name.dropLast(".lock".count)) : name
+    }
+
+    /// A wait in words: "5 seconds", "0.25 seconds", "1 second".
+    static func describe(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = max(
+            0, seconds.multipliedReportingOverflow(by: 1000).partialValue + attoseconds / 1_000_000_000_000_000)
+        if milliseconds == 1000 { return "1 second" }
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) seconds" }
+        var fraction = String(milliseconds % 1000)
+        fraction = String(repeating: "0", count: max(0, 3 - fraction.count)) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(milliseconds / 1000).\(fraction) seconds"
     }
 }
 

@@ -4,7 +4,7 @@ import SingletonStoresLocking
 /// Something ``FileStorage`` did or found on its own that the user should know about, though
 /// the call it happened in went on and succeeded.
 ///
-/// A storage reports notices to the closure given to ``FileStorage/init(folder:appName:environment:now:reportNotice:)``,
+/// A storage reports notices to the closure given to ``FileStorage/init(folder:appName:environment:now:lockTimeout:reportNotice:)``,
 /// which prints them to standard error by default:
 ///
 /// ```swift

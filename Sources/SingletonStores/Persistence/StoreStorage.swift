@@ -21,6 +21,10 @@
 /// merely could not be read this time (permission denied, no free file descriptor, a disk
 /// error) is left in place and the call throws.
 ///
+/// Reads never wait for a writer. A write that finds the document locked by another process
+/// waits a bounded time (``FileStorage/lockTimeout``), then throws
+/// ``StorageError/lockTimedOut(file:holder:waited:)`` having changed nothing.
+///
 /// A storage keeps what the value's type encodes, nothing more: fields a document carries that
 /// this version's type does not know (added by a newer version of the app) are dropped when the
 /// document is rewritten. To keep older versions from rewriting such documents, raise the
@@ -75,6 +79,20 @@ public protocol StoreStorage: Sendable {
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>
 
+    /// Like ``update(_:forKey:default:_:)``, but never waits: when another process holds the
+    /// document's lock, returns `nil` at once and `body` does not run.
+    ///
+    /// For work that can wait for a later launch or write, such as crediting a purchase an
+    /// earlier run left unfinished, so that a launch never waits on another process. The
+    /// default implementation calls ``update(_:forKey:default:_:)``.
+    @discardableResult
+    func updateIfAvailable<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>?
+
     /// Follows the document under `key`: `onChange` runs after another process, or another
     /// storage instance, may have committed a new version of it, until the returned watch is
     /// cancelled or released.
@@ -99,6 +117,17 @@ public protocol StoreStorage: Sendable {
 }
 
 extension StoreStorage {
+    /// Runs ``update(_:forKey:default:_:)``: a storage without locks of its own never has to wait.
+    @discardableResult
+    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
+        try update(type, forKey: key, default: defaultValue(), body)
+    }
+
     /// Watches nothing: a storage without its own `watch` does not follow other writers.
     public func watch(
         forKey key: String,

@@ -168,7 +168,7 @@ public struct StoreValues: Sendable {
     ///
     /// ```swift
     /// withStores { $0.allowProductionValues() } operation: {
-    ///     print(badgeText())  // reads CartStore.shared, even in a test
+    ///     print(badgeText())  // reads the production cart, even in a test
     /// }
     /// ```
     ///

@@ -33,14 +33,23 @@ struct BoostJournal: Sendable {
     ///
     /// `body` may spend an item in the ledger (the `purchases` key is always taken after the
     /// `boost` key). It must not post or call observers: the lock is held.
+    ///
+    /// - Parameter waits: Whether to wait (up to the storage's lock timeout) while another
+    ///   process holds the lock; when `false` and it does, `body` does not run and the result
+    ///   is `nil`.
     func transaction<Outcome>(
+        waits: Bool = true,
         _ body: (inout BoostRecord) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> Outcome {
-        let committed = try storage.update(BoostRecord.self, forKey: Self.key, default: .none) {
-            (record: inout BoostRecord) throws(StorageError) -> Outcome in
+    ) throws(StorageError) -> Outcome? {
+        let merged = { (record: inout BoostRecord) throws(StorageError) -> Outcome in
             record = record.merging(try latestGrant())
             return try body(&record)
         }
+        let committed =
+            waits
+            ? try storage.update(BoostRecord.self, forKey: Self.key, default: .none, merged)
+            : try storage.updateIfAvailable(BoostRecord.self, forKey: Self.key, default: .none, merged)
+        guard let committed else { return nil }
         if let problem = committed.recovery { reportIssue(.storageRecovered(problem)) }
         return committed.outcome
     }

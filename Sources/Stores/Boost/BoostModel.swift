@@ -48,6 +48,23 @@ struct BoostModel: Sendable {
     private var finished: UInt64 = 0
     /// Phases for the countdown to move to, in commit order.
     var outbox = Outbox<Phase>()
+    /// Locked transactions of this process under way; news from the disk that comes meanwhile
+    /// is followed once they are done (``followAgain``).
+    var transactionsUnderWay = 0
+    /// Whether news from the disk came while a transaction was under way.
+    var followAgain = false
+
+    /// How many tickets were handed out: a follow that read the disk without a lock adopts it
+    /// only if none was handed out since it started.
+    var ticketsIssued: UInt64 { issued }
+
+    /// Ends a transaction; returns whether news came meanwhile that must now be followed.
+    mutating func endTransaction() -> Bool {
+        transactionsUnderWay -= 1
+        guard transactionsUnderWay == 0, followAgain else { return false }
+        followAgain = false
+        return true
+    }
 
     init(phase: Phase, committed: BoostRecord) {
         self.phase = phase

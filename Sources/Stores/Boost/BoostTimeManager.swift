@@ -46,6 +46,12 @@ import Timers
 /// (file events) or one poll interval, with the same posts as a local change — the countdown
 /// re-targets to the new end, and an end is posted once in each process that showed the boost.
 ///
+/// Following and reading take no lock, so a process stopped while it holds the boost's lock
+/// (a suspended app extension, say) never stops this one's countdown: it keeps counting, shows
+/// the boost's end once, and a boost that ran out is cleared on disk by a later change. Changes
+/// wait for the lock at most the storage's lock timeout; one that times out is reported through
+/// `reportIssue` and changes nothing.
+///
 /// ## Ends
 /// ``StoreObservation/NotificationChannel/boostEnded`` is posted exactly once per boost, when it runs out or is
 /// stopped, whether or not anyone observes; a boost replaced by a new start does not end, it is
@@ -330,12 +336,33 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     // MARK: Internals
 
     /// Adopts what another process wrote, if the disk no longer holds what this process last
-    /// saw or wrote. Reads without locking first: news of this process's own writes, the most
-    /// common, costs two reads and no lock.
+    /// saw or wrote.
+    ///
+    /// Takes no file lock, so following never waits for another process (one that holds the
+    /// lock may be stopped): documents are replaced atomically, so the read finds the last
+    /// committed record. It adopts that record only if no transaction of this process began
+    /// meanwhile; news that comes while one is under way is followed when it ends.
     private func followDisk() {
+        let started = model.withLock { model -> UInt64? in
+            guard model.transactionsUnderWay == 0 else {
+                model.followAgain = true
+                return nil
+            }
+            return model.ticketsIssued
+        }
+        guard let started else { return }
         let onDisk = journal.current()
-        guard model.withLock({ $0.committed }) != onDisk else { return }
-        change { _, _ in }  // the transaction adopts the disk under its lock
+        let now = timer.now
+        let claimed = model.withLock { model -> Bool in
+            guard model.committed != onDisk else { return false }
+            guard model.transactionsUnderWay == 0, model.ticketsIssued == started else {
+                model.followAgain = true
+                return false
+            }
+            let phase = BoostModel.phase(of: onDisk, at: now, wallClock: wallClock, bootClock: bootClock)
+            return model.finish(model.begin(phase, record: onDisk, movesCountdown: true))
+        }
+        if claimed { deliver() }
     }
 
     private static func clamped(_ seconds: Int) -> Duration {
@@ -344,20 +371,27 @@ public final class BoostTimeManager: BoostTimeManagerContract {
 
     /// Clears the record of a boost that ran out here, unless the disk says another boost has
     /// started since (which this process then shows).
+    ///
+    /// Never waits: while another process holds the lock, the record is left as it is — an
+    /// end in the past reads as no boost everywhere — and the countdown ends at once.
     private func clearIfEnded() {
-        change { phase, now in
+        change(waits: false) { phase, now in
             if case .running(let deadline) = phase, deadline <= now { phase = .idle }
         }
     }
 
     /// Runs a change of the phase as one transaction on disk; storage failures are reported and
     /// leave everything as it was.
+    ///
+    /// - Parameter waits: Whether to wait for another process's lock (up to the storage's
+    ///   timeout); when `false`, a held lock skips the change and returns `nil`.
     @discardableResult
     private func change<Outcome>(
+        waits: Bool = true,
         _ decide: (inout BoostModel.Phase, CountdownTimer.Instant) -> Outcome
     ) -> Outcome? {
         do {
-            return try changeSaving(decide)
+            return try changeSaving(waits: waits, decide)
         } catch {
             journal.reportIssue(.storageRecovered(error))
             return nil
@@ -368,10 +402,12 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// leaves everything as it was.
     @discardableResult
     private func changeSaving<Outcome>(
+        waits: Bool = true,
         _ decide: (inout BoostModel.Phase, CountdownTimer.Instant) -> Outcome
     ) throws(StorageError) -> Outcome? {
         var outcome: Outcome?
-        try transact { (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
+        try transact(waits: waits) {
+            (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
             var next = phase
             outcome = decide(&next, now)
             return next
@@ -387,9 +423,13 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// released, the countdown is moved to the newest committed phase, in commit order, outside
     /// every lock (its posts may call back into this manager).
     private func transact(
+        waits: Bool = true,
         _ decide: (inout BoostRecord, BoostModel.Phase, CountdownTimer.Instant) throws(StorageError) -> BoostModel.Phase
     ) throws(StorageError) {
-        let commit = try journal.transaction { (record: inout BoostRecord) throws(StorageError) -> BoostModel.Commit in
+        model.withLock { $0.transactionsUnderWay += 1 }
+        defer { if model.withLock({ $0.endTransaction() }) { followDisk() } }
+        let committed = try journal.transaction(waits: waits) {
+            (record: inout BoostRecord) throws(StorageError) -> BoostModel.Commit in
             let now = timer.now
             let onDisk = record
             let (current, adopted) = model.withLock { model -> (BoostModel.Phase, Bool) in
@@ -409,6 +449,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
                 model.begin(next, record: record, movesCountdown: adopted || next != current)
             }
         }
+        guard let commit = committed else { return }  // the lock was held; nothing changed
         let claimed = model.withLock { $0.finish(commit) }
         if claimed { deliver() }
     }

@@ -6,6 +6,14 @@ import Foundation
 /// ``LocalPurchaseBackend`` approves every purchase and keeps its receipts on disk (the demo and
 /// the CLI use it); ``ScriptedPurchaseBackend`` plays back outcomes for tests. A real app
 /// conforms its payment SDK to this protocol.
+///
+/// A receipt is credited once: ``PurchaseManager`` skips every receipt whose id its ledger
+/// remembers, and a ledger remembers the ids of its newest
+/// ``PurchaseLedger/retainedReceiptIDCount`` purchases (older ones are folded into its
+/// checkpoint). So a backend must not return a receipt from ``pendingReceipts()`` or
+/// ``restore()`` once that many newer purchases were credited — a payment SDK's unfinished
+/// transactions are far fewer, and ``LocalPurchaseBackend`` keeps only its newest
+/// ``LocalPurchaseBackend/retainedReceiptCount``.
 public protocol PurchaseBackend: Sendable {
     /// Asks for payment for `product`.
     ///

@@ -10,6 +10,22 @@ import SingletonStores
 /// ledger.boostItems           // 2
 /// ```
 ///
+/// ## Compaction
+/// A long history would make every launch and every purchase read and write all of it, so
+/// ``compact(keepingLast:)`` folds the oldest entries into a ``checkpoint`` that keeps their
+/// totals. ``PurchaseManager`` compacts in the same locked write that adds an entry, keeping the
+/// newest ``recentEntryLimit``: its document stays the same size however many purchases came
+/// before, and a crash leaves the old document or the compacted one. Counts are the same with or
+/// without a checkpoint; ``receiptIDs`` keeps the newest ``retainedReceiptIDCount`` ids.
+/// A document written before checkpoints existed loads as it is and is compacted on its next
+/// change.
+///
+/// On disk a ledger with no checkpoint is `{"entries": […]}`, as every version wrote it; a
+/// compacted one is `{"checkpoint": {…}, "entriesSinceCheckpoint": […]}`, so that a version
+/// that knows no checkpoint finds no `entries` in it and keeps the document aside, instead of
+/// reading the recent entries as the whole history and dropping the checkpoint on its next
+/// write.
+///
 /// A ledger read from disk is range-checked entry by entry while it is decoded. An entry that
 /// can't be read — a count or a number of days outside ``PurchaseProduct/boostItemLimit`` or
 /// ``PurchaseProduct/premiumDayLimit``, a date outside the years 0000–9999, a kind this version
@@ -18,8 +34,21 @@ import SingletonStores
 /// document that is not a ledger at all is kept aside by the storage like any damaged file.
 /// Sums saturate: no ledger, however long, makes a count overflow.
 public struct PurchaseLedger: Sendable, Codable, Equatable {
-    /// The entries, oldest first.
+    /// The entries since the ``checkpoint``, oldest first: the whole history when there is no
+    /// checkpoint, and at most ``recentEntryLimit`` once ``PurchaseManager`` has compacted it.
     public private(set) var entries: [LedgerEntry] = []
+
+    /// What the entries folded away by ``compact(keepingLast:)`` add up to; `nil` when no entry
+    /// was ever folded.
+    public private(set) var checkpoint: LedgerCheckpoint?
+
+    /// How many entries ``PurchaseManager`` keeps after its ``checkpoint`` when it compacts.
+    public static let recentEntryLimit = 64
+
+    /// How many receipt ids a compacted ledger remembers: those of its newest purchases. A
+    /// receipt a backend presents again must be among them to be recognised (see
+    /// ``PurchaseBackend``).
+    public static let retainedReceiptIDCount = 256
 
     /// The entries of the stored document that could not be read, kept as they were so that a
     /// later version (or a person) can still read them, and written back unchanged. They count
@@ -31,14 +60,16 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case entries, unreadableEntries
+        case entries, unreadableEntries, checkpoint, entriesSinceCheckpoint
     }
 
-    /// Decodes a ledger entry by entry: an entry that can't be read is kept in
-    /// ``unreadableEntries`` instead of making the whole document unreadable.
+    /// Decodes a ledger entry by entry, with or without a checkpoint (see ``LedgerCheckpoint``):
+    /// an entry that can't be read is kept in ``unreadableEntries`` instead of making the whole
+    /// document unreadable; a checkpoint that can't be read makes the document invalid.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        var list = try container.nestedUnkeyedContainer(forKey: .entries)
+        checkpoint = try container.decodeIfPresent(LedgerCheckpoint.self, forKey: .checkpoint)
+        var list = try container.nestedUnkeyedContainer(forKey: checkpoint == nil ? .entries : .entriesSinceCheckpoint)
         while !list.isAtEnd {
             let index = list.currentIndex
             do {
@@ -56,13 +87,21 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
                 UnreadableLedgerEntry(stored: $0, reason: "it could not be read when the ledger was loaded earlier")
             }
         }
+        LedgerDecoding.count(
+            entries: entries.count + unreadableEntries.count, checkpoints: checkpoint == nil ? 0 : 1)
     }
 
-    /// Encodes the entries, and the unreadable ones unchanged under `unreadableEntries` when
-    /// there are any.
+    /// Encodes the entries (under `entries`, or after the checkpoint under
+    /// `entriesSinceCheckpoint`), and the unreadable ones unchanged under `unreadableEntries`
+    /// when there are any.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(entries, forKey: .entries)
+        if let checkpoint {
+            try container.encode(checkpoint, forKey: .checkpoint)
+            try container.encode(entries, forKey: .entriesSinceCheckpoint)
+        } else {
+            try container.encode(entries, forKey: .entries)
+        }
         if !unreadableEntries.isEmpty {
             try container.encode(unreadableEntries.map(\.stored), forKey: .unreadableEntries)
         }
@@ -93,43 +132,62 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
         entries.append(LedgerEntry(kind: kind, date: date, receiptID: receiptID, boost: boost))
     }
 
+    /// Folds all but the newest `count` entries into the ``checkpoint``. Every count derived
+    /// from the ledger stays the same; ``receiptIDs`` keeps the newest
+    /// ``retainedReceiptIDCount`` ids (and every id of the entries kept).
+    ///
+    /// - Parameter count: How many of the newest entries to keep as they are; below zero is
+    ///   read as zero. A ledger with no more entries than that is left as it is.
+    public mutating func compact(keepingLast count: Int = PurchaseLedger.recentEntryLimit) {
+        let folded = entries.count - max(count, 0)
+        guard folded > 0 else { return }
+        var checkpoint = self.checkpoint ?? LedgerCheckpoint()
+        for entry in entries[..<folded] { checkpoint.fold(entry) }
+        checkpoint.trimReceiptIDs(to: Self.retainedReceiptIDCount)
+        entries.removeFirst(folded)
+        self.checkpoint = checkpoint
+    }
+
+    /// How many entries the ledger has held: those folded into the ``checkpoint`` and those
+    /// after it.
+    public var entryCount: Int {
+        (checkpoint?.entryCount ?? 0).saturatingAdding(entries.count)
+    }
+
+    /// The totals of the checkpoint carried on through the entries.
+    private var totals: LedgerTotals {
+        var totals = LedgerTotals(from: checkpoint)
+        for entry in entries { totals.add(entry) }
+        return totals
+    }
+
     /// The boost items owned: bought, less used, plus refunded. Never negative, and at most
     /// `Int.max` however many were bought.
     public var boostItems: Int {
-        var count = 0
-        for entry in entries {
-            switch entry.kind {
-            case .boostItemsBought(let bought): count = count.saturatingAdding(max(bought, 0))
-            case .boostItemUsed: count = count.saturatingAdding(-1)
-            case .boostItemRefunded: count = count.saturatingAdding(1)
-            case .premiumBought: break
-            }
-        }
-        return max(0, count)
+        max(0, totals.boostItemBalance)
     }
 
     /// When premium ends: each premium purchase adds its days to whatever premium time was left
     /// when it was bought. `nil` if premium was never bought; never later than
     /// `Date.distantFuture`.
     public var premiumExpiry: Date? {
-        entries.reduce(nil as Date?) { expiry, entry in
-            guard case .premiumBought(let days) = entry.kind else { return expiry }
-            let start = max(entry.date, expiry ?? entry.date)
-            return min(start.addingTimeInterval(TimeInterval(max(days, 0)) * 86_400), .distantFuture)
-        }
+        totals.premiumExpiry
     }
 
-    /// The receipt ids already recorded.
+    /// The receipt ids already recorded: every one since the ``checkpoint``, and the newest
+    /// ``retainedReceiptIDCount`` folded into it.
     ///
     /// Receipt ids found in ``unreadableEntries`` are included: such a receipt was credited
     /// once, and is not credited again.
     public var receiptIDs: Set<String> {
-        Set(entries.compactMap(\.receiptID)).union(unreadableEntries.compactMap(\.receiptID))
+        Set(checkpoint?.receiptIDs ?? []).union(entries.lazy.compactMap(\.receiptID))
+            .union(unreadableEntries.lazy.compactMap(\.receiptID))
     }
 
-    /// The newest entry that spent an item on a boost, with the boost it started.
+    /// The newest entry that spent an item on a boost, with the boost it started (kept by the
+    /// ``checkpoint`` when that entry was folded into it).
     public var latestBoostGrant: BoostGrant? {
-        entries.last { $0.kind == .boostItemUsed && $0.boost != nil }?.boost
+        entries.last { $0.kind == .boostItemUsed && $0.boost != nil }?.boost ?? checkpoint?.latestBoostGrant
     }
 }
 
@@ -274,5 +332,21 @@ extension Int {
         let (sum, overflow) = addingReportingOverflow(other)
         guard overflow else { return sum }
         return other > 0 ? .max : .min
+    }
+}
+
+extension PurchaseLedger {
+    /// Replaces every receipt id of the entries and the checkpoint with
+    /// ``StoreSnapshot/redacted``, and leaves out the unreadable entries (they may hold
+    /// anything), for a snapshot.
+    mutating func redactReceiptIDs() {
+        for index in entries.indices where entries[index].receiptID != nil {
+            entries[index].receiptID = StoreSnapshot.redacted
+        }
+        if var checkpoint {
+            checkpoint.receiptIDs = checkpoint.receiptIDs.map { _ in StoreSnapshot.redacted }
+            self.checkpoint = checkpoint
+        }
+        unreadableEntries = []
     }
 }

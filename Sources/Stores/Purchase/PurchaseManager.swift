@@ -23,7 +23,9 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 ///
 /// Counts are derived from a persisted, append-only ``PurchaseLedger`` (the `purchases`
 /// document); every change goes through the storage's locked read-modify-write, so two processes
-/// buying at once lose nothing.
+/// buying at once lose nothing. The same write folds all but the newest
+/// ``PurchaseLedger/recentEntryLimit`` entries into the ledger's checkpoint, so a launch and a
+/// purchase cost the same after ten purchases or after a million.
 ///
 /// ## Using a boost item
 /// ``useBoostItem(duration:)`` starts a boost only if none is running in any process, and spends
@@ -40,7 +42,10 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 /// ## Interrupted purchases
 /// A purchase killed between payment and credit is credited when the store is next created:
 /// the backend's ``PurchaseBackend/pendingReceipts()`` are compared with the ledger, and every
-/// receipt it lacks is added (each receipt is credited once, whatever happens).
+/// receipt it lacks is added (each receipt is credited once, whatever happens). Creating the
+/// store never waits for another process: while one holds the ledger's lock (a purchase in
+/// progress, or a process that was stopped), the receipts are left to a later launch and the
+/// store shows the ledger as last committed. The backend is never called under the lock.
 public final class PurchaseManager: PurchaseStoreContract {
     /// The app's purchase state: the local backend, the default data folder and clocks.
     public static let shared = PurchaseManager()
@@ -181,6 +186,7 @@ public final class PurchaseManager: PurchaseStoreContract {
                 spent = try storage.update(PurchaseLedger.self, forKey: Self.ledgerKey, default: PurchaseLedger()) { ledger in
                     guard ledger.boostItems > 0 else { return false }
                     ledger.append(.boostItemUsed, at: now, boost: grant)
+                    ledger.compact()
                     return true
                 }.outcome
             } catch {
@@ -222,25 +228,40 @@ public final class PurchaseManager: PurchaseStoreContract {
     /// Adds the receipts the ledger does not have yet; returns how many were added.
     @discardableResult
     private func record(_ receipts: [PurchaseReceipt]) throws(PurchaseError) -> Int {
-        try ledgerUpdate { ledger -> Int in
-            let known = ledger.receiptIDs
-            let fresh = receipts.filter { !known.contains($0.id) }
-            for receipt in fresh {
-                ledger.append(receipt.product.ledgerKind, at: receipt.date, receiptID: receipt.id)
-            }
-            return fresh.count
+        try ledgerUpdate { ledger -> Int in Self.credit(receipts, to: &ledger) }
+    }
+
+    /// Appends the receipts `ledger` lacks; returns how many.
+    private static func credit(_ receipts: [PurchaseReceipt], to ledger: inout PurchaseLedger) -> Int {
+        let known = ledger.receiptIDs
+        let fresh = receipts.filter { !known.contains($0.id) }
+        for receipt in fresh {
+            ledger.append(receipt.product.ledgerKind, at: receipt.date, receiptID: receipt.id)
         }
+        if !fresh.isEmpty { ledger.compact() }
+        return fresh.count
     }
 
     /// Credits the receipts the backend holds that the ledger lacks (a purchase killed between
     /// payment and credit); problems are reported.
+    ///
+    /// Never waits: when another process holds the ledger's lock (it may be stopped), the
+    /// receipts are left for a later launch, and the store shows the ledger as last committed.
+    /// The backend is asked before the lock is taken.
     private func creditPendingReceipts() {
+        let pending: [PurchaseReceipt]
         do {
-            let pending = try backend.pendingReceipts()
-            let known = ledger.state.receiptIDs
-            if pending.contains(where: { !known.contains($0.id) }) { try record(pending) }
+            pending = try backend.pendingReceipts()
         } catch {
             if case .storage(let problem) = error { reportIssue(.storageRecovered(problem)) }
+            return
+        }
+        let known = ledger.state.receiptIDs
+        guard pending.contains(where: { !known.contains($0.id) }) else { return }
+        do {
+            try ledger.updateIfAvailable { ledger in Self.credit(pending, to: &ledger) }
+        } catch {
+            reportIssue(.storageRecovered(error))
         }
     }
 

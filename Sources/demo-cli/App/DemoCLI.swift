@@ -53,7 +53,9 @@ enum DemoCLI {
         }
         let folder = DataFolderCommand.folder(
             dataDirectory: dataDirectory, option: invocation.dataDirectory, environment: environment)
-        let context = CommandContext(console: console, dataDirectory: dataDirectory, launchVariants: launchVariants)
+        let context = CommandContext(
+            console: console, dataDirectory: dataDirectory, launchVariants: launchVariants,
+            logsChanges: invocation.logsChanges)
         if invocation.command.usesStores, let problem = DataFolderCheck.problem(dataDirectory: dataDirectory, console: console) {
             return context.fail(problem.description)
         }
@@ -76,6 +78,8 @@ enum DemoCLI {
             return await PurchaseCommand.run(invocation.command, context: context)
         case .link, .targetShow, .targetSet:
             return LinkCommand.run(invocation.command, context: context)
+        case .export:
+            return ExportCommand.run(context: context)
         }
     }
 }
@@ -101,6 +105,8 @@ struct CommandContext: Sendable {
     let dataDirectory: String?
     /// The store variants chosen at launch.
     var launchVariants = StoreLaunchVariants()
+    /// Whether to print each change the stores commit (`--log-changes`).
+    var logsChanges = false
 
     /// The store to show for `key`: the launch variant when one was chosen (the process's base
     /// store values hold it), else `store`, the data folder's.
@@ -110,7 +116,7 @@ struct CommandContext: Sendable {
 
     /// The stores, on a clock `speed` times faster than real time.
     func stores(speed: Double = 1) -> DemoStores {
-        DemoStores(dataDirectory: dataDirectory, clock: ScaledClock(speed: speed), console: console)
+        DemoStores(dataDirectory: dataDirectory, clock: ScaledClock(speed: speed), console: console, logsChanges: logsChanges)
     }
 
     /// Prints `message` as one error line, control characters escaped (it may quote stored

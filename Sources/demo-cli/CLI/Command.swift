@@ -12,6 +12,8 @@ enum Command: Sendable, Equatable {
     case dataDirectory
     /// `reset`: removes the stores' documents from the data folder; `confirmed` by `--yes`.
     case reset(confirmed: Bool)
+    /// `export`: prints every store's state as one JSON document, secrets redacted.
+    case export
 
     /// Starts a boost of this many seconds and persists it.
     case boostStart(seconds: Int)
@@ -98,4 +100,6 @@ struct Invocation: Sendable, Equatable {
     var command: Command
     /// The data folder given with `--data-dir`, if any.
     var dataDirectory: String?
+    /// Whether `--log-changes` was given.
+    var logsChanges = false
 }

@@ -69,7 +69,7 @@ enum CommandLineParser {
         guard spec.argumentCount.contains(parsed.arguments.count) else {
             throw argumentCountError(spec, given: parsed.arguments)
         }
-        return Invocation(command: try spec.make(parsed), dataDirectory: directory)
+        return Invocation(command: try spec.make(parsed), dataDirectory: directory, logsChanges: parsed.has("--log-changes"))
     }
 
     private enum Match {

@@ -163,6 +163,11 @@ enum CommandTable {
                 )
             ]
         ) { arguments throws(UsageError) in .reset(confirmed: arguments.has("--yes")) },
+        CommandSpec(
+            path: ["export"], arguments: "", argumentCount: 0...0,
+            summary: "Print the state of every store as one JSON document, for a bug report (account ids and receipts redacted).",
+            options: []
+        ) { _ throws(UsageError) in .export },
     ]
 
     /// The command groups and what they hold, for `demo-cli boost` and help.

@@ -53,7 +53,7 @@ enum HelpText {
         lines += ["", "OPTIONS (any command)"]
         lines += rows(
             [(OptionSpec.dataDirectory.usage, OptionSpec.dataDirectoryDetails)]
-                + [OptionSpec.help, CommandLineParser.versionOption].map { ($0.usage, $0.help) },
+                + [OptionSpec.logChanges, OptionSpec.help, CommandLineParser.versionOption].map { ($0.usage, $0.help) },
             width: width)
         lines += ["", "DATA FOLDER"]
         let folder = dataFolder.map { "\($0.path.escapingControlCharacters) (\($0.source))" } ?? "the per-user data folder"

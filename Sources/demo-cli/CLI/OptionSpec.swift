@@ -37,6 +37,11 @@ extension OptionSpec {
     /// `--help`, which every command accepts.
     static let help = OptionSpec.flag("--help", "Show help for this command.")
 
+    /// `--log-changes`: every committed change of the stores, printed as it happens.
+    static let logChanges = OptionSpec.flag(
+        "--log-changes",
+        "Print each change the stores commit to standard error: store, old → new, and whether another run made it.")
+
     /// Options every command accepts.
-    static let globals: [OptionSpec] = [dataDirectory, help]
+    static let globals: [OptionSpec] = [dataDirectory, logChanges, help]
 }

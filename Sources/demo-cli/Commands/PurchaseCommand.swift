@@ -45,7 +45,7 @@ enum PurchaseCommand {
             "boost items: \(purchases.ownedBoostItems)",
             "premium: \(premium(purchases))",
             "flow: \(purchases.flowState.description.escapingControlCharacters)",
-            "ledger entries: \(purchases.purchaseLedger.entries.count)",
+            "ledger entries: \(purchases.purchaseLedger.entryCount)",
         ]
     }
 

@@ -58,6 +58,7 @@ struct CommandLineParserTests {
         (["data-dir"], .dataDirectory),
         (["reset"], .reset(confirmed: false)),
         (["reset", "--yes"], .reset(confirmed: true)),
+        (["export"], .export),
     ]
 
     @Test(arguments: valid)

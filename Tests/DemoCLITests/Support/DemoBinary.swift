@@ -31,6 +31,7 @@ struct DemoBinary {
         environment["SINGLETON_STORES_DATA_DIR"] = nil
         environment["NO_COLOR"] = nil
         environment["SINGLETON_STORES_VARIANTS"] = nil
+        environment["SINGLETON_STORES_LOCK_TIMEOUT"] = nil
         return environment.merging(extra) { $1 }
     }
 

@@ -69,6 +69,10 @@ let logger = ExampleLogger()
 
 func report(_ problem: StorageError) {}
 
+enum SettingsError: Error {
+    case tooLarge
+}
+
 // Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 1: begin
 final class SettingsStore: Sendable {
     static let shared = SettingsStore()
@@ -89,7 +93,7 @@ final class SettingsStore: Sendable {
 func storeChangeExample(counter: StoreCore<Int>) -> ObservationToken {
 // Doc "SingletonStores/Core/StoreChange.swift" snippet 1: begin
 let token = counter.observe { change in
-    print("\(change.old) → \(change.new)")
+    print("\(change.old) → \(change.new)", change.origin == .otherProcess ? "(another process)" : "")
 }
 // Doc "SingletonStores/Core/StoreChange.swift" snippet 1: end
     return token
@@ -256,7 +260,55 @@ enum CounterKey: ProductionStoreKey {
 }
 // Doc "SingletonStores/Registry/StoreKey.swift" snippet 3: end
 
+func refusingUpdateExample(persisted: PersistentStoreCore<Settings>) throws {
+// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 2: begin
+try persisted.update { settings in
+    guard settings.fontSize < 72 else { throw SettingsError.tooLarge }
+    settings.fontSize += 1
+}
+// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 2: end
+}
+
+// Doc "SingletonStores/Core/ValueStore.swift" snippet 1: begin
+struct Session: Codable, Sendable, Equatable { var token = ""; var userID: String? }
+
+enum SessionKey: ProductionStoreKey {
+    static let productionValue = ValueStore(key: "session", default: Session())
+    static var stubValue: ValueStore<Session> { ValueStore(stub: Session()) }
+}
+extension StoreValues {
+    var session: ValueStore<Session> { get { self[SessionKey.self] } set { self[SessionKey.self] = newValue } }
+}
+// Doc "SingletonStores/Core/ValueStore.swift" snippet 1: end
+
+/// Never run: it writes the production session, on the platform's data folder.
+func valueStoreExample() throws {
+// Doc "SingletonStores/Core/ValueStore.swift" snippet 2: begin
+try StoreValues.current.session.update { $0.token = "t-1" }
+
+withStores { $0.session = ValueStore(stub: Session(token: "t-2")) } operation: {
+    #expect(StoreValues.current.session.value.token == "t-2")
+}
+// Doc "SingletonStores/Core/ValueStore.swift" snippet 2: end
+}
+
 @Suite struct KitStorageDocCommentTests {
+    @Test func aRefusedUpdateChangesNothing() throws {
+        let persisted = PersistentStoreCore(
+            key: "settings", default: Settings(fontSize: 71), storage: InMemoryStorage(), channel: .settings,
+            center: NotificationCenter())
+        try refusingUpdateExample(persisted: persisted)
+        #expect(persisted.state.fontSize == 72)
+        #expect(throws: SettingsError.tooLarge) { try refusingUpdateExample(persisted: persisted) }
+        #expect(persisted.state.fontSize == 72)
+    }
+
+    @Test func aSessionStubIsReadInItsScope() {
+        withStores { $0.session = ValueStore(stub: Session(token: "t-3")) } operation: {
+            #expect(StoreValues.current.session.value.token == "t-3")
+        }
+    }
+
     @Test func theSettingsStoreKeepsItsTheme() throws {
         let storage = InMemoryStorage()
         try SettingsStore(storage: storage, center: NotificationCenter()).setTheme(.dark)

@@ -104,6 +104,25 @@ func largeTextUsesLargeTitles() {
 }
 // Article "GettingStarted" snippet 5: end
 
+// Article "GettingStarted" snippet 6: begin
+struct Draft: Codable, Sendable, Equatable { var text = "" }
+
+enum DraftKey: ProductionStoreKey {
+    static let productionValue = ValueStore(key: "draft", default: Draft())
+    static var stubValue: ValueStore<Draft> { ValueStore(stub: Draft()) }
+}
+extension StoreValues {
+    var draft: ValueStore<Draft> { get { self[DraftKey.self] } set { self[DraftKey.self] = newValue } }
+}
+
+@Test func aDraftStubChangesLikeTheStore() throws {
+    try withStores { $0.draft = ValueStore(stub: Draft()) } operation: {
+        try StoreValues.current.draft.update { $0.text = "Hello" }
+        #expect(StoreValues.current.draft.value.text == "Hello")
+    }
+}
+// Article "GettingStarted" snippet 6: end
+
 @Suite struct GettingStartedArticleTests {
     @Test func theStoreIsObservedAndKeptBetweenLaunches() throws {
         try withTemporaryFolder { folder in

@@ -162,7 +162,8 @@ struct DocumentFormatTests {
                 Issue.record("expected encodingFailed, got \(String(describing: error))")
                 return
             }
-            #expect(key == "appointment" && reason.contains("0000 and 9999"))
+            #expect(key == "appointment" && reason.contains("after the year 9999") && reason.contains("0000–9999"))
+            #expect(error?.recoverySuggestion?.contains("Check the device's date and time") == true)
             #expect(!FileManager.default.fileExists(atPath: file.path(percentEncoded: false)))
         }
     }

@@ -182,9 +182,11 @@ struct FileStorageRecoveryTests {
 
     @Test func leftoverTemporaryFileNeverReplacesTheGoodDocument() throws {
         try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder)
+            // An hour from now: the temporary file below, of an older version, is old by then.
+            let storage = FileStorage(folder: folder, now: { Date(timeIntervalSinceNow: 3600) })
             try storage.save(PersistedCounter(count: 8), forKey: "counter")
-            // What a writer killed mid-write leaves behind: a partial temporary file.
+            // What a writer of an older version killed mid-write leaves behind: a partial
+            // temporary file, without the writer's process id in its name.
             let stale = folder.appending(path: "counter~0123456789abcdef0123456789abcdef.tmp")
             try Data(#"{"formatVersion": 1, "value": {"cou"#.utf8).write(to: stale)
             // A file that only looks similar is not ours to remove.

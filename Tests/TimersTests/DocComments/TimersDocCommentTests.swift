@@ -102,7 +102,21 @@ relaunchedTimer.start(duration: wallClock.duration(until: endDate))
 // Doc "Timers/WallClock.swift" snippet 1: end
 }
 
+func manualWallClockFromTheClockExample() async -> Date {
+// Doc "Timers/ManualClock+WallClock.swift" snippet 1: begin
+let clock = ManualClock()
+let wall = clock.wallClock(startingAt: Date(timeIntervalSince1970: 1_700_000_000))
+await clock.advance(by: .seconds(90))
+let later = wall.now()  // 90 s after the start date
+// Doc "Timers/ManualClock+WallClock.swift" snippet 1: end
+    return later
+}
+
 @Suite struct TimersDocCommentTests {
+    @Test func theWallClockOfAManualClockMovesWithIt() async {
+        #expect(await manualWallClockFromTheClockExample() == Date(timeIntervalSince1970: 1_700_000_090))
+    }
+
     @Test func theCountdownExamplesShowWhatTheyPromise() {
         let (shown, atTheEnd, label) = countdownExample()
         #expect(shown == 90 && atTheEnd == 0 && label == "01:30")

@@ -10,13 +10,18 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
     private let key: String
     private let storage: any StoreStorage
     private let reportIssue: @Sendable (StoreIssue) -> Void
+    private let tracker: WriteTracker
     private let core = LateBound<StoreCore<State>>()
     /// The last problem reported, so one that persists is reported once, not at every change.
     private let lastProblem = Locked<StorageError?>(nil)
 
-    init(key: String, storage: any StoreStorage, reportIssue: @escaping @Sendable (StoreIssue) -> Void) {
+    init(
+        key: String, storage: any StoreStorage, tracker: WriteTracker,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void
+    ) {
         self.key = key
         self.storage = storage
+        self.tracker = tracker
         self.reportIssue = reportIssue
     }
 
@@ -27,20 +32,24 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
 
     /// Reads the document and commits it in memory if it differs, posting the change.
     ///
-    /// The read happens inside the core's transaction, so it cannot interleave with this
-    /// store's own writes: a version this store wrote is already in memory and posts nothing.
-    /// A bad document is kept aside by the storage and reported; a missing one changes nothing
-    /// (the store keeps its state until it writes again).
+    /// The read takes no file lock and happens inside the core's transaction, ordered with
+    /// this store's own writes by the ``WriteTracker``: while one is under way nothing is
+    /// adopted, and the write follows the disk again when it is done. A version this store
+    /// wrote is already in memory and posts nothing. A bad document is kept aside by the
+    /// storage and reported; a missing one changes nothing (the store keeps its state until it
+    /// writes again).
     func adoptDisk() {
         guard let core = core.targetForNews() else { return }
         var problem: StorageError?
-        core.update { state in
-            do throws(StorageError) {
-                let loaded = try storage.load(State.self, forKey: key, default: state)
-                problem = loaded.recovery
-                if loaded.isStored { state = loaded.value }
-            } catch {
-                problem = error
+        core.update(origin: .otherProcess) { state in
+            tracker.follow { () -> Void in
+                do throws(StorageError) {
+                    let loaded = try storage.load(State.self, forKey: key, default: state)
+                    problem = loaded.recovery
+                    if loaded.isStored { state = loaded.value }
+                } catch {
+                    problem = error
+                }
             }
         }
         let isNew = lastProblem.withLock { last -> Bool in

@@ -1,0 +1,94 @@
+import Foundation
+
+/// A value that hides its secrets before it goes into a ``StoreSnapshot``.
+///
+/// ```swift
+/// struct Session: Codable, Sendable, Equatable, SnapshotRedactable {
+///     var userID = ""
+///     var token = ""
+///     func redactedForSnapshot() -> Session {
+///         var copy = self
+///         copy.token = StoreSnapshot.redacted
+///         return copy
+///     }
+/// }
+/// ```
+public protocol SnapshotRedactable {
+    /// This value with its secrets (tokens, passwords, receipts) replaced, for example by
+    /// ``StoreSnapshot/redacted``.
+    func redactedForSnapshot() -> Self
+}
+
+/// The state of several stores as one JSON document, for a bug report or a support request.
+///
+/// ```swift
+/// var snapshot = StoreSnapshot()
+/// snapshot.add("session", StoreValues.current.session.value)   // redacted, if it is SnapshotRedactable
+/// snapshot.add("cart", StoreValues.current.cart.value)
+/// let json = try snapshot.json()                                // pretty-printed, sorted keys
+/// ```
+///
+/// The document reads `{"formatVersion": 1, "stores": {"cart": …, "session": …}}`. Each value is
+/// encoded as its store's document holds it (dates as exact ISO 8601 text in UTC), after
+/// ``SnapshotRedactable/redactedForSnapshot()`` when its type hides secrets.
+public struct StoreSnapshot: Sendable {
+    /// What a redacted secret reads as: `"<redacted>"`.
+    public static let redacted = "<redacted>"
+
+    /// The version of the snapshot's layout.
+    public static let formatVersion = 1
+
+    /// Each store's value, encoded, by name.
+    private var stores: [String: Data] = [:]
+
+    /// An empty snapshot.
+    public init() {}
+
+    /// The names of the stores added so far, sorted.
+    public var storeNames: [String] { stores.keys.sorted() }
+
+    /// Adds (or replaces) the value of the store `name`, redacted first when its type hides
+    /// secrets.
+    ///
+    /// - Throws: ``StorageError/encodingFailed(key:reason:)`` when the value can't be encoded.
+    public mutating func add<Value: Encodable>(_ name: String, _ value: Value) throws(StorageError) {
+        var shown = value
+        if let secretive = value as? any SnapshotRedactable, let redacted = secretive.redactedForSnapshot() as? Value {
+            shown = redacted
+        }
+        do {
+            stores[name] = try DocumentFormat.encoder().encode(Entry(value: shown))
+        } catch {
+            throw .encodingFailed(key: name, reason: String(describing: error))
+        }
+    }
+
+    /// The snapshot as a pretty-printed JSON document with sorted keys.
+    ///
+    /// - Throws: ``StorageError/encodingFailed(key:reason:)`` if a value's JSON could not be
+    ///   assembled (it was encoded by ``add(_:_:)`` already, so this does not happen in practice).
+    public func json() throws(StorageError) -> Data {
+        var values: [String: Any] = [:]
+        for (name, data) in stores {
+            do {
+                let entry = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+                values[name] = (entry as? [String: Any])?["value"] ?? NSNull()
+            } catch {
+                throw .encodingFailed(key: name, reason: String(describing: error))
+            }
+        }
+        do {
+            return try JSONSerialization.data(
+                withJSONObject: ["formatVersion": Self.formatVersion, "stores": values],
+                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        } catch {
+            throw .encodingFailed(key: "snapshot", reason: String(describing: error))
+        }
+    }
+
+    /// One value wrapped in an object, so that values that are not objects (a number, a text)
+    /// encode too.
+    private struct Entry<Value: Encodable>: Encodable {
+        let value: Value
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import StoreObservation
+
+/// A store that is just a value: persisted, observable, safe across threads and processes, and
+/// replaceable in tests — declared in a few lines, with no contract, channel or stub to write.
+///
+/// ```swift
+/// struct Session: Codable, Sendable, Equatable { var token = ""; var userID: String? }
+///
+/// enum SessionKey: ProductionStoreKey {
+///     static let productionValue = ValueStore(key: "session", default: Session())
+///     static var stubValue: ValueStore<Session> { ValueStore(stub: Session()) }
+/// }
+/// extension StoreValues {
+///     var session: ValueStore<Session> { get { self[SessionKey.self] } set { self[SessionKey.self] = newValue } }
+/// }
+/// ```
+///
+/// App code reads ``value`` and changes it with ``update(_:)``; screens observe it with Swift
+/// Observation (a SwiftUI `body` that reads ``value`` redraws on every change) or
+/// ``observe(on:_:)``; a test gives it a stub of its own:
+///
+/// ```swift
+/// try StoreValues.current.session.update { $0.token = "t-1" }
+///
+/// withStores { $0.session = ValueStore(stub: Session(token: "t-2")) } operation: {
+///     #expect(StoreValues.current.session.value.token == "t-2")
+/// }
+/// ```
+///
+/// A persisted value store is a ``PersistentStoreCore`` on a document of its own, with every
+/// guarantee it gives: each change is one locked transaction, written atomically before it is
+/// committed in memory and posted once (on ``channel``, to classic NotificationCenter observers
+/// too); a bad document is kept aside and reported; changes other processes write are followed.
+/// A stub (``init(stub:center:)``) is the same store on an in-memory storage: it changes, posts
+/// and takes part in Observation like the real one, so a test can drive a screen with it.
+///
+/// A store whose changes are decisions (spend an item, only if one is left) is better written
+/// as a contract with intent methods over a ``StoreCore`` or ``PersistentStoreCore``; a value
+/// store suits state that is read and replaced whole: a session, settings, a draft.
+public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
+    private let core: PersistentStoreCore<Value>
+
+    /// The channel every committed change is posted on, named after the document:
+    /// `SingletonStores.ValueStore.<key>` (its `name` is what classic observers use).
+    public let channel: NotificationChannel<StoreChange<Value>>
+
+    /// The notification center changes are posted to.
+    public let center: NotificationCenter
+
+    /// A value store on the document `key` of `storage`, loaded now.
+    ///
+    /// - Parameters:
+    ///   - key: The document's name: 1–120 letters, digits, `.`, `_` or `-`.
+    ///   - defaultValue: The value when there is no usable document.
+    ///   - storage: Where the document lives; the app's data folder by default.
+    ///   - center: Where changes are posted; `.default` by default.
+    ///   - watching: How the store follows versions other processes write (see
+    ///     ``StorageWatching``); file events or a poll by default.
+    ///   - reportIssue: Receives storage problems; prints to standard error by default.
+    public init(
+        key: String,
+        default defaultValue: Value,
+        storage: any StoreStorage = FileStorage(),
+        center: NotificationCenter = .default,
+        watching: StorageWatching = .automatic,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
+        channel = NotificationChannel("SingletonStores.ValueStore.\(key)")
+        self.center = center
+        core = PersistentStoreCore(
+            key: key, default: defaultValue, storage: storage, channel: channel, center: center, watching: watching,
+            reportIssue: reportIssue)
+    }
+
+    /// A stub for tests and previews: the same store, holding `value` in memory. It changes,
+    /// posts and takes part in Swift Observation like the persisted one.
+    ///
+    /// - Parameters:
+    ///   - value: The value it starts with.
+    ///   - center: Where its changes are posted: a center of its own by default, so that tests
+    ///     running in parallel never see each other's posts. Pass the center a test observes.
+    public convenience init(stub value: Value, center: NotificationCenter = NotificationCenter()) {
+        self.init(key: "stub", default: value, storage: InMemoryStorage(), center: center, watching: .off)
+    }
+
+    /// The current value. Reading it inside `withObservationTracking` (a SwiftUI `body`)
+    /// registers a dependency on every change.
+    public var value: Value { core.state }
+
+    /// The problem found when the document was loaded, if it had to be kept aside; `nil` when
+    /// it loaded cleanly or did not exist.
+    public var loadProblem: StorageError? { core.loadProblem }
+
+    /// Changes the value as one transaction — on disk, then in memory — and posts the change.
+    /// Throw from `body` to refuse it: then nothing changes.
+    ///
+    /// - Parameter body: The change, applied to the value as it is on disk now. It runs under
+    ///   the store's lock: it must not post, call observers or touch other stores.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` threw, or a ``StorageError`` when the document could not be
+    ///   written; either way nothing changed.
+    @discardableResult
+    public func update<Result>(_ body: (inout Value) throws -> Result) throws -> Result {
+        try core.update(body)
+    }
+
+    /// Replaces the value, posting the change if it differs.
+    ///
+    /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
+    public func set(_ newValue: Value) throws(StorageError) {
+        try core.update { $0 = newValue }
+    }
+
+    /// Calls `handler` with every change this store commits, until the token is cancelled.
+    ///
+    /// - Parameters:
+    ///   - delivery: Where the handler runs; the posting thread by default.
+    ///   - handler: Called with each committed change.
+    /// - Returns: A token that keeps the observer registered.
+    public func observe(
+        on delivery: ObservationDelivery = .postingThread,
+        _ handler: @escaping @Sendable (StoreChange<Value>) -> Void
+    ) -> ObservationToken {
+        core.observe(on: delivery, handler)
+    }
+
+    /// The changes this store commits, as an asynchronous sequence.
+    ///
+    /// - Parameter buffering: What to keep while the consumer is busy.
+    public func changes(
+        buffering: NotificationChannel<StoreChange<Value>>.Buffering = .newest(1)
+    ) -> AsyncStream<StoreChange<Value>> {
+        core.changes(buffering: buffering)
+    }
+}

@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Which process holds a lock file, where the system tells.
+///
+/// On Linux, `/proc/locks` lists every `flock` lock with the holder's process id and the
+/// locked file's device and inode. Elsewhere the holder is not known (`nil`).
+enum LockHolder {
+    /// The process holding the `flock` lock on the file at `path`, if the system tells and it
+    /// is not this process.
+    static func processID(ofFileAt path: String) -> Int32? {
+        #if os(Linux)
+        var info = stat()
+        guard lstat(path, &info) == 0,
+            let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return nil }
+        return processID(
+            inLocksTable: table, device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino),
+            excluding: getpid())
+        #else
+        return nil
+        #endif
+    }
+
+    /// The holder of the `FLOCK` lock on `inode` of `device` in a `/proc/locks` table.
+    ///
+    /// Each line reads `1: FLOCK  ADVISORY  WRITE 4242 fe:00:16228734 0 EOF`; waiters are marked
+    /// `->` and skipped. The device is `major:minor` in hexadecimal, as Linux encodes `st_dev`.
+    static func processID(inLocksTable table: String, device: UInt64, inode: UInt64, excluding own: Int32) -> Int32? {
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
+        let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
+            let file = fields[5].split(separator: ":")
+            guard file.count == 3,
+                UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor, UInt64(file[2]) == inode,
+                let pid = Int32(fields[4]), pid > 0, pid != own
+            else { continue }
+            return pid
+        }
+        return nil
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+import SingletonStoresLocking
+import StoreObservation
+import SingletonStoresTestSupport
+import Testing
+
+@_spi(FaultInjection) @testable import SingletonStores
+
+extension NotificationChannel where Payload == StoreChange<PersistedCounter> {
+    static let heldCounter = NotificationChannel("Tests.heldCounter.changed")
+}
+
+/// Locks held by other processes: writes wait a bounded time, reads never; a lock file removed
+/// or replaced while writers run loses nothing, and a live writer's temporary file is kept.
+@Suite("FileStorage locks held by other processes", .ownThread)
+struct FileStorageLockTests {
+    /// The built `storage-stress` helper.
+    static func helper(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        let (found, searched) = BuiltProduct.locate("storage-stress")
+        return try #require(
+            found, "\(BuiltProduct.notFoundMessage("storage-stress", searched: searched))", sourceLocation: sourceLocation)
+    }
+
+    /// Starts `storage-stress hold-lock <folder> <key>` and waits until it holds the lock.
+    static func holdLock(_ key: String, in folder: URL) throws -> StartedChild {
+        let process = Process()
+        process.executableURL = try helper()
+        process.arguments = ["hold-lock", folder.path(percentEncoded: false), key]
+        let child = try StartedChild.start(process)
+        try #require(child.waitForLine { $0.hasPrefix("holding ") } != nil, "the helper did not take the lock")
+        return child
+    }
+
+    static func counter(_ storage: FileStorage) throws -> Int {
+        try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count
+    }
+
+    @Test func aWriteGivesUpAfterTheTimeoutNamingTheStoreAndTheHolderAndSucceedsOnceItIsGone() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 4), forKey: "counter")
+            let holder = try Self.holdLock("counter", in: folder)
+            holder.send(SIGSTOP)  // stopped while holding the lock
+
+            // Reading does not wait.
+            #expect(try Self.counter(storage) == 4)
+
+            // Writing waits the timeout, then says who holds the store.
+            let started = ContinuousClock.now
+            #expect {
+                try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            } throws: { error in
+                guard case StorageError.lockTimedOut(let file, let pid, let waited) = error else { return false }
+                let message = "\(error)"
+                return file.lastPathComponent == "counter.lock" && waited == .milliseconds(300)
+                    && pid == holder.processIdentifier
+                    && message.contains("The counter store is held by another process (pid \(holder.processIdentifier))")
+                    && message.contains("Try again when that process has finished")
+            }
+            #expect(ContinuousClock.now - started >= .milliseconds(300))
+            #expect(try Self.counter(storage) == 4, "nothing was written")
+
+            holder.send(SIGKILL)
+            holder.send(SIGCONT)
+            _ = try holder.finish()
+            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            #expect(try Self.counter(storage) == 5)
+        }
+    }
+
+    @Test func aLoadOfABadDocumentDoesNotWaitForTheLock() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, lockTimeout: .seconds(600), reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            try Data("not json".utf8).write(to: storage.fileURL(forKey: "counter"))
+            let holder = try Self.holdLock("counter", in: folder)
+            defer {
+                holder.send(SIGKILL)
+                _ = try? holder.finish()
+            }
+            // The bad document is left for the next write; the load returns the default at once.
+            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter(count: 9))
+            #expect(loaded == StorageLoad(value: PersistedCounter(count: 9), isStored: false))
+            #expect(FileManager.default.fileExists(atPath: try storage.fileURL(forKey: "counter").path(percentEncoded: false)))
+            let available = try storage.updateIfAvailable(
+                PersistedCounter.self, forKey: "counter", default: PersistedCounter()
+            ) { $0.count += 1 }
+            #expect(available == nil)
+        }
+    }
+
+    /// A store whose write waits for another process's lock still answers reads at once, and
+    /// commits the write once the lock is free.
+    @Test func aStoreIsReadWhileItsWriteWaitsForTheLock() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, lockTimeout: .seconds(600), reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 3), forKey: "counter")
+            let store = PersistentStoreCore(
+                key: "counter", default: PersistedCounter(), storage: storage, channel: .heldCounter,
+                center: NotificationCenter(), watching: .off, reportIssue: { _ in })
+            let holder = try Self.holdLock("counter", in: folder)
+            holder.send(SIGSTOP)
+            let written = DispatchSemaphore(value: 0)
+            Thread {
+                _ = try? store.update { $0.count += 1 }
+                written.signal()
+            }.start()
+            // The write is waiting (it cannot finish while the lock is held)…
+            #expect(written.wait(timeout: .now() + 0.3) == .timedOut)
+            // …and reading the store does not wait for it.
+            let started = ContinuousClock.now
+            #expect(store.state.count == 3)
+            try store.reload()
+            #expect(store.state.count == 3)
+            #expect(ContinuousClock.now - started < .seconds(5))
+
+            holder.send(SIGKILL)
+            holder.send(SIGCONT)
+            _ = try holder.finish()
+            #expect(written.wait(timeout: .now() + 60) == .success)
+            #expect(store.state.count == 4)
+            #expect(try Self.counter(storage) == 4)
+        }
+    }
+
+    @Test func theTimeoutComesFromTheEnvironmentAndIsClamped() {
+        func timeout(_ text: String?) -> Duration {
+            FileStorage(folder: URL(filePath: "/tmp/x"), environment: text.map { ["SINGLETON_STORES_LOCK_TIMEOUT": $0] } ?? [:])
+                .lockTimeout
+        }
+        #expect(timeout(nil) == .seconds(5))
+        #expect(timeout("0.25") == .milliseconds(250))
+        #expect(timeout("-3") == .zero)
+        #expect(timeout("100000") == .seconds(600))
+        #expect(timeout("nan") == .seconds(5))
+        #expect(timeout("soon") == .seconds(5))
+        #expect(FileStorage(folder: URL(filePath: "/tmp/x"), lockTimeout: .seconds(-1)).lockTimeout == .zero)
+        #expect(FileStorage(folder: URL(filePath: "/tmp/x"), lockTimeout: .seconds(3600)).lockTimeout == .seconds(600))
+    }
+
+    @Test func theHolderIsFoundInTheLocksTable() {
+        let table = """
+            1: FLOCK  ADVISORY  WRITE 4443 fe:00:16224914 0 EOF
+            2: -> FLOCK  ADVISORY  WRITE 77 fe:00:16228734 0 EOF
+            3: POSIX  ADVISORY  WRITE 99 fe:00:16228734 0 EOF
+            4: FLOCK  ADVISORY  WRITE 4242 fe:00:16228734 0 EOF
+            """
+        // st_dev 0xfe00 is device fe:00.
+        #expect(LockHolder.processID(inLocksTable: table, device: 0xfe00, inode: 16_228_734, excluding: 1) == 4242)
+        #expect(LockHolder.processID(inLocksTable: table, device: 0xfe00, inode: 16_228_734, excluding: 4242) == nil)
+        #expect(LockHolder.processID(inLocksTable: table, device: 0xfe01, inode: 16_228_734, excluding: 1) == nil)
+        #expect(LockHolder.processID(inLocksTable: "garbage\n1: FLOCK", device: 0, inode: 0, excluding: 1) == nil)
+    }
+
+    @Test func writersLoseNothingWhileTheLockFileIsRemovedAndReplaced() throws {
+        let binary = try Self.helper()
+        try withTemporaryFolder { folder in
+            let writers = 4
+            let increments = 60
+            let processes = (0..<writers).map { _ in
+                let process = Process()
+                process.executableURL = binary
+                process.arguments = [folder.path(percentEncoded: false), String(increments)]
+                // A loaded machine must not turn the test into one of timeouts.
+                process.environment = ProcessInfo.processInfo.environment.merging(
+                    ["SINGLETON_STORES_LOCK_TIMEOUT": "600"]) { $1 }
+                return process
+            }
+            for process in processes { try process.run() }
+            let lock = folder.appending(path: "counter.lock").path(percentEncoded: false)
+            let replacement = folder.appending(path: "replacement").path(percentEncoded: false)
+            var round = 0
+            while processes.contains(where: \.isRunning) {
+                round += 1
+                if round.isMultiple(of: 2) {
+                    unlink(lock)
+                } else {
+                    // Replaced by another file, as a cleaning tool restoring a backup might.
+                    close(open(replacement, O_CREAT | O_WRONLY, 0o600))
+                    rename(replacement, lock)
+                }
+                usleep(200)
+            }
+            for process in processes { process.waitUntilExit() }
+            #expect(processes.allSatisfy { $0.terminationReason == .exit && $0.terminationStatus == 0 })
+            #expect(round > 10, "the lock file was removed while the writers ran")
+            let total = try FileStorage(folder: folder).load(
+                PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            #expect(total.value.count == writers * increments)
+        }
+    }
+
+    /// A writer paused with its temporary file written, the lock file removed, and a writer in
+    /// another process: that writer must keep the paused one's temporary file, and the paused
+    /// one, finding its lock file gone, must write again under the new one.
+    @Test func aLiveWritersTemporaryFileIsKeptWhenTheLockFileIsRemoved() throws {
+        let binary = try Self.helper()
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 10), forKey: "counter")
+            let marker = "paused-writer-\(UUID().uuidString)"
+            let paused = DispatchSemaphore(value: 0)
+            let resume = DispatchSemaphore(value: 0)
+            let pausedOnce = Locked(false)
+            FaultInjection.install { point in
+                guard point == .temporaryWritten("counter"), Thread.current.threadDictionary[marker] != nil,
+                    pausedOnce.withLock({ done in
+                        defer { done = true }; return !done
+                    })
+                else { return }
+                paused.signal()
+                resume.wait()
+            }
+            let outcome = Locked<Result<Int, StorageError>?>(nil)
+            let writer = Thread {
+                Thread.current.threadDictionary[marker] = true
+                do throws(StorageError) {
+                    let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                        $0.count += 1
+                    }
+                    outcome.withLock { $0 = .success(update.value.count) }
+                } catch {
+                    outcome.withLock { $0 = .failure(error) }
+                }
+            }
+            writer.start()
+            try #require(paused.wait(timeout: .now() + 60) == .success, "the writer did not reach its temporary file")
+            let temporaries = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))
+                .filter { $0.hasSuffix(".tmp") }
+            #expect(temporaries.count == 1)
+
+            unlink(folder.appending(path: "counter.lock").path(percentEncoded: false))
+            let other = try BuiltProduct.runSimultaneously(
+                binary, arguments: [folder.path(percentEncoded: false), "1"], copies: 1)
+            #expect(other == [true])
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))
+                .filter { $0.hasSuffix(".tmp") }
+            #expect(left == temporaries, "the live writer's temporary file was kept")
+
+            resume.signal()
+            let finished = ContinuousClock.now
+            while outcome.withLock({ $0 }) == nil, ContinuousClock.now - finished < .seconds(60) { usleep(1000) }
+            let result = outcome.withLock { $0 }
+            #expect(result.flatMap { try? $0.get() } == 12, "\(String(describing: result))")
+            #expect(try Self.counter(storage) == 12)
+        }
+    }
+
+    @Test func temporaryFilesOfWritersThatAreGoneAreRemovedAndLiveOnesKept() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            // A process id that was just freed: a child that has exited.
+            let gone = Process()
+            gone.executableURL = URL(filePath: "/bin/sh")
+            gone.arguments = ["-c", "exit 0"]
+            try gone.run()
+            gone.waitUntilExit()
+            let id = "0123456789abcdef0123456789abcdef"
+            let dead = folder.appending(path: "counter~\(gone.processIdentifier)-\(id).tmp")
+            let live = folder.appending(path: "counter~\(getpid())-\(id).tmp")
+            let recent = folder.appending(path: "counter~\(id).tmp")  // an older version's, just written
+            for file in [dead, live, recent] { try Data("{".utf8).write(to: file) }
+
+            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+
+            #expect(!FileManager.default.fileExists(atPath: dead.path(percentEncoded: false)))
+            #expect(FileManager.default.fileExists(atPath: live.path(percentEncoded: false)))
+            #expect(FileManager.default.fileExists(atPath: recent.path(percentEncoded: false)))
+        }
+    }
+}
