@@ -20,16 +20,27 @@ package enum TestGuardLink {
     /// The mangled name of `SingletonStoresTesting.ProductionStoreGuard`.
     package static let guardTypeName = "22SingletonStoresTesting20ProductionStoreGuardO"
 
-    // A found guard is kept; until one is found, a process that looks like a test run (an app
-    // hosting an XCTest bundle, which it loads after launch) keeps looking, on guarded reads only.
-    private static let found = Locked<(@Sendable (Any.Type) -> Bool)?>(nil)
+    // A found guard is kept. Until one is found, a process that looks like a test run (an app
+    // hosting an XCTest bundle, which it loads after launch) looks again on guarded reads, at
+    // most every tenth of a second, so that a test run without SingletonStoresTesting does not
+    // pay for a look-up on every read.
+    private struct Lookup {
+        var found: (@Sendable (Any.Type) -> Bool)?
+        var lastTry: ContinuousClock.Instant?
+    }
+
+    private static let lookup = Locked(Lookup())
+    private static let retryInterval = Duration.milliseconds(100)
 
     /// The guard's refusal, looked up by name until found.
     static var installed: (@Sendable (Any.Type) -> Bool)? {
-        found.withLock { found in
-            if let found { return found }
-            found = (_typeByName(guardTypeName) as? any StoreTestGuard.Type)?.refuseProductionRead
-            return found
+        lookup.withLock { lookup in
+            if let found = lookup.found { return found }
+            let now = ContinuousClock.now
+            if let last = lookup.lastTry, last.duration(to: now) < retryInterval { return nil }
+            lookup.lastTry = now
+            lookup.found = (_typeByName(guardTypeName) as? any StoreTestGuard.Type)?.refuseProductionRead
+            return lookup.found
         }
     }
 
