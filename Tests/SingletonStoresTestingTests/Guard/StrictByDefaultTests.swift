@@ -18,6 +18,12 @@ import Testing
         #expect(count == -1, "the stub was read; the production store was not touched")
     }
 
+    /// The kit finds the guard by its mangled name: renaming or moving the type must change the
+    /// name the kit looks for.
+    @Test func theKitFindsTheGuardByItsName() {
+        #expect(_typeByName(TestGuardLink.guardTypeName) == ProductionStoreGuard.self)
+    }
+
     @Test func childTasksOfTheTestAreGuardedToo() async {
         await withKnownIssue {
             let count = await Task { StoreValues.current.counter.count }.value
