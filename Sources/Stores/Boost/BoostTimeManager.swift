@@ -159,7 +159,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     ///
     /// - Parameter duration: Seconds. Zero or less ends any running boost at once (as
     ///   ``stop()`` does); more than ``maximumDuration`` is clamped to it.
-    /// - Throws: The ``StorageError`` of the failed save.
+    /// - Throws: The `StorageError` of the failed save.
     public func start(duration: Int) throws(StorageError) {
         try countdown.start(duration: duration)
     }
@@ -170,7 +170,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     ///
     /// ``stopCountDown()`` reports a failed save to `reportIssue` instead.
     ///
-    /// - Throws: The ``StorageError`` of the failed save.
+    /// - Throws: The `StorageError` of the failed save.
     public func stop() throws(StorageError) {
         try countdown.stop()
     }
