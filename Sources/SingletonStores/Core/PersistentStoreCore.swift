@@ -21,7 +21,7 @@ import StoreObservation
 /// }
 /// ```
 ///
-/// Each ``update(_:)`` runs the storage's locked read-modify-write: it starts from the document
+/// Each `update(_:)` runs the storage's locked read-modify-write: it starts from the document
 /// as it is on disk (another process may have changed it), applies the change, writes it
 /// atomically, and only then commits the same value in memory and posts it. Writes reach
 /// memory in the order they reached the disk. If the write fails, neither memory nor disk
@@ -133,10 +133,10 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         return adopt(committed, sequence: sequence)
     }
 
-    /// Like ``update(_:)``, but never waits for another process: when it holds the document's
+    /// Like `update(_:)`, but never waits for another process: when it holds the document's
     /// lock, returns `nil` at once and `body` does not run.
     ///
-    /// - Parameter body: A pure change of the state, as for ``update(_:)``.
+    /// - Parameter body: A pure change of the state, as for `update(_:)`.
     /// - Returns: What `body` returns, or `nil` when the document was locked.
     /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
     @discardableResult

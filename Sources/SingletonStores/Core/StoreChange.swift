@@ -27,7 +27,10 @@ public struct StoreChange<State: Sendable>: Sendable {
 
     /// Creates a change from `old` to `new`.
     ///
-    /// - Parameter origin: Where it came from; a write in this process by default.
+    /// - Parameters:
+    ///   - old: The state before the change.
+    ///   - new: The committed state after the change.
+    ///   - origin: Where it came from; a write in this process by default.
     public init(old: State, new: State, origin: Origin = .local) {
         self.old = old
         self.new = new

@@ -14,7 +14,7 @@ import Timers
 /// let token = premium.ticks.observe { seconds in          // every change of the shown seconds
 ///     print(seconds.formatted(.countdown))                // "29:59", "29:58", …
 /// }
-/// premium.remainingSeconds                                // the same value, from any thread
+/// let shown = premium.remainingSeconds                    // the same value, from any thread
 /// ```
 ///
 /// One deadline-based `CountdownTimer` drives it; each change of the shown seconds is posted
@@ -190,13 +190,13 @@ public final class CountdownStore: Sendable {
     /// do {
     ///     try premium.start(duration: 15 * 60)
     /// } catch {
-    ///     showAlert(error.description)   // the data folder is read-only, the disk is full…
+    ///     print("The countdown did not start: \(error)")   // the folder is read-only, the disk is full…
     /// }
     /// ```
     ///
     /// - Parameter duration: Seconds. Zero or less ends any running countdown at once (as
     ///   ``stop()`` does); more than ``maximumDuration`` is clamped to it.
-    /// - Throws: The ``StorageError`` of the failed save.
+    /// - Throws: The `StorageError` of the failed save.
     public func start(duration: Int) throws(StorageError) {
         guard duration > 0 else {
             try stop()
@@ -211,7 +211,7 @@ public final class CountdownStore: Sendable {
     ///
     /// ``stopCountDown()`` reports a failed save to `reportIssue` instead.
     ///
-    /// - Throws: The ``StorageError`` of the failed save.
+    /// - Throws: The `StorageError` of the failed save.
     public func stop() throws(StorageError) {
         try changeSaving { phase, _ in phase = .idle }
     }

@@ -337,7 +337,7 @@ extension Int {
 
 extension PurchaseLedger {
     /// Replaces every receipt id of the entries and the checkpoint with
-    /// ``StoreSnapshot/redacted``, and leaves out the unreadable entries (they may hold
+    /// `StoreSnapshot.redacted`, and leaves out the unreadable entries (they may hold
     /// anything), for a snapshot.
     mutating func redactReceiptIDs() {
         for index in entries.indices where entries[index].receiptID != nil {

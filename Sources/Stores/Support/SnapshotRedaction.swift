@@ -2,7 +2,7 @@ import SingletonStores
 
 /// The profile's account id is left out of snapshots.
 extension UserProfile: SnapshotRedactable {
-    /// The profile with its account id replaced by ``StoreSnapshot/redacted``.
+    /// The profile with its account id replaced by `StoreSnapshot.redacted`.
     public func redactedForSnapshot() -> UserProfile {
         var copy = self
         if copy.id != nil { copy.id = StoreSnapshot.redacted }
@@ -12,7 +12,7 @@ extension UserProfile: SnapshotRedactable {
 
 /// Receipt ids are left out of snapshots: counts, dates and boosts stay.
 extension PurchaseLedger: SnapshotRedactable {
-    /// The ledger with every receipt id replaced by ``StoreSnapshot/redacted``.
+    /// The ledger with every receipt id replaced by `StoreSnapshot.redacted`.
     public func redactedForSnapshot() -> PurchaseLedger {
         var copy = self
         copy.redactReceiptIDs()
