@@ -34,6 +34,13 @@ func usage() -> Never {
     exit(2)
 }
 
+// The scenarios test what concurrent writers leave on disk, not how long one waits: on a machine
+// slowed down by the thread sanitizer, a writer could otherwise give up after the default five
+// seconds without progress. A test that is about the wait sets the variable itself.
+if ProcessInfo.processInfo.environment["SINGLETON_STORES_LOCK_TIMEOUT"] == nil {
+    setenv("SINGLETON_STORES_LOCK_TIMEOUT", "600", 1)
+}
+
 // storage-stress as-user …: steps run as another user; see AsUser.swift.
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "as-user" {
     exit(runAsUser(Array(CommandLine.arguments.dropFirst(2))))

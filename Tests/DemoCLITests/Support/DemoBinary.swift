@@ -31,7 +31,9 @@ struct DemoBinary {
         environment["SINGLETON_STORES_DATA_DIR"] = nil
         environment["NO_COLOR"] = nil
         environment["SINGLETON_STORES_VARIANTS"] = nil
-        environment["SINGLETON_STORES_LOCK_TIMEOUT"] = nil
+        // Long, so that a slow machine (the thread sanitizer) never makes a writer give up; a
+        // test about the wait passes its own.
+        environment["SINGLETON_STORES_LOCK_TIMEOUT"] = "600"
         return environment.merging(extra) { $1 }
     }
 

@@ -67,7 +67,20 @@ struct FileStorageAsUserTests {
             try FileManager.default.copyItem(at: built, to: copy)
             try withTemporaryFolder { folder in
                 try Self.giveToNobody(folder)
-                let run = try Self.run(uid: Self.nobody, folder: folder, steps: ["update", "load"], binary: copy)
+                // Another test's child, forked while the copy was still open for writing, may hold
+                // it open until it execs: starting the copy then fails with "Text file busy". The
+                // copy is closed here, so a later try goes through.
+                var attempt = 0
+                var started: Run?
+                while started == nil {
+                    do {
+                        started = try Self.run(uid: Self.nobody, folder: folder, steps: ["update", "load"], binary: copy)
+                    } catch where "\(error)".localizedCaseInsensitiveContains("busy") && attempt < 50 {
+                        attempt += 1
+                        Thread.sleep(forTimeInterval: 0.05)
+                    }
+                }
+                let run = try #require(started)
                 #expect(run.status == 0, "\(run.standardError.prefix(400))")
                 #expect(run.lines == ["update: ok count=1", "load: ok count=1 stored=true"])
             }
