@@ -143,9 +143,14 @@ struct DocumentMigrationsTests {
             // The backup holds the original bytes, under the documented name.
             let backup = folder.appending(path: "session~before-v3-\(FileStorage.timestamp(Self.now)).json")
             #expect(try Data(contentsOf: backup) == original)
-            #expect(notices.values == [.documentMigrated(file: try storage.fileURL(forKey: "session"), from: 1, to: 3, backup: backup)])
+            #expect(
+                notices.values == [
+                    .documentMigrated(file: try storage.fileURL(forKey: "session"), from: 1, to: 3, backup: backup)
+                ])
             // Read again, it is current: nothing more is migrated or copied.
-            #expect(try storage.load(Session.self, forKey: "session", default: Session(), migrations: Self.migrations).value == Self.migrated)
+            #expect(
+                try storage.load(Session.self, forKey: "session", default: Session(), migrations: Self.migrations).value
+                    == Self.migrated)
             #expect(try Self.files(in: folder, startingWith: "session~").count == 1)
             #expect(notices.values.count == 1)
         }
