@@ -148,7 +148,8 @@ enum DocumentCoding {
             return .bad(.corrupted(reason: "it has an unknown format version \(header.formatVersion)"))
         }
         if let migrations {
-            let found = header.valueVersion ?? 1
+            let found =
+                header.valueVersion ?? migrations.versionOfUnversionedDocument(formatVersion: header.formatVersion)
             if found > migrations.version {
                 return .bad(.newerValueVersion(found: found, supported: migrations.version))
             }

@@ -63,6 +63,10 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
     /// The steps, by the version they migrate from.
     private var steps: [Int: Step] = [:]
 
+    /// The value version of a document that records none, from its format version; `nil`
+    /// for the rule of the public API: version 1.
+    private var unversioned: (@Sendable (_ formatVersion: Int) -> Int)?
+
     /// Migrations of a value whose current version is `version`; add a ``step(from:_:)`` for
     /// every older version. A version below 1 counts as 1 (no older version, nothing to
     /// migrate, and documents record version 1).
@@ -110,6 +114,31 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
             }
         }
         return copy
+    }
+
+    /// These migrations, reading the value version of a document that records none from its
+    /// format version instead of taking it as 1.
+    ///
+    /// For the package's own stores, whose values changed shape together with the format
+    /// (version 1 of their values is what format 1 wrote, version 2 what format 2 writes), so
+    /// that the documents format 2 wrote before migrations existed are not migrated again:
+    ///
+    /// ```swift
+    /// DocumentMigrations<[PurchaseReceipt]>(version: 2)
+    ///     .unversionedDocuments { formatVersion in formatVersion == 1 ? 1 : 2 }
+    ///     .step(from: 1) { (old: [PurchaseReceiptVersion1]) in old.map(\.current) }
+    /// ```
+    package func unversionedDocuments(
+        haveVersion version: @escaping @Sendable (_ formatVersion: Int) -> Int
+    ) -> DocumentMigrations {
+        var copy = self
+        copy.unversioned = version
+        return copy
+    }
+
+    /// The value version of a document of `formatVersion` that records none.
+    func versionOfUnversionedDocument(formatVersion: Int) -> Int {
+        unversioned?(formatVersion) ?? 1
     }
 
     /// Runs the steps from `found` up to ``version`` on the document `data` of format

@@ -228,7 +228,11 @@ public struct FileStorage: StoreStorage {
         if let value = first.value, first.migration == nil { return StorageLoad(value: value, isStored: true) }
         if first.value == nil, first.problem == nil { return StorageLoad(value: defaultValue(), isStored: false) }
         // A bad document to move aside, or an older one to migrate on disk: only when the
-        // lock is free at once. Either is left to the next write otherwise.
+        // lock is free at once. Either is left to the next write otherwise. Rewriting a
+        // migrated document is a write: only into a folder fit for writes (the next write says
+        // why, if it is not).
+        let mayRewrite =
+            first.migration != nil && (try? FileStorageFolder.prepare(folder, creating: true, report: reportNotice)) != nil
         var notices: [StorageNotice] = []
         let locked = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .never) {
             (lease: LockLease) throws(StorageError) -> StorageLoad<Value> in
@@ -236,7 +240,7 @@ public struct FileStorage: StoreStorage {
             let current = try readDocument(Value.self, file: file, migrations: migrations)
             if let failure = current.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
             if let value = current.value {
-                if let migration = current.migration, let migrations {
+                if mayRewrite, let migration = current.migration, let migrations {
                     // Best effort: a document that can't be rewritten now is migrated again by
                     // the next write, which reports why if it still can't.
                     _ = try? write(
