@@ -212,6 +212,7 @@ extension FileStorage {
                 DocumentFile.remove(temporary)
                 throw error
             }
+            FaultInjection.reach(.backedUp(key))
         }
         var recovery: StorageError?
         if let problem {
