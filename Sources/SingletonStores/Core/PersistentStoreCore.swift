@@ -47,8 +47,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     private let core: StoreCore<State>
     /// The document's name in the storage.
     public let key: String
-    /// The problem found when the document was loaded, if it had to be kept aside or could not
-    /// be read; `nil` when it loaded cleanly or did not exist.
+    /// The problem found when the document was loaded, if it had to be kept aside, could not
+    /// be read, or could not be migrated; `nil` when it loaded cleanly (or was migrated) or did
+    /// not exist.
     public let loadProblem: StorageError?
     private let storage: any StoreStorage
     private let defaultValue: State

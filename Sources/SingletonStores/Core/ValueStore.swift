@@ -35,6 +35,10 @@ import StoreObservation
 /// A stub (``init(stub:center:)``) is the same store on an in-memory storage: it changes, posts
 /// and takes part in Observation like the real one, so a test can drive a screen with it.
 ///
+/// A value whose shape changes between versions of the app takes ``DocumentMigrations``
+/// (``init(key:default:migrations:storage:center:watching:reportIssue:)``): a document an older
+/// version saved is backed up and migrated when it is read.
+///
 /// A store whose changes are decisions (spend an item, only if one is left) is better written
 /// as a contract with intent methods over a ``StoreCore`` or ``PersistentStoreCore``; a value
 /// store suits state that is read and replaced whole: a session, settings, a draft.

@@ -76,9 +76,9 @@ import Foundation
 /// matter.
 ///
 /// **Bad documents** (not a regular file, larger than 256 MiB — read, such a file could exhaust
-/// memory at every launch —, empty, truncated, not JSON, of another shape, or of a newer
-/// ``formatVersion``) are never overwritten or deleted: they are renamed to
-/// `<key>~<reason>-<UTC time>.json` (with `-2`, `-3`… when that name is taken), the call
+/// memory at every launch —, empty, truncated, not JSON, of another shape, of a newer
+/// ``formatVersion``, or of a newer value version than the ``DocumentMigrations`` given) are
+/// never overwritten or deleted: they are renamed to `<key>~<reason>-<UTC time>.json` (with `-2`, `-3`… when that name is taken), the call
 /// continues from the default, and the ``StorageError`` naming both files comes back as its
 /// `recovery`. When a write replaces a bad document, moving it aside and writing the new one
 /// are one step: if the write fails, the bad document is back in place.
