@@ -1,5 +1,4 @@
 import Foundation
-import SingletonStoresLocking
 import SingletonStoresTestSupport
 import Testing
 
