@@ -345,4 +345,44 @@ struct DocumentMigrationsTests {
     @Test func aVersionBelow1CountsAs1() {
         #expect(DocumentMigrations<Session>(version: 0).version == 1)
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aStoreFollowingADocumentItCannotMigrateKeepsItsStateAndSaysSoOnce() throws {
+        try withTemporaryFolder { folder in
+            let issues = Recorder<StoreIssue>()
+            let store = ValueStore(
+                key: "session", default: Session(), migrations: Self.migrations, storage: Self.storage(folder),
+                center: NotificationCenter(), watching: .polling(every: .milliseconds(10)), reportIssue: { issues.append($0) })
+            try store.set(Self.migrated)
+            let unmigratable = try Self.install(
+                #"{"formatVersion": 2, "value": {"token": "t-9", "user": "", "since": "2025-05-10T08:53:20Z"}}"#, in: folder)
+            #expect(eventually { !issues.values.isEmpty })
+            #expect(store.value == Self.migrated)
+            guard case .storageRecovered(.migrationFailed(_, from: 1, failedStep: 1, _))? = issues.values.first else {
+                Issue.record("expected a failed migration, got \(issues.values)")
+                return
+            }
+            #expect(try Self.contents(of: "session.json", in: folder) == unmigratable, "left in place")
+            #expect(issues.values.count == 1)
+        }
+    }
+
+    @Test func theMessagesNameTheFilesTheStepAndWhatToDo() {
+        let file = URL(filePath: "/data/session.json")
+        let kept = URL(filePath: "/data/session~newer-version-20251125T120000Z.json")
+        let failed = StorageError.migrationFailed(file: file, from: 1, failedStep: 2, reason: "the step threw NoUser")
+        #expect(failed.file == file && failed.keptFile == nil)
+        #expect(failed.description.contains("/data/session.json holds version 1 of its value"))
+        #expect(failed.description.contains("at the step from version 2 to 3: the step threw NoUser"))
+        #expect(failed.description.contains("left in place, unchanged"))
+        #expect(failed.recoverySuggestion?.contains("report it") == true)
+        let newer = StorageError.newerValueVersion(file: file, found: 4, supported: 3, keptAt: kept)
+        #expect(newer.keptFile == kept)
+        #expect(newer.description.contains("value version 4; this version knows up to version 3"))
+        #expect(newer.description.contains(kept.path(percentEncoded: false)))
+        let backup = URL(filePath: "/data/session~before-v3-20251125T120000Z.json")
+        let notice = StorageNotice.documentMigrated(file: file, from: 1, to: 3, backup: backup)
+        #expect(notice.description.contains("migrated from version 1 of its value to version 3"))
+        #expect(notice.description.contains(backup.path(percentEncoded: false)))
+    }
 }
