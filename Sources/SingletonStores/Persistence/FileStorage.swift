@@ -159,8 +159,10 @@ public struct FileStorage: StoreStorage {
     ///     `SINGLETON_STORES_LOCK_TIMEOUT` from `environment`, else 5 seconds. Clamped to
     ///     zero through ``maximumLockTimeout``.
     ///   - reportNotice: Called when the storage changed something on its own, such as making
-    ///     a data folder that other users could access private. Prints to standard error by
-    ///     default.
+    ///     a data folder that other users could access private, or migrating a document. Prints
+    ///     to standard error by default. It may run while a store that reads through this
+    ///     storage holds its own lock (a store migrating a document it follows): log or print
+    ///     from it, but don't read or change stores.
     public init(
         folder: URL? = nil,
         appName: String? = nil,
