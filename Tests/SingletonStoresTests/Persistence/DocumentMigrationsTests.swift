@@ -77,7 +77,7 @@ struct DocumentMigrationsTests {
 
     private static func install(_ text: String, in folder: URL, key: String = "session") throws -> Data {
         let data = Data(text.utf8)
-        try data.write(to: folder.appending(path: "\(key).json"))
+        try data.write(to: folder.appending(path: "\(key).json"), options: .atomic)
         return data
     }
 
@@ -359,7 +359,7 @@ struct DocumentMigrationsTests {
             #expect(eventually { !issues.values.isEmpty })
             #expect(store.value == Self.migrated)
             guard case .storageRecovered(.migrationFailed(_, from: 1, failedStep: 1, _))? = issues.values.first else {
-                Issue.record("expected a failed migration, got \(issues.values)")
+                Issue.record("expected a failed migration, got \(issues.values.map(\.description))")
                 return
             }
             #expect(try Self.contents(of: "session.json", in: folder) == unmigratable, "left in place")
