@@ -10,11 +10,13 @@ import Foundation
 /// extension NotificationChannel where Payload == Int {
 ///     static let boostTime = NotificationChannel(.boostTimeNotification)
 /// }
+/// ```
 ///
-/// let token = NotificationChannel.boostTime.observe { seconds in
-///     label.text = "\(seconds) s left"
+/// ```swift
+/// let token = NotificationChannel.boostTime.observe(center: center) { seconds in
+///     print("\(seconds) s left")
 /// }
-/// NotificationChannel.boostTime.post(42)   // the observer sees 42
+/// NotificationChannel.boostTime.post(42, center: center)  // the observer sees 42
 /// ```
 ///
 /// A channel is a thin layer over an ordinary notification, so code that observes the classic

@@ -4,8 +4,8 @@ import Foundation
 /// Where an observer's handler runs.
 ///
 /// ```swift
-/// channel.observe(on: .postingThread) { value in … }        // synchronously, inside post
-/// channel.observe(on: .queue(backgroundQueue)) { value in … } // asynchronously, in post order
+/// let now = channel.observe(on: .postingThread) { value in print(value) }  // synchronously, inside post
+/// let later = channel.observe(on: .queue(backgroundQueue)) { value in print(value) }  // later, in order
 /// ```
 ///
 /// To run on the main actor, use

@@ -8,12 +8,13 @@ import SingletonStoresLocking
 /// center and its handler — with everything the handler captured — is released:
 ///
 /// ```swift
-/// final class BoostPopup {
+/// @MainActor final class BoostPopup {
+///     private(set) var text = ""
 ///     private var tokens: [ObservationToken] = []
 ///
-///     init() {
-///         tokens.append(NotificationChannel.boostTime.observe { [weak self] seconds in
-///             self?.show(seconds)
+///     init(center: NotificationCenter = .default) {
+///         tokens.append(NotificationChannel.boostTime.observeOnMainActor(center: center) { [weak self] seconds in
+///             self?.text = "\(seconds) s left"
 ///         })
 ///     }
 ///     // No deinit needed: dropping `tokens` removes the observers.

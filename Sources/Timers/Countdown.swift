@@ -5,12 +5,12 @@
 /// drifts:
 ///
 /// ```swift
-/// let clock = ContinuousClock()
-/// let boost = Countdown(deadline: clock.now.advanced(by: .seconds(90)))
+/// let now = ContinuousClock.now
+/// let boost = Countdown(deadline: now.advanced(by: .seconds(90)))
 ///
-/// boost.shownSeconds(at: clock.now)              // 90
-/// boost.shownSeconds(at: boost.deadline)         // 0, exactly at the deadline
-/// (boost.shownSeconds(at: clock.now)).formatted(.countdown) // "01:30"
+/// let shown = boost.shownSeconds(at: now)                 // 90
+/// let atTheEnd = boost.shownSeconds(at: boost.deadline)   // 0, exactly at the deadline
+/// let label = shown.formatted(.countdown)                 // "01:30"
 /// ```
 ///
 /// The shown value is the remaining time rounded *up* to whole seconds: 89.001 s shows 90, and 0

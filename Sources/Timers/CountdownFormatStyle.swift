@@ -4,9 +4,7 @@ import Foundation
 /// one hour up.
 ///
 /// ```swift
-/// 754.formatted(.countdown)   // "12:34"
-/// 59.formatted(.countdown)    // "00:59"
-/// 3_725.formatted(.countdown) // "1:02:05"
+/// let labels = [754, 59, 3_725].map { $0.formatted(.countdown) }  // ["12:34", "00:59", "1:02:05"]
 /// ```
 ///
 /// Negative values are shown as `"00:00"`: a countdown never shows less than nothing.
@@ -37,7 +35,7 @@ extension FormatStyle where Self == CountdownFormatStyle {
     /// The countdown style: `mm:ss`, or `h:mm:ss` from one hour up.
     ///
     /// ```swift
-    /// 754.formatted(.countdown) // "12:34"
+    /// let label = 754.formatted(.countdown)  // "12:34"
     /// ```
     public static var countdown: CountdownFormatStyle {
         CountdownFormatStyle()

@@ -7,7 +7,8 @@ extension CountdownTimer {
     ///
     /// ```swift
     /// if let deadline = timer.deadline {
-    ///     let left = timer.now.duration(to: deadline) // same as timer.remaining
+    ///     let left = timer.now.duration(to: deadline)  // the same as timer.remaining
+    ///     print(left)
     /// }
     /// ```
     public typealias Instant = OffsetInstant<CountdownTimer>

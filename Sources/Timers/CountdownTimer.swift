@@ -15,7 +15,7 @@ import SingletonStoresLocking
 ///     }
 /// }
 /// timer.start(duration: .seconds(90))
-/// timer.shownSeconds // 90, from any thread, at any time
+/// print(timer.shownSeconds)  // 90, from any thread, at any time
 /// ```
 ///
 /// In tests, drive it with a ``ManualClock``: advancing the clock by 90 seconds delivers the ticks
@@ -23,9 +23,10 @@ import SingletonStoresLocking
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// let timer = CountdownTimer(clock: clock) { event in … }
+/// let events = Mutex<[CountdownTimer.Event]>([])
+/// let timer = CountdownTimer(clock: clock) { event in events.withLock { $0.append(event) } }
 /// timer.start(duration: .seconds(90))
-/// await clock.advance(by: .seconds(90))
+/// await clock.advance(by: .seconds(90))  // events: tick(90), tick(89), …, tick(0), ended(.finished)
 /// ```
 ///
 /// ## Events

@@ -3,7 +3,7 @@ extension ManualClock {
     ///
     /// ```swift
     /// let start = ManualClock.Instant(offset: .seconds(10))
-    /// start.advanced(by: .seconds(5)) == ManualClock.Instant(offset: .seconds(15)) // true
+    /// let later = start.advanced(by: .seconds(5))  // ManualClock.Instant(offset: .seconds(15))
     /// ```
     public typealias Instant = OffsetInstant<ManualClock>
 }

@@ -11,7 +11,7 @@ extension ManualClock {
     /// let clock = ManualClock()
     /// let wall = clock.wallClock(startingAt: Date(timeIntervalSince1970: 1_700_000_000))
     /// await clock.advance(by: .seconds(90))
-    /// wall.now()   // 90 s after the start date
+    /// let later = wall.now()  // 90 s after the start date
     /// ```
     ///
     /// - Parameter date: The date the wall clock reads at the clock's current instant.

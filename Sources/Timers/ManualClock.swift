@@ -7,11 +7,14 @@ import SingletonStoresLocking
 /// yourself. For example, a model that counts seconds:
 ///
 /// ```swift
-/// final class Stopwatch: Sendable {
-///     let clock: any Clock<Duration>
+/// import Synchronization
+/// import Timers
+///
+/// final class Stopwatch<C: Clock<Duration>>: Sendable {
+///     let clock: C
 ///     let seconds = Mutex(0)
 ///
-///     init(clock: any Clock<Duration>) { self.clock = clock }
+///     init(clock: C) { self.clock = clock }
 ///
 ///     func run() async throws {
 ///         var next = clock.now
@@ -27,13 +30,13 @@ import SingletonStoresLocking
 /// can be tested without waiting a single real second:
 ///
 /// ```swift
-/// @Test func countsEverySecond() async {
+/// @Test func countsEverySecond() async throws {
 ///     let clock = ManualClock()
 ///     let stopwatch = Stopwatch(clock: clock)
 ///     let task = Task { try await stopwatch.run() }
-///     // … once the task sleeps (see `sleeperCount`):
-///     await clock.advance(by: .seconds(3600))
-///     #expect(stopwatch.seconds.withLock { $0 } == 3600)
+///     try await clock.waitForSleepers(1)  // the stopwatch waits for its first second
+///     await clock.advance(by: .seconds(60))
+///     #expect(stopwatch.seconds.withLock { $0 } == 60)
 ///     task.cancel()
 /// }
 /// ```
@@ -46,8 +49,8 @@ import SingletonStoresLocking
 /// exact instant, before `advance` returns. A woken task that ends costs that bound once; a
 /// ``CountdownTimer`` tells the clock when its task ends, so it costs nothing.
 ///
-/// A task you start yourself may not be asleep yet when you call `advance`: wait until
-/// ``sleeperCount`` shows it. A ``CountdownTimer`` announces its task to the clock, so `advance`
+/// A task you start yourself may not be asleep yet when you call `advance`: wait until it is
+/// with ``waitForSleepers(_:timeout:)``, as the test above does. A ``CountdownTimer`` announces its task to the clock, so `advance`
 /// waits for it by itself.
 ///
 /// To move far ahead the way a device wakes from sleep — each overdue sleeper woken once, at the
@@ -192,7 +195,8 @@ public final class ManualClock: Clock, Sendable {
     /// long absence:
     ///
     /// ```swift
-    /// let timer = CountdownTimer(clock: clock) { event in … }
+    /// let events = Mutex<[CountdownTimer.Event]>([])
+    /// let timer = CountdownTimer(clock: clock) { event in events.withLock { $0.append(event) } }
     /// timer.start(duration: CountdownTimer.maximumDuration)
     /// await clock.jump(by: CountdownTimer.maximumDuration)
     /// // events: tick(3_153_600_000), tick(0), ended(.finished)

@@ -6,8 +6,8 @@ import Foundation
 /// ```swift
 /// let wall = ManualWallClock(now: Date(timeIntervalSince1970: 1_700_000_000))
 /// let endDate = wall.wallClock.date(after: .seconds(600))
-/// wall.advance(by: .seconds(3_600))                 // the user moves the device time forward
-/// wall.wallClock.duration(until: endDate)          // .zero: a restore now finds the boost over
+/// wall.advance(by: .seconds(3_600))                           // the user moves the device time forward
+/// let left = wall.wallClock.duration(until: endDate)          // .zero: a restore now finds the boost over
 /// ```
 public final class ManualWallClock: Sendable {
     private let date: Locked<Date>

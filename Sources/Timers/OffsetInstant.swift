@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let start = ManualClock.Instant(offset: .seconds(10))
-/// start.advanced(by: .seconds(5)) == ManualClock.Instant(offset: .seconds(15)) // true
+/// let later = start.advanced(by: .seconds(5))  // ManualClock.Instant(offset: .seconds(15))
 /// ```
 ///
 /// Arithmetic saturates at the largest and smallest `Duration` instead of trapping.

@@ -12,9 +12,9 @@ import Foundation
 /// let wallClock = WallClock.system
 /// // Starting:
 /// timer.start(duration: .seconds(1_800))
-/// let endDate = wallClock.date(after: timer.remaining) // persist this
+/// let endDate = wallClock.date(after: timer.remaining)  // persist this
 /// // After relaunch:
-/// timer.start(duration: wallClock.duration(until: endDate))
+/// relaunchedTimer.start(duration: wallClock.duration(until: endDate))
 /// ```
 public struct WallClock: Sendable {
     /// Returns the current date.

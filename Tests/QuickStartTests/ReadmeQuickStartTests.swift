@@ -8,6 +8,7 @@
 // (the built-in stores), ReadmeTestingTests.swift (testing) and ReadmeSwiftUITests.swift; the
 // first test here checks all.
 
+import Observation
 import Synchronization
 
 // README quick start: begin
@@ -128,6 +129,18 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         try add("socks", to: stub)
         #expect(stub.value.items == ["socks"])
         #expect(seen.withLock { $0 } == 1)
+    }
+
+    /// A screen that shows the badge (here `badgeText` under Observation, as a SwiftUI body
+    /// reads it) redraws when the stub changes, as it does with the store.
+    @Test func aScreenReadingTheStubRedrawsWhenItChanges() throws {
+        let stub = ValueStore(stub: Cart())
+        let redraws = Mutex(0)
+        let shown = withObservationTracking { badgeText(cart: stub) } onChange: { redraws.withLock { $0 += 1 } }
+        #expect(shown == "0 in cart")
+        try add("socks", to: stub)
+        #expect(redraws.withLock { $0 } == 1)
+        #expect(badgeText(cart: stub) == "1 in cart")
     }
 }
 

@@ -45,13 +45,13 @@ package func waitUntil(
 }
 
 extension ManualClock {
-    /// Waits until `count` tasks sleep on the clock — the code under test has reached its next
-    /// wait — so that an `advance` that follows wakes them. Records an issue if they do not
-    /// within ``waitingBound``.
-    package func waitForSleepers(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
-        guard await waitUntil({ sleeperCount == count }) else {
-            Issue.record("expected \(count) sleepers, found \(sleeperCount)", sourceLocation: sourceLocation)
-            return
+    /// Waits until `count` tasks sleep on the clock (``ManualClock/waitForSleepers(_:timeout:)``),
+    /// and records an issue if they do not within ``waitingBound``.
+    package func expectSleepers(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        do {
+            try await waitForSleepers(count, timeout: waitingBound)
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
         }
     }
 }

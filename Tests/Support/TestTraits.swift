@@ -1,3 +1,4 @@
+import SingletonStores
 import Testing
 
 /// Runs each test case on a thread of its own instead of the shared cooperative pool.
@@ -40,4 +41,27 @@ extension Trait where Self == TimeLimitTrait {
     /// machine runs a test many times slower than a laptop, and a test never waits this long to
     /// pass.
     public static var hangLimit: Self { .timeLimit(.minutes(5)) }
+}
+
+/// Lets each test of a suite read production stores, for the kit's own tests of what a
+/// production read does (test targets without SingletonStoresTesting's `.productionStores`).
+public struct ProductionStoresAllowedTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Applies to every test of a suite it marks.
+    public var isRecursive: Bool { true }
+
+    /// Runs the test with production reads allowed.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await withStores {
+            $0.allowProductionValues()
+        } operation: {
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == ProductionStoresAllowedTrait {
+    /// Lets the test read production stores: see ``ProductionStoresAllowedTrait``.
+    public static var productionStoresAllowed: Self { ProductionStoresAllowedTrait() }
 }

@@ -14,7 +14,7 @@ import Testing
                     woken.append((label, clock.now))
                 })
         }
-        await clock.waitForSleepers(3)
+        await clock.expectSleepers(3)
 
         await clock.advance(by: .seconds(5))
 
@@ -35,7 +35,7 @@ import Testing
                     try await clock.sleep(until: .seconds(7))
                     woken.append(label)
                 })
-            await clock.waitForSleepers(label + 1)
+            await clock.expectSleepers(label + 1)
         }
 
         await clock.advance(to: .seconds(7))
@@ -47,7 +47,7 @@ import Testing
     @Test func advanceStopsBeforeLaterDeadlines() async {
         let clock = ManualClock()
         let task = Task { try await clock.sleep(until: .seconds(10)) }
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
 
         await clock.advance(by: .seconds(9))
 
@@ -62,7 +62,7 @@ import Testing
         let clock = ManualClock()
         await clock.advance(to: .seconds(10))
         let task = Task { try await clock.sleep(until: .seconds(12)) }
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
 
         await clock.advance(to: .seconds(5))
         await clock.advance(by: .seconds(-3))
@@ -95,7 +95,7 @@ import Testing
     @Test func cancelledWhileSleepingThrowsPromptlyWithoutAdvancing() async {
         let clock = ManualClock()
         let task = Task { try await clock.sleep(until: .seconds(60)) }
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
 
         task.cancel()
 
@@ -115,7 +115,7 @@ import Testing
                 ticks.append(clock.now)
             }
         }
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
 
         let elapsed = await ContinuousClock().measure {
             await clock.advance(by: .seconds(3_600))
@@ -139,7 +139,7 @@ import Testing
                 woken.append(second)
             }
         }
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
 
         await clock.run()
 

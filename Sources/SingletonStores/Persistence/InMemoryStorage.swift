@@ -17,7 +17,7 @@ import SingletonStoresLocking
 ///     )
 ///     let store = ProfileStore(storage: storage)
 ///     #expect(store.profile == Profile())                 // started from defaults
-///     #expect(store.lastProblem != nil)                   // and said so
+///     #expect(store.loadProblem != nil)                   // and said so
 ///
 ///     try store.rename(to: "Mei")
 ///     #expect(storage.value(Profile.self, forKey: "profile")?.name == "Mei")

@@ -44,6 +44,13 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
     /// it changed nothing.
     case storesPreparedAfterUse
 
+    /// The store variants a launch chose could not be read or applied, so none was applied: the
+    /// process runs on the stores it would have had without them.
+    /// ``StoreValues/applyLaunchVariants(keys:arguments:environment:)`` reports it.
+    ///
+    /// - Parameter error: What was wrong with the choice, naming the key or variant.
+    case launchVariantsIgnored(StoreLaunchVariantError)
+
     /// Prints the issue to standard error, prefixed with `SingletonStores:`.
     public static let printToStandardError: @Sendable (StoreIssue) -> Void = { issue in
         writeLineToStandardError("SingletonStores: \(issue)")
@@ -68,6 +75,9 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
             "prepareStores was called after a store had been read (or withStores had run); its "
                 + "values were ignored. Call it first thing at launch, before any code reads "
                 + "StoreValues.current."
+        case .launchVariantsIgnored(let error):
+            "The store variants of this launch were ignored, and every store is the one it would be "
+                + "without them: \(error)"
         case .storageRecovered(let error):
             "\(error)"
         case .unusableStoredValue(let key, let message):

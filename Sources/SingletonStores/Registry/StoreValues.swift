@@ -28,6 +28,9 @@
 /// Outside any scope, every task reads the process's base values: the production stores, or
 /// what ``prepareStores(_:)`` chose at launch (such as ``StoreLaunchVariants`` for a UI test).
 /// ``forbidProductionValues()`` turns a production read into a reported issue, for tests.
+/// In a test process that links SingletonStoresTesting, a production read inside a Swift
+/// Testing test is refused by default — it records a test issue and reads the stub — unless the
+/// test allows it (``allowProductionValues()``, the `.productionStores` trait).
 ///
 /// Each store joins the registry with a ``StoreKey`` and a computed property, declared next to
 /// the store (the `cart` above is one); the registry itself needs no change.
@@ -42,7 +45,8 @@ public struct StoreValues: Sendable {
     // call into the concurrency runtime, no accessor in between.
     // Its default — what a task outside any `withStores` reads — is the values `prepareStores`
     // set, captured (and sealed against later preparation) by the first access.
-    @usableFromInline static let taskLocal = TaskLocal(wrappedValue: StorePreparation.process.seal())
+    // In a process that runs tests, the test guard's mark sits under them (see `processBase()`).
+    @usableFromInline static let taskLocal = TaskLocal(wrappedValue: processBase())
 
     // Everything that differs from the defaults — store overrides, the `useStubs()` mark, a
     // custom issue reporter — as an immutable list, newest first. With nothing changed it is
@@ -56,7 +60,10 @@ public struct StoreValues: Sendable {
     /// Set it inside `withStores` to collect reports in a test:
     ///
     /// ```swift
-    /// withStores { $0.reportIssue = { messages.append($0) } } operation: { … }
+    /// let issues = Mutex<[StoreIssue]>([])
+    /// withStores { $0.reportIssue = { issue in issues.withLock { $0.append(issue) } } } operation: {
+    ///     checkout()
+    /// }
     /// ```
     public var reportIssue: @Sendable (StoreIssue) -> Void {
         get {
@@ -82,7 +89,8 @@ public struct StoreValues: Sendable {
                 return value
             }
             if overrides.usesStubs { return Key.stubValue }
-            return overrides.forbidsProduction ? forbiddenProductionRead(of: key) : Key.productionValue
+            if overrides.forbidsProduction { return forbiddenProductionRead(of: key) }
+            return overrides.checksReadsInTests ? guardedProductionRead(of: key) : Key.productionValue
         }
         @inlinable set { setValue(newValue, at: ObjectIdentifier(key)) }
     }
@@ -100,6 +108,11 @@ public struct StoreValues: Sendable {
                 }
                 if overrides.usesStubs { return Key.stubValue }
                 if overrides.forbidsProduction { return forbiddenProductionRead(of: key) }
+                if overrides.checksReadsInTests, let refuse = TestGuardLink.installed,
+                    key is any ProductionStoreKey.Type, refuse(key)
+                {
+                    return Key.stubValue
+                }
             }
             if let production = productionValue(of: key) { return production }
             reportIssue(.noProductionValue(key: String(reflecting: key)))
@@ -113,7 +126,9 @@ public struct StoreValues: Sendable {
     /// Use it to run a test or a preview with no production store at all:
     ///
     /// ```swift
-    /// withStores { $0.useStubs() } operation: { … }
+    /// withStores { $0.useStubs() } operation: {
+    ///     checkout()  // reads every store's stub
+    /// }
     /// ```
     public mutating func useStubs() {
         guard overrides?.usesStubs != true else { return }
@@ -126,12 +141,13 @@ public struct StoreValues: Sendable {
     /// and every key under ``useStubs()``, read as usual.
     ///
     /// ```swift
+    /// let issues = Mutex<[StoreIssue]>([])
     /// withStores {
     ///     $0.forbidProductionValues()
-    ///     $0.reportIssue = { issues.append($0) }
+    ///     $0.reportIssue = { issue in issues.withLock { $0.append(issue) } }
     ///     $0.cart = CartStub(itemCount: 1)
     /// } operation: {
-    ///     checkout()   // reading StoreValues.current.wallet reports an issue
+    ///     checkout()  // reading StoreValues.current.wallet reports an issue
     /// }
     /// ```
     ///
@@ -141,6 +157,25 @@ public struct StoreValues: Sendable {
     public mutating func forbidProductionValues() {
         guard overrides?.forbidsProduction != true else { return }
         overrides = StrictMark(next: overrides)
+    }
+
+    /// Lets keys without an override read their production value, even inside a test.
+    ///
+    /// In a test process that links SingletonStoresTesting, reading a production store inside a
+    /// Swift Testing test records a test issue and reads the stub instead, so that a test that
+    /// forgot a stub fails rather than touching the user's data. A test that means to use a
+    /// production store says so — with the `.productionStores` trait, or in a scope:
+    ///
+    /// ```swift
+    /// withStores { $0.allowProductionValues() } operation: {
+    ///     print(badgeText())  // reads the production cart, even in a test
+    /// }
+    /// ```
+    ///
+    /// It also lifts an earlier ``forbidProductionValues()``; a later one forbids them again.
+    public mutating func allowProductionValues() {
+        guard overrides?.allowsProduction != true else { return }
+        overrides = AllowMark(next: overrides)
     }
 
     /// Removes the override for `key`, so it reads its default again.

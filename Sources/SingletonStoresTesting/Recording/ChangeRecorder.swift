@@ -10,10 +10,12 @@ import SingletonStoresLocking
 /// ```swift
 /// @Test func checkoutUpdatesEverything() {
 ///     let center = NotificationCenter()
+///     let cart = CartStore(center: center), wallet = WalletStore(balance: 500, center: center)
+///     cart.add()
+///     cart.add()
 ///     let recorder = ChangeRecorder(center: center)
-///     let cart = CartStore(center: center), wallet = WalletStore(center: center)
 ///
-///     checkout(cart: cart, wallet: wallet)
+///     checkout(cart: cart, wallet: wallet)  // two items at 190 each
 ///
 ///     #expect(recorder.changes == [
 ///         RecordedChange(.cart, StoreChange(old: 2, new: 0)),

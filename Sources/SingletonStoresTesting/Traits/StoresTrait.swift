@@ -7,12 +7,17 @@ import Testing
 /// ```swift
 /// @Test(.stores { $0.gender = GenderStoreStub(isFemale: true, isNilGenderCode: false) })
 /// func helpLinkCarriesTheGender() {
-///     #expect(WebViewLink.help.toURLString(params: [.gender(StoreValues.current.gender)])
-///         .hasSuffix("?gender_code=2"))
+///     let url = WebViewLink.help.toURLString(
+///         params: [.gender(StoreValues.current.gender)], api: APITargetStoreStub(target: .dev01))
+///     #expect(url.hasSuffix("?gender_code=2"))
 /// }
 ///
 /// @Suite(.stubbedStores, .strictStores)
-/// struct CheckoutTests { … }
+/// struct StubbedBoostTests {
+///     @Test func noBoostIsRunning() {
+///         #expect(!StoreValues.current.boost.isInBoostTime)
+///     }
+/// }
 /// ```
 ///
 /// The overrides apply for the duration of the test — sync or async, including the child tasks
@@ -21,7 +26,8 @@ import Testing
 /// wins for a key both set. On a suite the trait applies to each of its tests (and each case of
 /// a parameterized test) separately.
 ///
-/// Create one with ``Testing/Trait/stores(_:)``, ``Testing/Trait/stubbedStores`` or ``Testing/Trait/strictStores``.
+/// Create one with ``Testing/Trait/stores(_:)``, ``Testing/Trait/stubbedStores``,
+/// ``Testing/Trait/strictStores`` or ``Testing/Trait/productionStores``.
 public struct StoresTrait: TestTrait, SuiteTrait, TestScoping {
     private let update: @Sendable (inout StoreValues, Test) throws -> Void
 
@@ -51,7 +57,9 @@ extension Trait where Self == StoresTrait {
     ///
     /// ```swift
     /// @Test(.stores { $0.boost = BoostTimeManagerStub(remainingSeconds: 754) })
-    /// func popupShowsTheBoost() { … }
+    /// func popupShowsTheBoost() {
+    ///     #expect(StoreValues.current.boost.remainingSeconds.formatted(.countdown) == "12:34")
+    /// }
     /// ```
     ///
     /// - Parameter updateValues: Changes the store values for the test, as in `withStores`.
@@ -65,20 +73,49 @@ extension Trait where Self == StoresTrait {
         StoresTrait { values, _ in values.useStubs() }
     }
 
-    /// Makes reading any store's production value fail the test.
+    /// Lets the test (or each test of the suite) read production stores.
     ///
-    /// A test that forgot to stub a store it reaches gets a test issue naming the store's key
-    /// and the test, and reads the stub instead, so it never writes to the user's data folder
-    /// or leaks state into tests running beside it. Stores the test overrides — with
-    /// ``stores(_:)``, ``stubbedStores`` or `withStores` — read as usual.
+    /// Inside a test, reading a store that has no override records a test issue and reads the
+    /// stub instead — by default, with no trait — so a test that forgot a stub never touches the
+    /// user's data folder or the default notification center. A test that means to use a
+    /// production store says so:
+    ///
+    /// ```swift
+    /// @Test(.productionStores)
+    /// func theAppReadsTheSharedCounter() {
+    ///     #expect(StoreValues.current.counter is CounterStore)
+    /// }
+    /// ```
+    ///
+    /// The trait calls `StoreValues.allowProductionValues()`; a test's own
+    /// `.strictStores` or `forbidProductionValues()`, applied after it, forbids them again.
+    public static var productionStores: Self {
+        StoresTrait { values, _ in values.allowProductionValues() }
+    }
+
+    /// Makes reading any store's production value fail the test, explicitly.
+    ///
+    /// Inside a test, production reads are refused by default (see ``productionStores``). This
+    /// trait says so where the test is declared, and goes further: it forbids them also in code
+    /// that re-enters the test's stores outside its task (`withEscapedStores`), and after a
+    /// suite's ``productionStores``. A test that forgot to stub a store it reaches gets a test
+    /// issue naming the store's key and the test, and reads the stub instead, so it never writes
+    /// to the user's data folder or leaks state into tests running beside it. Stores the test
+    /// overrides — with ``stores(_:)``, ``stubbedStores`` or `withStores` — read as usual.
     ///
     /// ```swift
     /// @Suite(.strictStores)
     /// struct BoostPopupTests {
     ///     @Test(.stores { $0.boost = BoostTimeManagerStub(remainingSeconds: 754) })
-    ///     func showsTheTimeLeft() { … }   // passes
+    ///     func showsTheTimeLeft() {
+    ///         #expect(StoreValues.current.boost.remainingSeconds == 754)  // passes
+    ///     }
     ///
-    ///     @Test func forgotTheStub() { … }   // fails: "…BoostTimeManagerKey… was read…"
+    ///     @Test func forgotTheStub() {
+    ///         withKnownIssue {  // without it, the test fails: "…BoostTimeManagerKey… was read…"
+    ///             #expect(StoreValues.current.boost.remainingSeconds == 0)  // the stub's value
+    ///         }
+    ///     }
     /// }
     /// ```
     ///

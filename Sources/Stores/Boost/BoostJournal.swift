@@ -1,17 +1,22 @@
 import Foundation
 import SingletonStores
 
-/// The disk side of the boost: reads the `boost` document together with the newest boost grant
-/// in the purchase ledger, and changes it under the document's lock.
+/// The disk side of a countdown store: reads its document together with the newest boost grant
+/// in the purchase ledger (for the boost, whose items start it), and changes it under the
+/// document's lock.
 ///
 /// Every decision another process could race — is a boost running? may this item start one? —
 /// is taken inside ``transaction(_:)``, from what is on disk at that moment.
 struct BoostJournal: Sendable {
     /// The boost document's key.
-    static let key = "boost"
-    /// The purchase ledger's key, read for grants.
+    static let boostKey = "boost"
+    /// The purchase ledger's key, read for the boost's grants.
     static let ledgerKey = "purchases"
 
+    /// The countdown's document.
+    let key: String
+    /// The ledger whose newest grant starts this countdown too; `nil` for none.
+    let grantsKey: String?
     let storage: any StoreStorage
     let reportIssue: @Sendable (StoreIssue) -> Void
 
@@ -19,7 +24,7 @@ struct BoostJournal: Sendable {
     /// replaced atomically). `.none` when it cannot be read; problems are reported.
     func current() -> BoostRecord {
         do {
-            let loaded = try storage.load(BoostRecord.self, forKey: Self.key, default: .none)
+            let loaded = try storage.load(BoostRecord.self, forKey: key, default: .none)
             if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
             return loaded.value.merging(try latestGrant())
         } catch {
@@ -47,16 +52,17 @@ struct BoostJournal: Sendable {
         }
         let committed =
             waits
-            ? try storage.update(BoostRecord.self, forKey: Self.key, default: .none, merged)
-            : try storage.updateIfAvailable(BoostRecord.self, forKey: Self.key, default: .none, merged)
+            ? try storage.update(BoostRecord.self, forKey: key, default: .none, merged)
+            : try storage.updateIfAvailable(BoostRecord.self, forKey: key, default: .none, merged)
         guard let committed else { return nil }
         if let problem = committed.recovery { reportIssue(.storageRecovered(problem)) }
         return committed.outcome
     }
 
-    /// The newest grant in the ledger on disk.
+    /// The newest grant in the ledger on disk; `nil` when this countdown reads none.
     private func latestGrant() throws(StorageError) -> BoostGrant? {
-        let ledger = try storage.load(PurchaseLedger.self, forKey: Self.ledgerKey, default: PurchaseLedger())
+        guard let grantsKey else { return nil }
+        let ledger = try storage.load(PurchaseLedger.self, forKey: grantsKey, default: PurchaseLedger())
         if let problem = ledger.recovery { reportIssue(.storageRecovered(problem)) }
         return ledger.value.latestBoostGrant
     }

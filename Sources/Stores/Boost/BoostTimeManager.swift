@@ -57,6 +57,9 @@ import Timers
 /// stopped, whether or not anyone observes; a boost replaced by a new start does not end, it is
 /// replaced.
 ///
+/// It is a ``CountdownStore`` on the `boost` document that also follows the boosts the purchase
+/// ledger's items start; make a countdown of your own the same way.
+///
 /// ## Bad input
 /// Zero or negative durations end any running boost at once (as a stop would);
 /// durations beyond ``maximumDuration`` (100 years) are clamped to it.
@@ -66,18 +69,10 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     public static let shared = BoostTimeManager()
 
     /// The longest boost: 100 years. Longer durations are clamped to it.
-    public static let maximumDuration = CountdownTimer.maximumDuration
+    public static let maximumDuration = CountdownStore.maximumDuration
 
-    private let timer: CountdownTimer
-    private let journal: BoostJournal
-    private let wallClock: WallClock
-    private let bootClock: BootClock
-    private let model: Locked<BoostModel>
-    // Swift Observation: `remainingSeconds` (and so `isInBoostTime`) and `isPaused` register
-    // here; the timer's reports and pause and resume announce through it.
-    private let registrar = ObservationRegistrar()
-    // Keep the `boost` document and the ledger watched while the manager lives.
-    private let watches: [StorageWatch]
+    /// The countdown behind the boost: the `boost` document, and the boosts items start.
+    public let countdown: CountdownStore
 
     /// Creates a boost countdown and resumes the boost recorded on disk, if one is running or
     /// paused.
@@ -115,56 +110,28 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
-        self.bootClock = bootClock
-        let journal = BoostJournal(storage: storage, reportIssue: reportIssue)
-        // The timer's and the watches' handlers are made before `self` exists; they reach the
-        // manager through this weak reference, set once the manager is whole.
-        let owner = LateBound<BoostTimeManager>()
-        // Watch first, read second: a change written in between is caught up on at once.
-        watches = [BoostJournal.key, BoostJournal.ledgerKey].compactMap { key in
-            (try? storage.watch(forKey: key, watching) { owner.targetForNews()?.followDisk() }) ?? nil
-        }
-        self.journal = journal
-        self.wallClock = wallClock
-        timer = CountdownTimer(clock: clock) { event in
-            let manager = owner.target
-            switch event {
-            case .tick(let seconds):
-                // Observation first, then the post: both carry the same shown value.
-                manager?.announce(\.remainingSeconds)
-                NotificationChannel.boostTime.post(seconds, object: seconds, center: center)
-            case .ended(let reason):
-                // A stop reports no tick(0), so the shown value's change is announced here.
-                if reason == .stopped { manager?.announce(\.remainingSeconds) }
-                manager?.clearIfEnded()
-                NotificationChannel.boostEnded.post(reason == .finished ? .finished : .stopped, center: center)
-            }
-        }
-        let record = journal.current()
-        let now = timer.now
-        model = Locked(
-            BoostModel(
-                phase: BoostModel.phase(of: record, at: now, wallClock: wallClock, bootClock: bootClock), committed: record))
-        apply(model.withLock { $0.phase })
-        if owner.bind(self) { followDisk() }
+        countdown = CountdownStore(
+            key: BoostJournal.boostKey, grantsKey: BoostJournal.ledgerKey, clock: clock, wallClock: wallClock,
+            bootClock: bootClock, storage: storage, ticks: .boostTime, ends: .boostEnded, center: center,
+            watching: watching, reportIssue: reportIssue)
     }
 
     // MARK: Reading
 
     /// Whether a boost is running: ``remainingSeconds`` is above zero.
-    public var isInBoostTime: Bool { remainingSeconds > 0 }
+    public var isInBoostTime: Bool { countdown.isRunning }
 
     /// The seconds a screen shows: the time left rounded up, `0` when no boost runs.
-    public var remainingSeconds: Int {
-        registrar.access(self, keyPath: \.remainingSeconds)
-        return timer.shownSeconds
-    }
+    public var remainingSeconds: Int { countdown.remainingSeconds }
 
     /// Whether the running boost is paused.
-    public var isPaused: Bool {
-        registrar.access(self, keyPath: \.isPaused)
-        return timer.isPaused
-    }
+    public var isPaused: Bool { countdown.isPaused }
+
+    /// When the running boost ends on the wall clock, as recorded on disk (every process
+    /// showing the boost reads the same date); `nil` when no boost runs or it is paused.
+    ///
+    /// Schedule a reminder with it; to show the time left, read ``remainingSeconds``.
+    public var endDate: Date? { countdown.endDate }
 
     // MARK: Changing
 
@@ -173,11 +140,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// - Parameter duration: Seconds. Zero or less ends any running boost at once; more than
     ///   ``maximumDuration`` is clamped to it.
     public func startCountDown(duration: Int) {
-        guard duration > 0 else {
-            stopCountDown()
-            return
-        }
-        change { phase, now in phase = .running(deadline: now.advanced(by: Self.clamped(duration))) }
+        countdown.startCountDown(duration: duration)
     }
 
     /// Starts a boost of `duration` seconds, replacing any running one, and throws when it could
@@ -196,13 +159,9 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     ///
     /// - Parameter duration: Seconds. Zero or less ends any running boost at once (as
     ///   ``stop()`` does); more than ``maximumDuration`` is clamped to it.
-    /// - Throws: The ``StorageError`` of the failed save.
+    /// - Throws: The `StorageError` of the failed save.
     public func start(duration: Int) throws(StorageError) {
-        guard duration > 0 else {
-            try stop()
-            return
-        }
-        try changeSaving { phase, now in phase = .running(deadline: now.advanced(by: Self.clamped(duration))) }
+        try countdown.start(duration: duration)
     }
 
     /// Ends the running boost now, and throws when that could not be saved: then the boost
@@ -211,9 +170,9 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     ///
     /// ``stopCountDown()`` reports a failed save to `reportIssue` instead.
     ///
-    /// - Throws: The ``StorageError`` of the failed save.
+    /// - Throws: The `StorageError` of the failed save.
     public func stop() throws(StorageError) {
-        try changeSaving { phase, _ in phase = .idle }
+        try countdown.stop()
     }
 
     /// Starts a boost only if none is running or paused in any process, as one atomic step: of
@@ -223,13 +182,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// - Throws: ``BoostError/alreadyRunning(remainingSeconds:)`` or
     ///   ``BoostError/invalidDuration(_:)``; then nothing changed.
     public func startCountDownIfIdle(duration: Int) throws(BoostError) {
-        guard duration > 0 else { throw .invalidDuration(duration) }
-        let refusal = change { phase, now -> BoostError? in
-            if let running = phase.shownSeconds(at: now) { return .alreadyRunning(remainingSeconds: running) }
-            phase = .running(deadline: now.advanced(by: Self.clamped(duration)))
-            return nil
-        }
-        if let refusal = refusal ?? nil { throw refusal }
+        try countdown.startCountDownIfIdle(duration: duration)
     }
 
     /// Starts a boost of `duration` seconds paid for by `payment` — spending one item, say — as
@@ -253,37 +206,13 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     public func startCountDownIfIdle(
         duration: Int, paidBy payment: (BoostGrant) throws(PurchaseError) -> Void
     ) throws(PurchaseError) {
-        guard duration > 0 else { throw .boostNotStarted(.invalidDuration(duration)) }
-        let length = Self.clamped(duration)
-        var failure: PurchaseError?
-        do throws(StorageError) {
-            try transact {
-                (record: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) throws(StorageError)
-                    -> BoostModel.Phase in
-                if let running = phase.shownSeconds(at: now) {
-                    failure = .boostNotStarted(.alreadyRunning(remainingSeconds: running))
-                    return phase
-                }
-                let grant = BoostGrant(id: UUID().uuidString, endDate: wallClock.date(after: length))
-                do throws(PurchaseError) {
-                    try payment(grant)
-                } catch {
-                    failure = error
-                    return phase
-                }
-                FaultInjection.reach(.boostItemSpent)
-                record = BoostRecord.running(endDate: grant.endDate, left: length, bootClock: bootClock, settled: grant.id)
-                return .running(deadline: now.advanced(by: length))
-            }
-        } catch {
-            throw failure ?? .storage(error)
-        }
-        if let failure { throw failure }
+        try countdown.startCountDownIfIdle(duration: duration, paidBy: payment)
     }
 
-    /// Ends the running boost now; posts ``StoreObservation/NotificationChannel/boostEnded`` if one was running.
+    /// Ends the running boost now; posts ``StoreObservation/NotificationChannel/boostEnded`` if
+    /// one was running.
     public func stopCountDown() {
-        change { phase, _ in phase = .idle }
+        countdown.stopCountDown()
     }
 
     /// Adds `seconds` to the running boost (or to a paused one's time left).
@@ -291,225 +220,23 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// - Parameter seconds: Seconds to add; zero or less changes nothing. The time left is
     ///   clamped to ``maximumDuration``.
     public func extend(by seconds: Int) {
-        guard seconds > 0 else { return }
-        change { phase, now in
-            switch phase {
-            case .running(let deadline):
-                let left = max(now.duration(to: deadline), .zero)
-                phase = .running(deadline: now.advanced(by: min(left + Self.clamped(seconds), Self.maximumDuration)))
-            case .paused(let remaining):
-                phase = .paused(remaining: min(remaining + Self.clamped(seconds), Self.maximumDuration))
-            case .idle:
-                break
-            }
-        }
+        countdown.extend(by: seconds)
     }
 
     /// Pauses the running boost: the time left freezes until ``resume()``.
     public func pause() {
-        change { phase, now in
-            guard case .running(let deadline) = phase else { return }
-            let left = now.duration(to: deadline)
-            phase = left > .zero ? .paused(remaining: left) : .idle
-        }
+        countdown.pause()
     }
 
     /// Resumes a paused boost with the time it had left.
     public func resume() {
-        change { phase, now in
-            guard case .paused(let remaining) = phase else { return }
-            phase = .running(deadline: now.advanced(by: remaining))
-        }
-    }
-
-    /// When the running boost ends on the wall clock, as recorded on disk (every process
-    /// showing the boost reads the same date); `nil` when no boost runs or it is paused.
-    ///
-    /// Schedule a reminder with it; to show the time left, read ``remainingSeconds``.
-    public var endDate: Date? {
-        model.withLock { model -> Date? in
-            guard case .running = model.phase else { return nil }
-            return model.committed.endDate
-        }
-    }
-
-    // MARK: Internals
-
-    /// Adopts what another process wrote, if the disk no longer holds what this process last
-    /// saw or wrote.
-    ///
-    /// Takes no file lock, so following never waits for another process (one that holds the
-    /// lock may be stopped): documents are replaced atomically, so the read finds the last
-    /// committed record. It adopts that record only if no transaction of this process began
-    /// meanwhile; news that comes while one is under way is followed when it ends.
-    private func followDisk() {
-        let started = model.withLock { model -> UInt64? in
-            guard model.transactionsUnderWay == 0 else {
-                model.followAgain = true
-                return nil
-            }
-            return model.ticketsIssued
-        }
-        guard let started else { return }
-        let onDisk = journal.current()
-        let now = timer.now
-        let claimed = model.withLock { model -> Bool in
-            guard model.committed != onDisk else { return false }
-            guard model.transactionsUnderWay == 0, model.ticketsIssued == started else {
-                model.followAgain = true
-                return false
-            }
-            let phase = BoostModel.phase(of: onDisk, at: now, wallClock: wallClock, bootClock: bootClock)
-            return model.finish(model.begin(phase, record: onDisk, movesCountdown: true))
-        }
-        if claimed { deliver() }
-    }
-
-    private static func clamped(_ seconds: Int) -> Duration {
-        min(.seconds(seconds), maximumDuration)
-    }
-
-    /// Clears the record of a boost that ran out here, unless the disk says another boost has
-    /// started since (which this process then shows).
-    ///
-    /// Never waits: while another process holds the lock, the record is left as it is — an
-    /// end in the past reads as no boost everywhere — and the countdown ends at once.
-    private func clearIfEnded() {
-        change(waits: false) { phase, now in
-            if case .running(let deadline) = phase, deadline <= now { phase = .idle }
-        }
-    }
-
-    /// Runs a change of the phase as one transaction on disk; storage failures are reported and
-    /// leave everything as it was.
-    ///
-    /// - Parameter waits: Whether to wait for another process's lock (up to the storage's
-    ///   timeout); when `false`, a held lock skips the change and returns `nil`.
-    @discardableResult
-    private func change<Outcome>(
-        waits: Bool = true,
-        _ decide: (inout BoostModel.Phase, CountdownTimer.Instant) -> Outcome
-    ) -> Outcome? {
-        do {
-            return try changeSaving(waits: waits, decide)
-        } catch {
-            journal.reportIssue(.storageRecovered(error))
-            return nil
-        }
-    }
-
-    /// Runs a change of the phase as one transaction on disk; a storage failure is thrown and
-    /// leaves everything as it was.
-    @discardableResult
-    private func changeSaving<Outcome>(
-        waits: Bool = true,
-        _ decide: (inout BoostModel.Phase, CountdownTimer.Instant) -> Outcome
-    ) throws(StorageError) -> Outcome? {
-        var outcome: Outcome?
-        try transact(waits: waits) {
-            (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
-            var next = phase
-            outcome = decide(&next, now)
-            return next
-        }
-        return outcome
-    }
-
-    /// The transaction every change goes through.
-    ///
-    /// Under the `boost` document's lock: reads the record on disk; if another process changed
-    /// it since this one last looked, adopts it; lets `decide` move the phase (and, for item
-    /// spends, set the record itself); writes the record of the new phase. After the lock is
-    /// released, the countdown is moved to the newest committed phase, in commit order, outside
-    /// every lock (its posts may call back into this manager).
-    private func transact(
-        waits: Bool = true,
-        _ decide: (inout BoostRecord, BoostModel.Phase, CountdownTimer.Instant) throws(StorageError) -> BoostModel.Phase
-    ) throws(StorageError) {
-        model.withLock { $0.transactionsUnderWay += 1 }
-        defer { if model.withLock({ $0.endTransaction() }) { followDisk() } }
-        let committed = try journal.transaction(waits: waits) {
-            (record: inout BoostRecord) throws(StorageError) -> BoostModel.Commit in
-            let now = timer.now
-            let onDisk = record
-            let (current, adopted) = model.withLock { model -> (BoostModel.Phase, Bool) in
-                // The disk is the truth; the monotonic phase is kept only while the disk still
-                // holds what this process last saw or wrote.
-                guard model.committed == onDisk else {
-                    return (BoostModel.phase(of: onDisk, at: now, wallClock: wallClock, bootClock: bootClock), true)
-                }
-                return (model.phase, false)
-            }
-            let next = try decide(&record, current, now)
-            if record == onDisk, next != current {
-                record = BoostModel.record(
-                    of: next, at: now, wallClock: wallClock, bootClock: bootClock, settled: onDisk.settledGrantID)
-            }
-            return model.withLock { model in
-                model.begin(next, record: record, movesCountdown: adopted || next != current)
-            }
-        }
-        guard let commit = committed else { return }  // the lock was held; nothing changed
-        let claimed = model.withLock { $0.finish(commit) }
-        if claimed { deliver() }
-    }
-
-    /// Moves the countdown to each committed phase in turn, until none is left.
-    private func deliver() {
-        while true {
-            let batch = model.withLock { $0.outbox.takeBatch() }
-            if batch.isEmpty { return }
-            batch.forEach(apply)
-        }
-    }
-
-    /// Moves the countdown to `target` with the fewest changes: a new deadline is an extension
-    /// (no end is reported for it), a stop reports the end once.
-    /// Tells Swift Observation that `keyPath` changed (after the change, outside every lock).
-    private func announce<Value>(_ keyPath: KeyPath<BoostTimeManager, Value>) {
-        registrar.willSet(self, keyPath: keyPath)
-        registrar.didSet(self, keyPath: keyPath)
-    }
-
-    private func apply(_ target: BoostModel.Phase) {
-        let wasPaused = timer.isPaused
-        move(to: target)
-        if timer.isPaused != wasPaused {
-            announce(\.isPaused)
-            announce(\.remainingSeconds)
-        }
-    }
-
-    private func move(to target: BoostModel.Phase) {
-        switch target {
-        case .idle:
-            timer.stop()
-        case .running(let deadline):
-            if timer.isPaused { timer.resume() }
-            if timer.isRunning, let current = timer.deadline {
-                let shift = current.duration(to: deadline)
-                if shift != .zero { timer.extend(by: shift) }
-            } else {
-                timer.start(duration: timer.now.duration(to: deadline))
-            }
-        case .paused(let remaining) where remaining <= .zero:
-            timer.stop()
-        case .paused(let remaining):
-            if timer.isRunning { timer.pause() }
-            if timer.isPaused {
-                let shift = remaining - timer.remaining
-                if shift != .zero { timer.extend(by: shift) }
-            } else {
-                timer.start(duration: remaining)
-                timer.pause()
-            }
-        }
+        countdown.resume()
     }
 }
 
 /// The boost takes part in Swift Observation: reading ``remainingSeconds``, ``isInBoostTime``
-/// or ``isPaused`` inside `withObservationTracking` (a SwiftUI `body`) registers a dependency.
-/// `onChange` runs once per change of the shown second — just before the
-/// `.boostTimeNotification` post carrying the same value, on the countdown's task — and at
+/// or ``isPaused`` inside `withObservationTracking` (a SwiftUI `body`) registers a dependency
+/// (on its ``countdown``). `onChange` runs once per change of the shown second — just before
+/// the `.boostTimeNotification` post carrying the same value, on the countdown's task — and at
 /// start, stop, pause and resume (on the thread that made the change).
 extension BoostTimeManager: Observable {}

@@ -1,12 +1,12 @@
 import SingletonStores
 
 extension StoreLaunchVariants {
-    /// The keys of the built-in stores, for `StoreValues.apply(_:keys:)`:
+    /// The keys of the built-in stores, for `StoreValues.applyLaunchVariants(keys:)`:
     /// `boost` (`none`, `running`), `api-target` (`production`, `dev01`, `dev02`), `gender`
     /// (`female`, `male`, `none`; `unset` too), and `profile` and `purchases`, which offer no variants.
     ///
     /// ```swift
-    /// prepareStores { try? $0.apply(launch, keys: StoreLaunchVariants.builtInKeys + [CartKey.self]) }
+    /// prepareStores { $0.applyLaunchVariants(keys: StoreLaunchVariants.builtInKeys + [CartKey.self]) }
     /// ```
     public static var builtInKeys: [any StoreKey.Type] {
         [

@@ -18,7 +18,7 @@ import Timers
         #expect(await automaton.cancel("b") == 1)
         #expect(await automaton.suspendedEffectCount == 0)
         await second.wait()
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(2))
         await first.wait(includingFollowUps: true)
         await automaton.shutdown()
@@ -55,7 +55,7 @@ import Timers
         let job = await automaton.send(.start("X"))
         #expect(await automaton.cancel("y") == 0)  // wrong id
         #expect(await automaton.runningEffectCount == 1)
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await job.wait(includingFollowUps: true)
         #expect(await automaton.cancel("x") == 0)  // too late: it has finished
@@ -93,7 +93,7 @@ import Timers
         let replies = await automaton.replies()
         var handles: [SendHandle<Int, Job>] = []
         for name in ["A", "B", "C", "D"] { handles.append(await automaton.send(.start(name))) }
-        await clock.waitForSleepers(2)
+        await clock.expectSleepers(2)
         #expect(await automaton.runningEffectCount == 2)
         #expect(await automaton.suspendedEffectCount == 2)
 
@@ -101,13 +101,13 @@ import Timers
         #expect(await automaton.runningEffectCount == 0)
         #expect(await automaton.suspendedEffectCount == 0)
         for handle in handles { await handle.wait(includingFollowUps: true) }
-        await clock.waitForSleepers(0)
+        await clock.expectSleepers(0)
         await clock.advance(to: clock.at(5))
         #expect(await automaton.cancelAll() == 0)
 
         // The automaton goes on: the queue is free, the next effect starts at once.
         let next = await automaton.send(.start("E"))
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(7))
         await next.wait(includingFollowUps: true)
         await automaton.shutdown()
@@ -171,7 +171,7 @@ import Timers
         await chain.wait()
         // The first effect has ended; the chain goes on until step 3 sleeps on the clock. Step 2
         // sends step 3 before it ends itself, so for a moment both run: one or two, never none.
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         #expect(await automaton.runningEffectCount >= 1)
         await clock.advance(to: clock.at(1))
         await chain.wait(includingFollowUps: true)

@@ -24,7 +24,7 @@ import Timers
         let automaton = makeJobAutomaton(clock: clock) { _ in Self.stubbornJob(clock: clock, signals: signal) }
         let replies = await automaton.replies()
         let job = await automaton.send(.start("A"))
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await automaton.shutdown()
         #expect(await Array(replies).map(\.input) == [.start("A")])  // the stream has ended
         await job.wait(includingFollowUps: true)
@@ -53,7 +53,7 @@ import Timers
         let automaton = makeJobAutomaton(clock: clock) { _ in stubbornJob(clock: clock, signals: signal) }
         let replies = await automaton.replies()
         await automaton.send(.start("A"))
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         return replies
     }
 
@@ -63,7 +63,7 @@ import Timers
         let automaton = makeJobAutomaton(clock: clock) { timedJob($0, until: 100, clock: clock, log: log) }
         let job = await automaton.send(.start("A"))
         async let waited: Void = job.wait(includingFollowUps: true)
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await automaton.shutdown()
         await waited
         #expect(await automaton.runningEffectCount == 0)

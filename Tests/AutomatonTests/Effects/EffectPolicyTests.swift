@@ -31,7 +31,7 @@ import Timers
         let refused = await automaton.send(.refuse)
         #expect(refused.reply == .failure(input: .refuse, from: 1))
         #expect(await automaton.runningEffectCount == 1)
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await job.wait(includingFollowUps: true)
         #expect(log.values == ["start A @0", "end A"])
@@ -48,7 +48,7 @@ import Timers
         let second = await automaton.send(.start("B"))
         await first.wait()
         #expect(await automaton.runningEffectCount == 1)
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(5))
         await second.wait(includingFollowUps: true)
         await automaton.shutdown()
@@ -67,7 +67,7 @@ import Timers
             await automaton.send(.start("A")), await automaton.send(.start("B")), await automaton.send(.start("C")),
         ]
         #expect(await automaton.runningEffectCount == 2)
-        await clock.waitForSleepers(2)
+        await clock.expectSleepers(2)
         await clock.advance(to: clock.at(1))
         for handle in handles { await handle.wait(includingFollowUps: true) }
         #expect(!log.values.contains("end A"))
@@ -85,7 +85,7 @@ import Timers
         await second.wait()  // nothing to wait for
         #expect(await automaton.runningEffectCount == 1)
         #expect(await automaton.suspendedEffectCount == 0)
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await first.wait(includingFollowUps: true)
         #expect(log.values == ["start A @0", "end A"])
@@ -103,12 +103,12 @@ import Timers
         let second = await automaton.send(.start("B"))
         #expect(await automaton.runningEffectCount == 1)
         #expect(await automaton.suspendedEffectCount == 1)
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await first.wait(includingFollowUps: true)
         #expect(await automaton.runningEffectCount == 1)
         #expect(await automaton.suspendedEffectCount == 0)
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(2))
         await second.wait(includingFollowUps: true)
         #expect(log.values == ["start A @0", "end A", "start B @1", "end B"])
@@ -147,7 +147,7 @@ import Timers
         }
         let first = await automaton.send(.start("A"))
         let second = await automaton.send(.start("B"))
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await first.wait()
         // B was released at 1 s but may not start before 0 s + 3 s.

@@ -18,7 +18,7 @@ import Timers
         let second = await automaton.send(.start("B"))
         #expect(await automaton.runningEffectCount == 1)
         #expect(await automaton.suspendedEffectCount == 1)
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await first.wait()
         await second.wait()
@@ -70,7 +70,7 @@ import Timers
         #expect(await automaton.suspendedEffectCount == 0)
 
         // Still refused once the queue is empty: the first declaration holds for the automaton's life.
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await first.wait(includingFollowUps: true)
         await automaton.send(.start("B")).wait()

@@ -34,7 +34,7 @@ import Timers
         let clock = ManualClock()
         let automaton = Self.endlessJobs(clock: clock)
         let job = await automaton.send(.start("A"))
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         // The waiter and the automaton's actor code it calls run on a thread of their own, so
         // the measurement does not include waiting for a free thread of the shared pool, which
         // the tests running in parallel may keep busy.
@@ -76,7 +76,7 @@ import Timers
         let clock = ManualClock()
         let automaton = makeJobAutomaton(clock: clock) { timedJob($0, until: 1, clock: clock, log: Recorder()) }
         let job = await automaton.send(.start("A"))
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         let cancelled = Task { await job.wait() }
         let patient = Task {
             await job.wait()

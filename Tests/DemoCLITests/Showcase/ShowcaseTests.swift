@@ -23,7 +23,7 @@ struct ShowcaseTests {
         }
         var next = frames.makeAsyncIterator()
         #expect(screens(await next.next()) == "00:03|--:--")
-        await clock.waitForSleepers(2)  // the countdown and the popup's opening
+        await clock.expectSleepers(2)  // the countdown and the popup's opening
         await clock.advance(by: .milliseconds(400))
         #expect(screens(await next.next()) == "00:03|00:03")
         for expected in ["00:02|00:02", "00:01|00:01"] {
@@ -49,15 +49,15 @@ struct ShowcaseTests {
         }
         var next = frames.makeAsyncIterator()
         #expect(screens(await next.next()) == "00:03|--:--")
-        await clock.waitForSleepers(2)  // the main screen's timer and the popup's opening
+        await clock.expectSleepers(2)  // the main screen's timer and the popup's opening
         await clock.advance(by: .milliseconds(400))
         #expect(screens(await next.next()) == "00:03|00:03")
         let seconds = [("00:02|00:03", "00:02|00:02"), ("00:01|00:02", "00:01|00:01"), ("00:00|00:01", "00:00|00:00")]
         for (index, (main, popup)) in seconds.enumerated() {
-            await clock.waitForSleepers(2)  // both screens' own timers
+            await clock.expectSleepers(2)  // both screens' own timers
             await clock.advance(by: .milliseconds(600))
             #expect(screens(await next.next()) == main)
-            await clock.waitForSleepers(index < seconds.count - 1 ? 2 : 1)  // the main screen's is done at 00:00
+            await clock.expectSleepers(index < seconds.count - 1 ? 2 : 1)  // the main screen's is done at 00:00
             await clock.advance(by: .milliseconds(400))
             #expect(screens(await next.next()) == popup)
         }
@@ -86,7 +86,7 @@ struct ShowcasePathTests {
                 initial: ShowcaseState(mode: .shared, boostSeconds: 3), sink: &sink)
         }
         var next = frames.makeAsyncIterator()
-        await clock.waitForSleepers(2)  // the countdown and the popup's opening
+        await clock.expectSleepers(2)  // the countdown and the popup's opening
         await clock.advance(by: .milliseconds(400))  // the popup opens at 00:03
         // The main screen draws nothing until a notification reaches it: a post by hand makes
         // a frame. If the popup's opening has not been handled yet, the frame before it shows

@@ -5,6 +5,8 @@
 // verbatim between the markers, so that it always compiles; its two tests run as part of the
 // suite, and the suite below runs the rest on a temporary folder and a center of its own.
 // QuickStartTests/ArticleSnippetTests checks that the article and this file agree.
+import Observation
+import SingletonStoresLocking
 import SingletonStoresTestSupport
 
 // Article "GettingStarted" snippet 1: begin
@@ -57,9 +59,11 @@ func startWatchingFontSize(of store: SettingsStore = .shared) -> ObservationToke
 // Article "GettingStarted" snippet 3: end
 
 // Article "GettingStarted" snippet 4: begin
-struct SettingsStub: SettingsStoreContract {
-    var settings = Settings()
-    func setFontSize(_ size: Int) throws(StorageError) {}
+final class SettingsStub: SettingsStoreContract {  // changes, posts and redraws like the store
+    let stub: StoreStub<Settings>
+    init(settings: Settings = Settings()) { stub = StoreStub(settings, channel: .settings) }
+    var settings: Settings { stub.state }
+    func setFontSize(_ size: Int) throws(StorageError) { stub.update { $0.fontSize = min(max(size, 9), 72) } }
 }
 
 enum SettingsKey: ProductionStoreKey {
@@ -138,6 +142,20 @@ extension StoreValues {
 
     @Test(.stubbedStores) func theKeysStubIsRegularText() {
         #expect(titleStyle() == "regular")
+    }
+
+    /// The article's stub behaves like the store: it clamps and posts on its own center, and a
+    /// screen that reads it (`titleStyle` under Observation, as a SwiftUI body) redraws.
+    @Test func theStubChangesPostsAndRedrawsTheTitle() throws {
+        let stub = SettingsStub()
+        let recorder = ChangeRecorder(center: stub.stub.center)
+        let redraws = Locked(0)
+        let style = withObservationTracking { titleStyle(settings: stub) } onChange: { redraws.withLock { $0 += 1 } }
+        #expect(style == "regular")
+        try stub.setFontSize(500)
+        #expect(redraws.withLock { $0 } == 1)
+        #expect(recorder.newValues(of: .settings) == [Settings(fontSize: 72)])
+        #expect(titleStyle(settings: stub) == "large")
     }
 
     @Test func aStoreCanBeHandedIn() {

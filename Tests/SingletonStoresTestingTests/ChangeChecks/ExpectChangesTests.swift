@@ -153,7 +153,7 @@ import Timers
         } matching: { issue in
             Self.text(of: issue).hasPrefix("An expected change did not happen:\n  SingletonStoresTests.counter: 0 → 1")
         }
-        await clock.waitForSleepers(1)
+        await clock.expectSleepers(1)
         await clock.advance(by: .seconds(4))
         #expect(clock.sleeperCount == 1, "still waiting before the deadline")
         await clock.advance(by: .seconds(1))

@@ -46,11 +46,11 @@ struct StoresTraitTests {
 private struct TraitRefusal: Error {}
 
 @Suite struct StoresTraitScopeTests {
-    @Test func aTestWithoutATraitSeesTheProductionStore() {
+    @Test(.productionStores) func aTestThatAllowsProductionStoresSeesTheProductionStore() {
         #expect(StoreValues.current.counter is CounterStore)
     }
 
-    @Test func aTraitAppliesOnlyInsideItsScope() async throws {
+    @Test(.productionStores) func aTraitAppliesOnlyInsideItsScope() async throws {
         let trait = StoresTrait.stores { $0.counter = CounterStub(count: 9) }
         let test = try #require(Test.current)
         try await trait.provideScope(for: test, testCase: Test.Case.current) {

@@ -5,7 +5,7 @@ import Testing
 
 /// Overrides live in a task-local value; these check that `withEscapedStores` carries them
 /// across the hops that drop task-locals: GCD and OperationQueue observers.
-@Suite struct EscapedStoresTests {
+@Suite(.productionStoresAllowed) struct EscapedStoresTests {
     @Test func anOverrideIsSeenInsideDispatchQueueAsync() async {
         let seen = await withStores {
             $0.counter = CounterStub(count: 41)

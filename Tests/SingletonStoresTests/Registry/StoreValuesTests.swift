@@ -3,7 +3,7 @@ import Foundation
 import SingletonStores
 import Testing
 
-@Suite struct StoreValuesTests {
+@Suite(.productionStoresAllowed) struct StoreValuesTests {
     @Test func withNoOverrideTheProductionSingletonIsCurrent() {
         #expect(StoreValues.current.counter as? CounterStore === CounterStore.shared)
     }

@@ -88,6 +88,18 @@ timer.start(duration: wallClock.duration(until: endDate))  // what is left, or z
 }
 // Article "CountdownsThatAgree" snippet 6: end
 
+// Article "CountdownsThatAgree" snippet 7: begin
+@Test func aPremiumBoostOfYourOwn() async throws {
+    let clock = ManualClock()
+    let premium = CountdownStore(
+        key: "premium", clock: clock, wallClock: clock.wallClock(startingAt: Date(timeIntervalSince1970: 1_700_000_000)),
+        storage: InMemoryStorage(), center: NotificationCenter())
+    try premium.start(duration: 30 * 60)
+    await clock.advance(by: .seconds(90))  // one clock moves both time lines
+    #expect(premium.remainingSeconds == 28 * 60 + 30)
+}
+// Article "CountdownsThatAgree" snippet 7: end
+
 @Suite struct CountdownsThatAgreeArticleTests {
     @Test func theShownValueChangesNext() {
         #expect(countdownArticleDeadline() != nil)

@@ -28,7 +28,8 @@ struct BoostButtonLabel: View {
     }
 }
 
-// Stubs are observable too, so a preview behaves like the app.
+// The built-in stubs are observable too, so a preview behaves like the app; so is a stub of
+// your own that keeps its state in a StoreStub.
 @MainActor func boostButtonPreview() -> some View {
     BoostButtonLabel(
         boost: BoostTimeManagerStub(remainingSeconds: 754),

@@ -135,7 +135,26 @@ struct StrictHelpPageTests {
 }
 // Article "TestingWithStores" snippet 8: end
 
+// Article "TestingWithStores" snippet 9: begin
+@Test func theProfileIsKeptBetweenLaunches() throws {
+    try withTemporaryStoreFolder { folder in
+        let profile = UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter())
+        try profile.setNickname("Aki")
+        let relaunched = UserProfileStore(storage: FileStorage(folder: folder), center: NotificationCenter())
+        #expect(relaunched.profile.nickname == "Aki")
+    }
+}
+// Article "TestingWithStores" snippet 9: end
+
 @Suite struct TestingWithStoresArticleTests {
+    @Test func withNoTraitAForgottenStubFailsTheTestAndReadsTheStubToo() {
+        withKnownIssue("production stores are refused inside a test by default") {
+            let url = WebViewLink.help.toURLString(
+                params: [.gender(StoreValues.current.gender)], api: APITargetStoreStub(target: .dev01))
+            #expect(url == "https://dev01.hoge.com/api/web/help")  // the stub has no gender code
+        }
+    }
+
     @Test(.strictStores) func aForgottenStubFailsTheTestAndReadsTheStub() {
         withKnownIssue("strict mode reports the production read") {
             let url = WebViewLink.help.toURLString(

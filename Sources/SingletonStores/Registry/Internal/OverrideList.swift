@@ -14,16 +14,31 @@
     @usableFromInline let next: OverrideNode?
     /// Whether this node or one after it is a ``StubsMark``.
     @usableFromInline let usesStubs: Bool
-    /// Whether this node or one after it is a ``StrictMark``.
+    /// Whether the newest ``StrictMark`` or ``AllowMark`` in the list starting here is a
+    /// ``StrictMark``.
     @usableFromInline let forbidsProduction: Bool
+    /// Whether the newest ``StrictMark`` or ``AllowMark`` in the list starting here is an
+    /// ``AllowMark``.
+    @usableFromInline let allowsProduction: Bool
+    /// Whether this node or one after it is a ``TestGuardMark``.
+    @usableFromInline let guardsTests: Bool
 
     @inlinable
-    init(key: ObjectIdentifier, next: OverrideNode?, marksStubs: Bool = false, marksStrict: Bool = false) {
+    init(
+        key: ObjectIdentifier, next: OverrideNode?, marksStubs: Bool = false, marksStrict: Bool = false,
+        marksAllowed: Bool = false, marksTestGuard: Bool = false
+    ) {
         self.key = key
         self.next = next
         self.usesStubs = marksStubs || next?.usesStubs == true
-        self.forbidsProduction = marksStrict || next?.forbidsProduction == true
+        self.forbidsProduction = marksStrict || (!marksAllowed && next?.forbidsProduction == true)
+        self.allowsProduction = marksAllowed || (!marksStrict && next?.allowsProduction == true)
+        self.guardsTests = marksTestGuard || next?.guardsTests == true
     }
+
+    /// Whether a production read must ask the test guard first: the process runs tests and
+    /// no scope allowed production stores since.
+    @inlinable final var checksReadsInTests: Bool { guardsTests && !allowsProduction }
 
     /// The value stored under `key` in the list starting here, if any.
     ///
@@ -93,5 +108,29 @@ final class StrictMark: OverrideNode, @unchecked Sendable {
 
     override func relinked(to next: OverrideNode?) -> OverrideNode {
         StrictMark(next: next)
+    }
+}
+
+/// The mark `allowProductionValues()` leaves: from here on, production reads are allowed, even
+/// inside a test, until a later `forbidProductionValues()`.
+final class AllowMark: OverrideNode, @unchecked Sendable {
+    init(next: OverrideNode?) {
+        super.init(key: ObjectIdentifier(AllowMark.self), next: next, marksAllowed: true)
+    }
+
+    override func relinked(to next: OverrideNode?) -> OverrideNode {
+        AllowMark(next: next)
+    }
+}
+
+/// The mark at the bottom of a test process's base values: a production read asks the test
+/// guard (``StoreTestGuard``) whether it happens inside a test.
+final class TestGuardMark: OverrideNode, @unchecked Sendable {
+    init(next: OverrideNode?) {
+        super.init(key: ObjectIdentifier(TestGuardMark.self), next: next, marksTestGuard: true)
+    }
+
+    override func relinked(to next: OverrideNode?) -> OverrideNode {
+        TestGuardMark(next: next)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The store variants a process was launched with, read from its arguments and environment, to
 /// choose stand-ins for a whole run — a UI test's stubs, a demo's configuration.
 ///
@@ -12,10 +14,15 @@
 /// launch with ``prepareStores(_:)``, listing the keys the process knows:
 ///
 /// ```swift
-/// let launch = try StoreLaunchVariants(
-///     arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
-/// prepareStores { try? $0.apply(launch, keys: [CartKey.self, WalletKey.self]) }
+/// prepareStores { $0.applyLaunchVariants(keys: [CartKey.self, WalletKey.self]) }
 /// ```
+///
+/// A choice that cannot be applied — `--store-variant cart=bogus`, a key not listed — applies
+/// nothing and is reported (``StoreIssue/launchVariantsIgnored(_:)``, on standard error unless
+/// the values have a reporter of their own), so a UI test never runs on production stores
+/// without a word. To handle the error yourself, read the variants with
+/// ``init(arguments:environment:)`` and apply them with ``StoreValues/apply(_:keys:)``, which
+/// throw.
 ///
 /// A UI test then launches the app with `app.launchArguments += ["--store-variant", "cart=full"]`
 /// or `app.launchEnvironment["SINGLETON_STORES_VARIANTS"] = "cart=full"`.
@@ -145,8 +152,12 @@ extension StoreValues {
     /// does not offer, none does and the error lists what exists.
     ///
     /// ```swift
-    /// prepareStores { try $0.apply(launch, keys: [CartKey.self, WalletKey.self]) }
+    /// let launch = try StoreLaunchVariants(arguments: arguments, environment: environment)
+    /// try prepareStores { try $0.apply(launch, keys: [CartKey.self, WalletKey.self]) }
     /// ```
+    ///
+    /// Do not hide the error with `try?`: the launch would run on the production stores without
+    /// a word. ``applyLaunchVariants(keys:arguments:environment:)`` reports it instead.
     ///
     /// - Parameters:
     ///   - launch: The variants read at launch.
@@ -162,6 +173,34 @@ extension StoreValues {
             try updated.setVariant(selection.variant, of: key)
         }
         self = updated
+    }
+
+    /// Reads the store variants the process was launched with and sets every key they choose,
+    /// reporting instead of throwing: what an app calls at launch.
+    ///
+    /// ```swift
+    /// prepareStores { $0.applyLaunchVariants(keys: [CartKey.self, WalletKey.self]) }
+    /// ```
+    ///
+    /// Either every choice applies or none does. When the arguments or the environment are
+    /// malformed, or a choice names a key not in `keys` or a variant its key does not offer, no
+    /// variant applies and ``reportIssue`` receives ``StoreIssue/launchVariantsIgnored(_:)``
+    /// naming what was wrong — printed to standard error by default.
+    ///
+    /// - Parameters:
+    ///   - keys: Every key the process lets a launch choose for.
+    ///   - arguments: The process's arguments; `CommandLine.arguments` by default.
+    ///   - environment: The process's environment; `ProcessInfo.processInfo.environment` by default.
+    public mutating func applyLaunchVariants(
+        keys: [any StoreKey.Type],
+        arguments: [String] = CommandLine.arguments,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        do {
+            try apply(StoreLaunchVariants(arguments: arguments, environment: environment), keys: keys)
+        } catch {
+            reportIssue(.launchVariantsIgnored(error))
+        }
     }
 
     private mutating func setVariant<Key: StoreKey>(_ name: String, of key: Key.Type) throws(StoreLaunchVariantError) {

@@ -7,7 +7,7 @@ import Testing
 /// The process's own preparation is sealed as soon as any test reads a store, so the rules are
 /// checked on preparations of their own; the process-wide function is checked for the case a
 /// test process can see (too late), and demo-cli's launch-variant tests run it for real.
-@Suite struct PrepareStoresTests {
+@Suite(.productionStoresAllowed) struct PrepareStoresTests {
     @Test func preparedValuesBecomeTheBaseWhenSealed() {
         let preparation = StorePreparation()
         let issues = Locked<[StoreIssue]>([])

@@ -1,6 +1,7 @@
 import SingletonStoresTestSupport
 import Foundation
 import SingletonStores
+import SingletonStoresLocking
 import Testing
 
 private enum ThemeKey: ProductionStoreKey {
@@ -86,5 +87,49 @@ private enum ThemeKey: ProductionStoreKey {
         }
         #expect(
             "\(StoreLaunchVariantError.unknownVariant("sepia", key: "theme", known: ["dark", "light"]))".contains("dark, light"))
+    }
+}
+
+/// The launch pattern the documentation shows never ignores a bad variant in silence.
+@Suite struct LaunchVariantsReportingTests {
+    private static func prepared(arguments: [String], environment: [String: String] = [:]) -> (StoreValues, [StoreIssue]) {
+        let issues = Locked<[StoreIssue]>([])
+        var values = StoreValues()
+        values.reportIssue = { issue in issues.withLock { $0.append(issue) } }
+        values.applyLaunchVariants(keys: [ThemeKey.self], arguments: arguments, environment: environment)
+        return (values, issues.withLock { $0 })
+    }
+
+    @Test func anUnknownVariantIsReportedNamingItAndNothingApplies() {
+        let (values, issues) = Self.prepared(arguments: ["app", "--store-variant", "theme=bogus"])
+        #expect(issues == [.launchVariantsIgnored(.unknownVariant("bogus", key: "theme", known: ["dark", "light"]))])
+        #expect(issues.first.map { "\($0)" }?.contains("\"bogus\"") == true)
+        withStores {
+            $0 = values
+        } operation: {
+            withStores {
+                $0.allowProductionValues()
+            } operation: {
+                #expect(StoreValues.current[ThemeKey.self] == "system", "no variant applied")
+            }
+        }
+    }
+
+    @Test func anUnknownKeyOrAMalformedChoiceIsReported() {
+        let (_, unknownKey) = Self.prepared(
+            arguments: ["app"], environment: [StoreLaunchVariants.environmentVariable: "likes=bogus"])
+        #expect(unknownKey == [.launchVariantsIgnored(.unknownKey("likes", known: ["theme"]))])
+        let (_, malformed) = Self.prepared(arguments: ["app", "--store-variant", "theme"])
+        #expect(malformed == [.launchVariantsIgnored(.malformed("theme", source: StoreLaunchVariants.argumentName))])
+    }
+
+    @Test func goodVariantsApplyWithoutAReport() {
+        let (values, issues) = Self.prepared(arguments: ["app", "--store-variant=theme=dark"])
+        #expect(issues.isEmpty)
+        withStores {
+            $0 = values
+        } operation: {
+            #expect(StoreValues.current[ThemeKey.self] == "dark")
+        }
     }
 }
