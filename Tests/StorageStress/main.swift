@@ -18,6 +18,9 @@
 //       then sleeps until killed: a process stopped or hung while holding a lock.
 //   storage-stress as-user <uid|-> <umask|-> <folder> <step>…
 //       Storage steps run as another user (see AsUser.swift).
+//   storage-stress migrate-counter <folder> [--crash-at POINT] [--trace]
+//       Launches a store of the "counter" document with PersistedCounter.migrations (which
+//       migrates an older document on disk) and prints its count.
 //   storage-stress follow-profile|write-profile|follow-counter|follow-boost|boost|watch-churn …
 //       Stores that follow other processes (see Following.swift).
 //
@@ -80,6 +83,13 @@ do {
         case ("watch-churn", let count?): exit(Following.watchChurn(folder: folder, count: count))
         default: usage()
         }
+    case "migrate-counter":
+        guard arguments.count == 2 else { usage() }
+        let storage = FileStorage(folder: URL(filePath: arguments[1], directoryHint: .isDirectory))
+        let counter = ValueStore(
+            key: "counter", default: PersistedCounter(), migrations: PersistedCounter.migrations, storage: storage,
+            center: NotificationCenter(), watching: .off)
+        print(counter.value.count)
     case "use", "buy", "churn", "report":
         guard arguments.count >= 2 else { usage() }
         let scenario = Scenario(folder: URL(filePath: arguments[1], directoryHint: .isDirectory))

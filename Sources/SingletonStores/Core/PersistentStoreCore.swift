@@ -47,11 +47,13 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     private let core: StoreCore<State>
     /// The document's name in the storage.
     public let key: String
-    /// The problem found when the document was loaded, if it had to be kept aside or could not
-    /// be read; `nil` when it loaded cleanly or did not exist.
+    /// The problem found when the document was loaded, if it had to be kept aside, could not
+    /// be read, or could not be migrated; `nil` when it loaded cleanly (or was migrated) or did
+    /// not exist.
     public let loadProblem: StorageError?
     private let storage: any StoreStorage
     private let defaultValue: State
+    private let migrations: DocumentMigrations<State>?
     private let reportIssue: @Sendable (StoreIssue) -> Void
     // Keeps the document watched while the store lives.
     private let watch: StorageWatch?
@@ -72,7 +74,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///     poll by default (see ``StorageWatching``), `.off` to read only at launch and on
     ///     writes.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
-    public init(
+    public convenience init(
         key: String,
         default defaultValue: State,
         storage: any StoreStorage,
@@ -82,19 +84,82 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
+        self.init(
+            key: key, default: defaultValue, optionalMigrations: nil, storage: storage, channel: channel, center: center,
+            object: object, watching: watching, reportIssue: reportIssue)
+    }
+
+    /// Loads the document named `key`, migrating it if an older version of the app saved it, or
+    /// starts from `defaultValue`.
+    ///
+    /// ```swift
+    /// persisted = PersistentStoreCore(
+    ///     key: "settings", default: Settings(),
+    ///     migrations: DocumentMigrations(version: 2)
+    ///         .step(from: 1) { (old: SettingsV1) in Settings(fontSize: Double(old.fontPoints)) },
+    ///     storage: storage, channel: .settings)
+    /// ```
+    ///
+    /// Every document the store writes records the current version of `migrations`, and every
+    /// read — at launch, on ``reload()``, following another process — migrates an older one
+    /// (see ``DocumentMigrations``). When a document can't be migrated, it is left in place:
+    /// the store starts from `defaultValue`, keeps
+    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` as its ``loadProblem``,
+    /// reports it once, and its updates throw that error rather than overwrite the document.
+    ///
+    /// - Parameters:
+    ///   - key: The document's name, such as `"profile"`.
+    ///   - defaultValue: The state when there is no usable document.
+    ///   - migrations: The state's current version and the steps from each older one.
+    ///   - storage: Where the document lives.
+    ///   - channel: The channel changes are posted on.
+    ///   - center: The notification center to post to.
+    ///   - object: The notification `object` for classic observers, derived from each change.
+    ///   - watching: How the store follows versions other processes write.
+    ///   - reportIssue: Receives storage problems; prints to standard error by default.
+    public convenience init(
+        key: String,
+        default defaultValue: State,
+        migrations: DocumentMigrations<State>,
+        storage: any StoreStorage,
+        channel: NotificationChannel<StoreChange<State>>,
+        center: NotificationCenter = .default,
+        object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil },
+        watching: StorageWatching = .automatic,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
+        self.init(
+            key: key, default: defaultValue, optionalMigrations: migrations, storage: storage, channel: channel,
+            center: center, object: object, watching: watching, reportIssue: reportIssue)
+    }
+
+    /// The store, with or without migrations.
+    private init(
+        key: String,
+        default defaultValue: State,
+        optionalMigrations migrations: DocumentMigrations<State>?,
+        storage: any StoreStorage,
+        channel: NotificationChannel<StoreChange<State>>,
+        center: NotificationCenter,
+        object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)?,
+        watching: StorageWatching,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void
+    ) {
         // Watch first, load second: a version written in between is caught up on at once.
         let tracker = WriteTracker()
-        let follower = DiskFollower<State>(key: key, storage: storage, tracker: tracker, reportIssue: reportIssue)
+        let follower = DiskFollower<State>(
+            key: key, storage: storage, tracker: tracker, migrations: migrations, reportIssue: reportIssue)
         let watch = try? storage.watch(forKey: key, watching) { follower.adoptDisk() }
         let loaded: StorageLoad<State>
         do {
-            loaded = try storage.load(State.self, forKey: key, default: defaultValue)
+            loaded = try storage.load(State.self, forKey: key, default: defaultValue, migrating: migrations)
         } catch {
             loaded = StorageLoad(value: defaultValue, isStored: false, recovery: error)
         }
         self.key = key
         self.storage = storage
         self.defaultValue = defaultValue
+        self.migrations = migrations
         self.reportIssue = reportIssue
         self.loadProblem = loaded.recovery
         self.core = StoreCore(loaded.value, channel: channel, center: center, object: object)
@@ -125,7 +190,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
-        let committed = try storage.update(State.self, forKey: key, default: defaultValue) {
+        let committed = try storage.update(State.self, forKey: key, default: defaultValue, migrating: migrations) {
             (state: inout State) -> Result in
             sequence = tracker.nextSequence()
             return body(&state)
@@ -144,7 +209,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
-        let committed = try storage.updateIfAvailable(State.self, forKey: key, default: defaultValue) {
+        let committed = try storage.updateIfAvailable(
+            State.self, forKey: key, default: defaultValue, migrating: migrations
+        ) {
             (state: inout State) -> Result in
             sequence = tracker.nextSequence()
             return body(&state)
@@ -195,7 +262,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         var recovered: StorageError?
         try core.update { (state: inout State) throws(StorageError) in
             try tracker.follow { () throws(StorageError) in
-                let loaded = try storage.load(State.self, forKey: key, default: defaultValue)
+                let loaded = try storage.load(State.self, forKey: key, default: defaultValue, migrating: migrations)
                 recovered = loaded.recovery
                 state = loaded.value
             }

@@ -21,6 +21,9 @@ extension Decoder {
     /// }
     /// ```
     ///
+    /// For changes of your own value's shape from one version of your app to the next, give its
+    /// store ``DocumentMigrations`` instead: one typed step per version, and a backup.
+    ///
     /// Dates need no such care: the storage reads a `Date` in the form its document's version
     /// wrote it (seconds since 2001 in version 1, ISO 8601 text since version 2).
     public var documentFormatVersion: Int? {

@@ -1,18 +1,55 @@
 import Foundation
 
-/// The on-disk shape of a store's document: `{"formatVersion": 2, "value": {…}}`.
-struct DocumentEnvelope<Value: Codable>: Codable {
+/// The on-disk shape of a store's document: `{"formatVersion": 2, "value": {…}}`, and
+/// `"valueVersion"` when the store has ``DocumentMigrations``.
+struct DocumentEnvelope<Value> {
     /// The version of this envelope format the document was written with.
     var formatVersion: Int
+    /// The version of the store's value, for a store with migrations; absent means 1.
+    var valueVersion: Int?
     /// The store's value.
     var value: Value
+
+    /// An envelope of the current format.
+    init(formatVersion: Int, valueVersion: Int? = nil, value: Value) {
+        self.formatVersion = formatVersion
+        self.valueVersion = valueVersion
+        self.value = value
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case formatVersion, valueVersion, value
+    }
 }
 
-/// Just the version of a document, read before the value so that a newer document is never
+extension DocumentEnvelope: Encodable where Value: Encodable {
+    /// Encodes the envelope; `valueVersion` only when there is one, so a store without
+    /// migrations writes the same bytes as before they existed.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(formatVersion, forKey: .formatVersion)
+        try container.encodeIfPresent(valueVersion, forKey: .valueVersion)
+        try container.encode(value, forKey: .value)
+    }
+}
+
+extension DocumentEnvelope: Decodable where Value: Decodable {
+    /// Decodes the envelope.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        valueVersion = try container.decodeIfPresent(Int.self, forKey: .valueVersion)
+        value = try container.decode(Value.self, forKey: .value)
+    }
+}
+
+/// Just the versions of a document, read before the value so that a newer document is never
 /// decoded with an older schema.
 struct DocumentHeader: Decodable {
     /// The version of the envelope format the document was written with.
     var formatVersion: Int
+    /// The version of the value, when the document records one.
+    var valueVersion: Int?
 }
 
 /// What a document's bytes turned out to hold.
@@ -21,6 +58,12 @@ enum DocumentContents<Value> {
     case missing
     /// A valid document.
     case value(Value)
+    /// A document of an older value version, migrated in memory from version `from`; its bytes
+    /// are `original`.
+    case migrated(Value, from: Int, original: Data)
+    /// A document of an older value version whose migration failed at the step from `step`;
+    /// it must be left in place.
+    case unmigratable(from: Int, step: Int, reason: String)
     /// A document that must be moved aside, and why.
     case bad(DocumentProblem)
 }
@@ -33,6 +76,8 @@ enum DocumentProblem {
     case corrupted(reason: String)
     /// It was written in a newer format than this build reads.
     case newerFormat(found: Int)
+    /// Its value is of a newer version than the store's migrations know.
+    case newerValueVersion(found: Int, supported: Int)
 
     /// What is wrong, as a clause: "it is damaged (…)".
     var summary: String {
@@ -40,6 +85,7 @@ enum DocumentProblem {
         case .unreadable(let reason): "it can't be read (\(reason))"
         case .corrupted(let reason): "it is damaged (\(reason))"
         case .newerFormat(let found): "it was written by a newer version of the app (format \(found))"
+        case .newerValueVersion(let found, _): "it was written by a newer version of the app (value version \(found))"
         }
     }
 
@@ -49,6 +95,7 @@ enum DocumentProblem {
         case .unreadable: "unreadable"
         case .corrupted: "corrupt"
         case .newerFormat: "newer-format"
+        case .newerValueVersion: "newer-version"
         }
     }
 }
@@ -57,9 +104,11 @@ enum DocumentProblem {
 enum DocumentCoding {
     /// Encodes `value` in an envelope of the current format version, with stable, readable
     /// formatting (sorted keys, so that equal values give equal bytes).
-    static func encode<Value: Codable>(_ value: Value, key: String) throws(StorageError) -> Data {
+    /// `valueVersion` is recorded when given (a store with migrations).
+    static func encode<Value: Codable>(_ value: Value, key: String, valueVersion: Int? = nil) throws(StorageError) -> Data {
         do {
-            return try DocumentFormat.encoder().encode(DocumentEnvelope(formatVersion: DocumentFormat.current, value: value))
+            return try DocumentFormat.encoder().encode(
+                DocumentEnvelope(formatVersion: DocumentFormat.current, valueVersion: valueVersion, value: value))
         } catch EncodingError.invalidValue(_, let context) {
             // The path within the store's value: the envelope's own "value" key left out.
             let path = context.codingPath.dropFirst().map(\.stringValue).joined(separator: ".")
@@ -72,8 +121,11 @@ enum DocumentCoding {
 
     /// Decodes the contents of a document file as a `Value`, in the format of the version its
     /// header names. A document of a version newer than ``DocumentFormat/current`` is not
-    /// decoded.
-    static func decode<Value: Codable>(_ type: Value.Type, from contents: FileContents) -> DocumentContents<Value> {
+    /// decoded. With `migrations`, a document of an older value version is migrated in memory,
+    /// and one of a newer value version is bad.
+    static func decode<Value: Codable & Sendable>(
+        _ type: Value.Type, from contents: FileContents, migrations: DocumentMigrations<Value>? = nil
+    ) -> DocumentContents<Value> {
         let data: Data
         switch contents {
         case .missing: return .missing
@@ -95,6 +147,20 @@ enum DocumentCoding {
         if header.formatVersion < DocumentFormat.oldestReadable {
             return .bad(.corrupted(reason: "it has an unknown format version \(header.formatVersion)"))
         }
+        if let migrations {
+            let found =
+                header.valueVersion ?? migrations.versionOfUnversionedDocument(formatVersion: header.formatVersion)
+            if found > migrations.version {
+                return .bad(.newerValueVersion(found: found, supported: migrations.version))
+            }
+            if found < 1 { return .bad(.corrupted(reason: "it has an unknown value version \(found)")) }
+            if found < migrations.version {
+                switch migrations.migrate(data, from: found, formatVersion: header.formatVersion) {
+                case .migrated(let value): return .migrated(value, from: found, original: data)
+                case .failed(let step, let reason): return .unmigratable(from: found, step: step, reason: reason)
+                }
+            }
+        }
         do {
             let decoder = DocumentFormat.decoder(version: header.formatVersion)
             return .value(try decoder.decode(DocumentEnvelope<Value>.self, from: data).value)
@@ -104,7 +170,7 @@ enum DocumentCoding {
     }
 
     /// A one-line description of a decoding error.
-    private static func summary(of error: any Error) -> String {
+    static func summary(of error: any Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context):
             "invalid JSON (\(context.debugDescription))"

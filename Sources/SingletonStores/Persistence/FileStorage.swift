@@ -49,6 +49,11 @@ import Foundation
 /// rewritten as format 2 the next time its value changes. A type whose own shape changed
 /// between formats reads ``Swift/Decoder/documentFormatVersion`` in its `init(from:)`.
 ///
+/// **Your value's own versions.** The methods that take ``DocumentMigrations`` record the
+/// value's version in the document (`"valueVersion"`), and bring a document of an older version
+/// up to date through the migrations' steps, after copying it aside as
+/// `<key>~before-v<N>-<UTC time>.json`.
+///
 /// **Fields this version does not know** (added to a document by a newer version of the app
 /// with the same ``formatVersion``) are ignored when reading and **dropped** when this version
 /// rewrites the document. Raise ``formatVersion`` when older versions must not lose a field:
@@ -71,9 +76,9 @@ import Foundation
 /// matter.
 ///
 /// **Bad documents** (not a regular file, larger than 256 MiB — read, such a file could exhaust
-/// memory at every launch —, empty, truncated, not JSON, of another shape, or of a newer
-/// ``formatVersion``) are never overwritten or deleted: they are renamed to
-/// `<key>~<reason>-<UTC time>.json` (with `-2`, `-3`… when that name is taken), the call
+/// memory at every launch —, empty, truncated, not JSON, of another shape, of a newer
+/// ``formatVersion``, or of a newer value version than the ``DocumentMigrations`` given) are
+/// never overwritten or deleted: they are renamed to `<key>~<reason>-<UTC time>.json` (with `-2`, `-3`… when that name is taken), the call
 /// continues from the default, and the ``StorageError`` naming both files comes back as its
 /// `recovery`. When a write replaces a bad document, moving it aside and writing the new one
 /// are one step: if the write fails, the bad document is back in place.
@@ -154,8 +159,10 @@ public struct FileStorage: StoreStorage {
     ///     `SINGLETON_STORES_LOCK_TIMEOUT` from `environment`, else 5 seconds. Clamped to
     ///     zero through ``maximumLockTimeout``.
     ///   - reportNotice: Called when the storage changed something on its own, such as making
-    ///     a data folder that other users could access private. Prints to standard error by
-    ///     default.
+    ///     a data folder that other users could access private, or migrating a document. Prints
+    ///     to standard error by default. It may run while a store that reads through this
+    ///     storage holds its own lock (a store migrating a document it follows): log or print
+    ///     from it, but don't read or change stores.
     public init(
         folder: URL? = nil,
         appName: String? = nil,
@@ -189,27 +196,70 @@ public struct FileStorage: StoreStorage {
         forKey key: String,
         default defaultValue: @autoclosure () -> Value
     ) throws(StorageError) -> StorageLoad<Value> {
+        try loadDocument(Value.self, forKey: key, default: defaultValue(), migrations: nil)
+    }
+
+    /// Reads the value stored under `key`, migrating a document of an older value version; see
+    /// ``StoreStorage/load(_:forKey:default:migrations:)`` and ``DocumentMigrations``.
+    ///
+    /// When the lock is free at once, a migrated document is backed up and rewritten at the
+    /// current version (reported as ``StorageNotice/documentMigrated(file:from:to:backup:)``);
+    /// otherwise the migrated value is returned and the document left to the next write.
+    public func load<Value: Codable & Sendable>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>
+    ) throws(StorageError) -> StorageLoad<Value> {
+        try loadDocument(Value.self, forKey: key, default: defaultValue(), migrations: migrations)
+    }
+
+    /// The loads of ``load(_:forKey:default:)``, with or without migrations.
+    private func loadDocument<Value: Codable & Sendable>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>?
+    ) throws(StorageError) -> StorageLoad<Value> {
         let file = try fileURL(forKey: key)
         guard try FileStorageFolder.prepare(folder, creating: false, report: reportNotice) else {
             return StorageLoad(value: defaultValue(), isStored: false)
         }
-        switch try readDocument(Value.self, file: file) {
-        case (let value?, _):
-            return StorageLoad(value: value, isStored: true)
-        case (nil, nil):
-            return StorageLoad(value: defaultValue(), isStored: false)
-        case (nil, _?):
-            let locked = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .never) {
-                (_: LockLease) throws(StorageError) -> StorageLoad<Value> in
-                let current = try readDocument(Value.self, file: file)
-                if let value = current.value { return StorageLoad(value: value, isStored: true) }
-                let recovery = try current.problem.map { problem throws(StorageError) in
-                    try keepAside(file, key: key, problem: problem)
+        let first = try readDocument(Value.self, file: file, migrations: migrations)
+        if let failure = first.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
+        if let value = first.value, first.migration == nil { return StorageLoad(value: value, isStored: true) }
+        if first.value == nil, first.problem == nil { return StorageLoad(value: defaultValue(), isStored: false) }
+        // A bad document to move aside, or an older one to migrate on disk: only when the
+        // lock is free at once. Either is left to the next write otherwise. Rewriting a
+        // migrated document is a write: only into a folder fit for writes (the next write says
+        // why, if it is not).
+        let mayRewrite =
+            first.migration != nil && (try? FileStorageFolder.prepare(folder, creating: true, report: reportNotice)) != nil
+        var notices: [StorageNotice] = []
+        let locked = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .never) {
+            (lease: LockLease) throws(StorageError) -> StorageLoad<Value> in
+            let read = FileStamp.of(file)
+            let current = try readDocument(Value.self, file: file, migrations: migrations)
+            if let failure = current.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
+            if let value = current.value {
+                if mayRewrite, let migration = current.migration, let migrations {
+                    // Best effort: a document that can't be rewritten now is migrated again by
+                    // the next write, which reports why if it still can't.
+                    _ = try? write(
+                        DocumentCoding.encode(value, key: key, valueVersion: migrations.version), to: file, key: key,
+                        replacing: nil, backup: migration, lease: lease, read: read, notices: &notices)
                 }
-                return StorageLoad(value: defaultValue(), isStored: false, recovery: recovery)
+                return StorageLoad(value: value, isStored: true)
             }
-            return locked ?? StorageLoad(value: defaultValue(), isStored: false)
+            let recovery = try current.problem.map { problem throws(StorageError) in
+                try keepAside(file, key: key, problem: problem)
+            }
+            return StorageLoad(value: defaultValue(), isStored: false, recovery: recovery)
         }
+        notices.forEach(reportNotice)
+        if let locked { return locked }
+        if let value = first.value { return StorageLoad(value: value, isStored: true) }
+        return StorageLoad(value: defaultValue(), isStored: false)
     }
 
     /// Replaces the value stored under `key` with `value`, moving a bad document aside first.
@@ -218,19 +268,48 @@ public struct FileStorage: StoreStorage {
         _ value: Value,
         forKey key: String
     ) throws(StorageError) -> StorageError? {
+        try saveDocument(value, forKey: key, migrations: nil)
+    }
+
+    /// Replaces the value stored under `key` with `value`, recording the current version of
+    /// `migrations`; see ``StoreStorage/save(_:forKey:migrations:)``.
+    ///
+    /// A document of an older value version is backed up before it is replaced; one whose
+    /// migration fails is left in place and the call throws
+    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)``.
+    @discardableResult
+    public func save<Value: Codable & Sendable>(
+        _ value: Value,
+        forKey key: String,
+        migrations: DocumentMigrations<Value>
+    ) throws(StorageError) -> StorageError? {
+        try saveDocument(value, forKey: key, migrations: migrations)
+    }
+
+    /// The saves of ``save(_:forKey:)``, with or without migrations.
+    private func saveDocument<Value: Codable & Sendable>(
+        _ value: Value,
+        forKey key: String,
+        migrations: DocumentMigrations<Value>?
+    ) throws(StorageError) -> StorageError? {
         let file = try fileURL(forKey: key)
-        let data = try DocumentCoding.encode(value, key: key)
+        let data = try DocumentCoding.encode(value, key: key, valueVersion: migrations?.version)
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
         while true {
+            var notices: [StorageNotice] = []
             let attempt = try DocumentFile.withExclusiveLock(
                 on: lockURL(forKey: key), waiting: .upTo(lockTimeout, document: file)
             ) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageError?> in
                 removeStaleTemporaries(forKey: key)
                 let read = FileStamp.of(file)
-                let previous = try readDocument(Value.self, file: file)
-                return try write(data, to: file, key: key, replacing: previous.problem, lease: lease, read: read)
+                let previous = try readDocument(Value.self, file: file, migrations: migrations)
+                if let failure = previous.failure { throw failure }
+                return try write(
+                    data, to: file, key: key, replacing: previous.problem, backup: previous.migration, lease: lease,
+                    read: read, notices: &notices)
             }
+            notices.forEach(reportNotice)
             if case .done(let recovery)? = attempt { return recovery }
         }
     }
@@ -263,6 +342,41 @@ public struct FileStorage: StoreStorage {
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
         try transaction(Value.self, forKey: key, default: defaultValue(), waiting: .never, body)
+    }
+
+    /// Like ``update(_:forKey:default:_:)``, migrating a document of an older value version
+    /// first and recording the current version of `migrations`; see
+    /// ``StoreStorage/update(_:forKey:default:migrations:_:)``.
+    ///
+    /// A migrated document is backed up and rewritten even when `body` leaves its value as it
+    /// is. One whose migration fails is left in place: the call throws
+    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` and `body` does not run.
+    @discardableResult
+    public func update<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
+        let update = try transaction(
+            Value.self, forKey: key, default: defaultValue(), migrations: migrations,
+            waiting: .upTo(lockTimeout, document: fileURL(forKey: key)), body)
+        guard let update else { throw .lockTimedOut(file: lockURL(forKey: key), holder: nil, waited: lockTimeout) }
+        return update
+    }
+
+    /// Like ``update(_:forKey:default:migrations:_:)``, but returns `nil` at once, running
+    /// nothing, when another process holds the document's lock.
+    @discardableResult
+    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
+        try transaction(Value.self, forKey: key, default: defaultValue(), migrations: migrations, waiting: .never, body)
     }
 
     /// Follows the document of `key` as `watching` says; see ``StoreStorage/watch(forKey:_:onChange:)``.

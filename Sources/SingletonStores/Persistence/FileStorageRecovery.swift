@@ -60,29 +60,41 @@ extension FileStorage {
     /// Runs one locked read-modify-write of `key`, waiting for the lock as `wait` says; `nil`
     /// when `wait` is `.never` and the lock is held. A transaction whose lock file was removed
     /// or replaced before it committed is run again under the new lock.
+    ///
+    /// With `migrations`, a document of an older value version is migrated first (and always
+    /// rewritten, after a backup), every write records the current version, and a document
+    /// whose migration fails is left alone: the call throws.
     func transaction<Value: Codable & Sendable, Outcome>(
         _ type: Value.Type,
         forKey key: String,
         default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>? = nil,
         waiting wait: DocumentFile.LockWait,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
         let file = try fileURL(forKey: key)
+        let valueVersion = migrations?.version
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
         while true {
+            var notices: [StorageNotice] = []
             let attempt = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: wait) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageUpdate<Value, Outcome>> in
                 removeStaleTemporaries(forKey: key)
                 let read = FileStamp.of(file)
-                let current = try readDocument(Value.self, file: file)
+                let current = try readDocument(Value.self, file: file, migrations: migrations)
+                if let failure = current.failure { throw failure }
                 var value = current.value ?? defaultValue()
-                let before = try DocumentCoding.encode(value, key: key)
+                let before = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
                 let outcome = try body(&value)
-                let after = try DocumentCoding.encode(value, key: key)
-                let changed = after != before
+                let after = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
+                // A migrated document is rewritten even when the body left its value as it was.
+                let changed = after != before || current.migration != nil
                 let recovery: StorageError?
                 if changed {
-                    switch try write(after, to: file, key: key, replacing: current.problem, lease: lease, read: read) {
+                    switch try write(
+                        after, to: file, key: key, replacing: current.problem, backup: current.migration, lease: lease,
+                        read: read, notices: &notices)
+                    {
                     case .done(let report): recovery = report
                     case .lockLost: return .lockLost
                     }
@@ -93,6 +105,7 @@ extension FileStorage {
                 }
                 return .done(StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery))
             }
+            notices.forEach(reportNotice)
             switch attempt {
             case nil: return nil
             case .done(let update)?: return update
@@ -117,13 +130,29 @@ extension FileStorage {
     /// Reads the document of `key`: its value, or what is wrong with it. Nothing is moved.
     ///
     /// - Throws: When the document could not be read at all (it is left as it is).
-    func readDocument<Value: Codable>(_ type: Value.Type, file: URL) throws(StorageError) -> (
+    func readDocument<Value: Codable & Sendable>(_ type: Value.Type, file: URL) throws(StorageError) -> (
         value: Value?, problem: DocumentProblem?
     ) {
-        switch DocumentCoding.decode(Value.self, from: try DocumentFile.contents(of: file)) {
-        case .missing: (nil, nil)
-        case .value(let value): (value, nil)
-        case .bad(let problem): (nil, problem)
+        let read = try readDocument(Value.self, file: file, migrations: nil)
+        return (read.value, read.problem)
+    }
+
+    /// Reads the document `file`, migrating it in memory with `migrations`. Nothing is moved
+    /// or written.
+    ///
+    /// - Throws: When the document could not be read at all (it is left as it is).
+    func readDocument<Value: Codable & Sendable>(
+        _ type: Value.Type, file: URL, migrations: DocumentMigrations<Value>?
+    ) throws(StorageError) -> DocumentRead<Value> {
+        switch DocumentCoding.decode(Value.self, from: try DocumentFile.contents(of: file), migrations: migrations) {
+        case .missing: return DocumentRead()
+        case .value(let value): return DocumentRead(value: value)
+        case .bad(let problem): return DocumentRead(problem: problem)
+        case .migrated(let value, let from, let original):
+            return DocumentRead(
+                value: value, migration: MigrationBackup(original: original, from: from, to: migrations?.version ?? from))
+        case .unmigratable(let from, let step, let reason):
+            return DocumentRead(failure: .migrationFailed(file: file, from: from, failedStep: step, reason: reason))
         }
     }
 
@@ -156,6 +185,19 @@ extension FileStorage {
         _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, lease: LockLease,
         read: FileStamp?
     ) throws(StorageError) -> WriteAttempt<StorageError?> {
+        var notices: [StorageNotice] = []
+        return try write(
+            data, to: file, key: key, replacing: problem, backup: nil, lease: lease, read: read, notices: &notices)
+    }
+
+    /// ``write(_:to:key:replacing:lease:read:)``, for a migrated document too: with `backup`,
+    /// the document as it was is first copied aside (see ``backUp(_:file:key:)``), then
+    /// replaced; a crash between the two leaves it in place beside its copy. The notice of a
+    /// migration goes to `notices`, to be reported once the lock is released.
+    func write(
+        _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, backup: MigrationBackup?,
+        lease: LockLease, read: FileStamp?, notices: inout [StorageNotice]
+    ) throws(StorageError) -> WriteAttempt<StorageError?> {
         let temporary = temporaryURL(forKey: key)
         FaultInjection.reach(.willWrite(key))
         try DocumentFile.writeTemporary(data, at: temporary, for: file)
@@ -163,6 +205,14 @@ extension FileStorage {
         guard lease.isStillHeld, FileStamp.of(file) == read else {
             DocumentFile.remove(temporary)
             return .lockLost
+        }
+        var copy: URL?
+        if let backup {
+            do { copy = try backUp(backup, file: file, key: key) } catch {
+                DocumentFile.remove(temporary)
+                throw error
+            }
+            FaultInjection.reach(.backedUp(key))
         }
         var recovery: StorageError?
         if let problem {
@@ -173,6 +223,9 @@ extension FileStorage {
         }
         guard let failure = DocumentFile.renameItem(temporary, to: file) else {
             FaultInjection.reach(.didWrite(key))
+            if let backup, let copy {
+                notices.append(.documentMigrated(file: file, from: backup.from, to: backup.to, backup: copy))
+            }
             return .done(recovery)
         }
         DocumentFile.remove(temporary)
@@ -182,6 +235,47 @@ extension FileStorage {
             throw recovery
         }
         throw .writeFailed(file: file, reason: failure)
+    }
+
+    /// Copies the document as it was before a migration, `backup.original`, to
+    /// `<key>~before-v<N>-<UTC time>.json` (`N` the version migrated to), durably: a temporary
+    /// file, flushed, renamed. A copy with the same name stem and the same bytes, left by an
+    /// attempt that crashed before replacing the document, is reused.
+    ///
+    /// Call only while holding the key's lock.
+    ///
+    /// - Returns: The copy.
+    /// - Throws: ``StorageError/writeFailed(file:reason:)`` naming the copy; the document is
+    ///   untouched.
+    func backUp(_ backup: MigrationBackup, file: URL, key: String) throws(StorageError) -> URL {
+        let stem = "\(key)~before-v\(backup.to)-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.filePath)) ?? []
+        for name in names.sorted() where name.hasPrefix(stem) && name.hasSuffix(".json") {
+            let existing = folder.appending(path: name, directoryHint: .notDirectory)
+            if case .bytes(let bytes)? = try? DocumentFile.contents(of: existing), bytes == backup.original {
+                return existing
+            }
+        }
+        let stamp = Self.timestamp(now())
+        var target: URL?
+        for attempt in 1...1_000 {
+            let suffix = attempt == 1 ? "" : "-\(attempt)"
+            let candidate = folder.appending(path: "\(stem)\(stamp)\(suffix).json", directoryHint: .notDirectory)
+            if !DocumentFile.exists(candidate) {
+                target = candidate
+                break
+            }
+        }
+        guard let target else {
+            throw .writeFailed(file: file, reason: "too many copies are named \(stem)\(stamp)")
+        }
+        let temporary = temporaryURL(forKey: key)
+        try DocumentFile.writeTemporary(backup.original, at: temporary, for: target)
+        if let failure = DocumentFile.renameItem(temporary, to: target) {
+            DocumentFile.remove(temporary)
+            throw .writeFailed(file: target, reason: failure)
+        }
+        return target
     }
 
     /// A name `<key>~<tag>-<UTC time>[-n].json` no file has, for keeping `file` aside.
@@ -205,6 +299,8 @@ extension FileStorage {
         case .unreadable(let reason): .unreadable(file: file, keptAt: kept, reason: reason)
         case .corrupted(let reason): .corrupted(file: file, keptAt: kept, reason: reason)
         case .newerFormat(let found): .newerFormat(file: file, found: found, supported: Self.formatVersion, keptAt: kept)
+        case .newerValueVersion(let found, let supported):
+            .newerValueVersion(file: file, found: found, supported: supported, keptAt: kept)
         }
     }
 
@@ -233,4 +329,24 @@ enum WriteAttempt<Value> {
         case .lockLost: .lockLost
         }
     }
+}
+
+/// A document as read, with any migration it went through in memory.
+struct DocumentRead<Value> {
+    /// The value: stored, or migrated from an older version.
+    var value: Value?
+    /// What is wrong with the document, when it must be kept aside.
+    var problem: DocumentProblem?
+    /// The migration the value went through, when the document is of an older version.
+    var migration: MigrationBackup?
+    /// Why the document can't be migrated: it must be left as it is.
+    var failure: StorageError?
+}
+
+/// A document of an older value version, migrated in memory: its bytes as they were, and the
+/// versions migrated from and to.
+struct MigrationBackup {
+    var original: Data
+    var from: Int
+    var to: Int
 }

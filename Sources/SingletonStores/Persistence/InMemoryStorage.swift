@@ -30,6 +30,9 @@ import SingletonStoresLocking
 /// document, and ``update(_:forKey:default:_:)`` runs its body exactly once while holding the
 /// key's lock (the in-memory stand-in for its lock file), so the same rules hold for the body.
 ///
+/// It holds typed values, so it has nothing to migrate: calls that take ``DocumentMigrations``
+/// run as those without.
+///
 /// It does not watch: two stores on one `InMemoryStorage` see each other's writes only when
 /// they write or reload themselves. Test following across processes with a ``FileStorage`` in a
 /// temporary folder.

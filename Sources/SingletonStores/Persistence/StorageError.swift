@@ -13,7 +13,10 @@ import Foundation
 /// - **Reported** as ``StorageLoad/recovery`` or ``StorageUpdate/recovery`` when a bad
 ///   document was moved aside and the store carried on from its defaults:
 ///   ``corrupted(file:keptAt:reason:)``, ``unreadable(file:keptAt:reason:)`` and
-///   ``newerFormat(file:found:supported:keptAt:)``.
+///   ``newerFormat(file:found:supported:keptAt:)`` (and
+///   ``newerValueVersion(file:found:supported:keptAt:)`` for a store with ``DocumentMigrations``).
+///   ``migrationFailed(file:from:failedStep:reason:)`` is reported the same way, but the
+///   document stays in place, and writes of it throw that error.
 ///
 /// ```swift
 /// do {
@@ -45,6 +48,18 @@ public enum StorageError: Error, Sendable, Equatable {
     /// The document was written by a newer version of the app (format `found`, this build
     /// reads up to `supported`); it was not read and was moved to `keptAt` unchanged.
     case newerFormat(file: URL, found: Int, supported: Int, keptAt: URL)
+
+    /// The document's value is of version `found`, newer than the store's
+    /// ``DocumentMigrations/version`` (`supported`): a newer version of the app wrote it. It was
+    /// not read and was moved to `keptAt` unchanged.
+    case newerValueVersion(file: URL, found: Int, supported: Int, keptAt: URL)
+
+    /// The document's value is of the older version `from`, and the ``DocumentMigrations`` step
+    /// from version `failedStep` failed for `reason` (it threw, its input did not decode, or the
+    /// app has no such step). The document was left in place, unchanged; the store started
+    /// from its default, and writes of this document fail with this error, so that it is never
+    /// overwritten, until the app can migrate it.
+    case migrationFailed(file: URL, from: Int, failedStep: Int, reason: String)
 
     /// The value could not be encoded as JSON (for example a `Double.nan`); nothing was
     /// written.
@@ -80,7 +95,8 @@ public enum StorageError: Error, Sendable, Equatable {
         case .invalidKey, .encodingFailed: nil
         case .folderUnavailable(let folder, _): folder
         case .unreadable(let file, _, _), .corrupted(let file, _, _),
-            .newerFormat(let file, _, _, _), .writeFailed(let file, _), .readFailed(let file, _),
+            .newerFormat(let file, _, _, _), .newerValueVersion(let file, _, _, _),
+            .migrationFailed(let file, _, _, _), .writeFailed(let file, _), .readFailed(let file, _),
             .keepAsideFailed(let file, _), .lockFailed(let file, _), .lockTimedOut(let file, _, _):
             file
         }
@@ -89,7 +105,8 @@ public enum StorageError: Error, Sendable, Equatable {
     /// Where a bad document was kept, for the cases that move one aside.
     public var keptFile: URL? {
         switch self {
-        case .unreadable(_, let kept, _), .corrupted(_, let kept, _), .newerFormat(_, _, _, let kept):
+        case .unreadable(_, let kept, _), .corrupted(_, let kept, _), .newerFormat(_, _, _, let kept),
+            .newerValueVersion(_, _, _, let kept):
             kept
         default: nil
         }
@@ -119,6 +136,14 @@ extension StorageError: CustomStringConvertible {
             "The saved data at \(file.filePath) was written by a newer version of the app "
                 + "(format \(found); this version reads up to format \(supported)). It was not "
                 + "changed: it was moved to \(kept.filePath) and this version started from its defaults."
+        case .newerValueVersion(let file, let found, let supported, let kept):
+            "The saved data at \(file.filePath) was written by a newer version of the app "
+                + "(value version \(found); this version knows up to version \(supported)). It was not "
+                + "changed: it was moved to \(kept.filePath) and this version started from its defaults."
+        case .migrationFailed(let file, let from, let step, let reason):
+            "The saved data at \(file.filePath) holds version \(from) of its value, and migrating it failed "
+                + "at the step from version \(step) to \(step + 1): \(reason). It was left in place, unchanged; "
+                + "the app started from its defaults and will not overwrite it."
         case .encodingFailed(let key, let reason):
             "The value of the store “\(key)” could not be saved as JSON: \(reason)."
         case .writeFailed(let file, let reason):
@@ -152,8 +177,11 @@ extension StorageError: CustomStringConvertible {
         case .corrupted:
             "If you need the old data, repair the kept file and move it back while the app is closed; "
                 + "otherwise you may delete it."
-        case .newerFormat:
+        case .newerFormat, .newerValueVersion:
             "Update the app to the newest version, then quit it and move the kept file back."
+        case .migrationFailed:
+            "This is a bug in the app's migration of its saved data: report it. An update that fixes the "
+                + "step will migrate the file; a copy of it is safe to keep meanwhile."
         case .encodingFailed(_, let reason) where reason.contains(DocumentDate.outOfRangeMarker):
             "Check the device's date and time, then try again. The previous saved data is still in place."
         case .encodingFailed:

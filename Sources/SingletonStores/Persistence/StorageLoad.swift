@@ -18,7 +18,10 @@ public struct StorageLoad<Value> {
     ///
     /// One of ``StorageError/corrupted(file:keptAt:reason:)``,
     /// ``StorageError/unreadable(file:keptAt:reason:)`` or
-    /// ``StorageError/newerFormat(file:found:supported:keptAt:)``. A store that falls back to
+    /// ``StorageError/newerFormat(file:found:supported:keptAt:)``; with ``DocumentMigrations``,
+    /// also ``StorageError/newerValueVersion(file:found:supported:keptAt:)``, or
+    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` for a document that was
+    /// left in place because it could not be migrated. A store that falls back to
     /// defaults after `load` threw may record the thrown error here too, to report one problem.
     public var recovery: StorageError?
 

@@ -22,6 +22,10 @@ public enum StorageNotice: Sendable, Equatable, CustomStringConvertible {
     /// once per folder and process.
     case folderNotPrivate(folder: URL, mode: Int, reason: String)
 
+    /// The document `file` held version `from` of its value and was migrated to version `to`
+    /// by the store's ``DocumentMigrations``; the document as it was is kept at `backup`.
+    case documentMigrated(file: URL, from: Int, to: Int, backup: URL)
+
     /// Prints the notice to standard error, prefixed with `SingletonStores:`.
     public static let printToStandardError: @Sendable (StorageNotice) -> Void = { notice in
         writeLineToStandardError("SingletonStores: \(notice)")
@@ -39,6 +43,10 @@ public enum StorageNotice: Sendable, Equatable, CustomStringConvertible {
                 + "and was not made private: \(reason). If the folder is yours alone, make it private with chmod 700; "
                 + "otherwise choose a folder only you can enter with the \(FileStorage.environmentVariable) "
                 + "environment variable."
+        case .documentMigrated(let file, let from, let to, let backup):
+            "The saved data at \(file.filePath) was migrated from version \(from) of its value to version "
+                + "\(to); the file as it was is kept at \(backup.filePath). Once the app works as expected, "
+                + "you may delete that copy."
         }
     }
 

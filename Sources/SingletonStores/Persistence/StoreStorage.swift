@@ -93,6 +93,62 @@ public protocol StoreStorage: Sendable {
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>?
 
+    /// Like ``load(_:forKey:default:)``, for a value with ``DocumentMigrations``: a document of
+    /// an older version of the value is migrated (a storage of files backs it up and rewrites
+    /// it), one of a newer version is kept aside, and one whose migration fails is left in place
+    /// and reported as ``StorageError/migrationFailed(file:from:failedStep:reason:)`` in
+    /// ``StorageLoad/recovery``, the value being the default.
+    ///
+    /// The default implementation ignores `migrations` and calls ``load(_:forKey:default:)``:
+    /// a storage that keeps typed values, such as ``InMemoryStorage``, has nothing to migrate.
+    func load<Value: Codable & Sendable>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>
+    ) throws(StorageError) -> StorageLoad<Value>
+
+    /// Like ``save(_:forKey:)``, for a value with ``DocumentMigrations``: the document records
+    /// the current version. Throws ``StorageError/migrationFailed(file:from:failedStep:reason:)``,
+    /// writing nothing, when the document in place can't be migrated.
+    ///
+    /// The default implementation ignores `migrations` and calls ``save(_:forKey:)``.
+    @discardableResult
+    func save<Value: Codable & Sendable>(
+        _ value: Value,
+        forKey key: String,
+        migrations: DocumentMigrations<Value>
+    ) throws(StorageError) -> StorageError?
+
+    /// Like ``update(_:forKey:default:_:)``, for a value with ``DocumentMigrations``: `body`
+    /// sees the document migrated to the current version, and the document written records
+    /// it. Throws ``StorageError/migrationFailed(file:from:failedStep:reason:)``, running and
+    /// writing nothing, when the document in place can't be migrated.
+    ///
+    /// The default implementation ignores `migrations` and calls ``update(_:forKey:default:_:)``.
+    @discardableResult
+    func update<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>
+
+    /// Like ``updateIfAvailable(_:forKey:default:_:)``, for a value with
+    /// ``DocumentMigrations`` (see ``update(_:forKey:default:migrations:_:)``).
+    ///
+    /// The default implementation ignores `migrations` and calls
+    /// ``updateIfAvailable(_:forKey:default:_:)``.
+    @discardableResult
+    func updateIfAvailable<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>?
+
     /// Follows the document under `key`: `onChange` runs after another process, or another
     /// storage instance, may have committed a new version of it, until the returned watch is
     /// cancelled or released.
@@ -126,6 +182,51 @@ extension StoreStorage {
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
         try update(type, forKey: key, default: defaultValue(), body)
+    }
+
+    /// Calls ``load(_:forKey:default:)``: a storage of typed values has nothing to migrate.
+    public func load<Value: Codable & Sendable>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>
+    ) throws(StorageError) -> StorageLoad<Value> {
+        try load(type, forKey: key, default: defaultValue())
+    }
+
+    /// Calls ``save(_:forKey:)``: a storage of typed values has nothing to migrate.
+    @discardableResult
+    public func save<Value: Codable & Sendable>(
+        _ value: Value,
+        forKey key: String,
+        migrations: DocumentMigrations<Value>
+    ) throws(StorageError) -> StorageError? {
+        try save(value, forKey: key)
+    }
+
+    /// Calls ``update(_:forKey:default:_:)``: a storage of typed values has nothing to migrate.
+    @discardableResult
+    public func update<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
+        try update(type, forKey: key, default: defaultValue(), body)
+    }
+
+    /// Calls ``updateIfAvailable(_:forKey:default:_:)``: a storage of typed values has nothing
+    /// to migrate.
+    @discardableResult
+    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
+        try updateIfAvailable(type, forKey: key, default: defaultValue(), body)
     }
 
     /// Watches nothing: a storage without its own `watch` does not follow other writers.

@@ -9,8 +9,8 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter key: The key's fully qualified type name.
     case noProductionValue(key: String)
 
-    /// A store's document could not be used; it was kept aside (see the error) and the store
-    /// started from its defaults.
+    /// A store's document could not be used; it was kept aside, or left in place when it could
+    /// not be migrated (see the error), and the store started from its defaults.
     case storageRecovered(StorageError)
 
     /// A store loaded a document whose value it cannot use as it is. The store says what it

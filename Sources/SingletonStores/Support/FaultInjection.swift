@@ -35,6 +35,9 @@ public enum FaultInjection {
         /// The new document of `key` is complete in its temporary file, not yet renamed over the
         /// old one.
         public static func temporaryWritten(_ key: String) -> Point { Point("\(key):temporary-written") }
+        /// The document of `key` as it was before a migration was copied aside; the migrated
+        /// one is written to its temporary file, not yet renamed over it.
+        public static func backedUp(_ key: String) -> Point { Point("\(key):backed-up") }
         /// A document of `key` was just written.
         public static func didWrite(_ key: String) -> Point { Point("\(key):after-write") }
     }

@@ -96,6 +96,37 @@ print(watch?.mechanism as Any)  // file events on Linux, a poll on Apple platfor
     return watch
 }
 
+// Article "PersistenceAndRecovery" snippet 7: begin
+// Version 1 of the app saved a note as text and a star; version 2 turned the star into tags;
+// version 3, this one, splits the text into a title and a body.
+struct NoteV1: Codable, Sendable { var text: String; var starred: Bool }
+struct NoteV2: Codable, Sendable { var text: String; var tags: [String] }
+
+struct Note: Codable, Sendable, Equatable {
+    var title = ""
+    var body = ""
+    var tags: [String] = []
+}
+
+let noteMigrations = DocumentMigrations<Note>(version: 3)
+    .step(from: 1) { (old: NoteV1) in NoteV2(text: old.text, tags: old.starred ? ["starred"] : []) }
+    .step(from: 2) { (old: NoteV2) in
+        let lines = old.text.split(separator: "\n", maxSplits: 1).map(String.init)
+        return Note(title: lines.first ?? "", body: lines.dropFirst().first ?? "", tags: old.tags)
+    }
+// Article "PersistenceAndRecovery" snippet 7: end
+
+func persistenceArticleMigratedNote(storage: FileStorage) -> ValueStore<Note> {
+    // Article "PersistenceAndRecovery" snippet 8: begin
+let note = ValueStore(key: "note", default: Note(), migrations: noteMigrations, storage: storage)
+print(note.value.title)  // a note saved by version 1 or 2 reads as a version 3 note
+if case .migrationFailed(_, let from, let step, let reason)? = note.loadProblem {
+    print("the note of version \(from) was left as it was: the step from \(step) failed: \(reason)")
+}
+    // Article "PersistenceAndRecovery" snippet 8: end
+    return note
+}
+
 @Suite struct PersistenceAndRecoveryArticleTests {
     @Test func theFolderIsTheOneGivenOrThePlatforms() throws {
         try withTemporaryFolder { folder in
@@ -185,6 +216,30 @@ print(watch?.mechanism as Any)  // file events on Linux, a poll on Apple platfor
             defer { listener?.cancel() }
             _ = try persistenceArticleLaunch(storage: FileStorage(folder: folder))
             #expect(eventually { heard.count > 0 })
+        }
+    }
+
+    @Test func aNoteSavedByVersion1IsMigratedToVersion3AndBackedUp() throws {
+        try withTemporaryFolder { folder in
+            let original = Data(#"{"formatVersion": 2, "value": {"text": "Groceries\nmilk, eggs", "starred": true}}"#.utf8)
+            try original.write(to: folder.appending(path: "note.json"))
+            let note = persistenceArticleMigratedNote(storage: FileStorage(folder: folder, reportNotice: { _ in }))
+            #expect(note.value == Note(title: "Groceries", body: "milk, eggs", tags: ["starred"]))
+            #expect(note.loadProblem == nil)
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))
+            let backup = try #require(names.first { $0.hasPrefix("note~before-v3-") })
+            #expect(try Data(contentsOf: folder.appending(path: backup)) == original)
+            let text = try String(contentsOf: folder.appending(path: "note.json"), encoding: .utf8)
+            #expect(text.contains(#""valueVersion" : 3"#))
+        }
+    }
+
+    @Test func aNoteSavedByVersion2IsMigratedToVersion3() throws {
+        try withTemporaryFolder { folder in
+            let original = #"{"formatVersion": 2, "valueVersion": 2, "value": {"text": "Call Mei", "tags": ["work"]}}"#
+            try Data(original.utf8).write(to: folder.appending(path: "note.json"))
+            let note = persistenceArticleMigratedNote(storage: FileStorage(folder: folder, reportNotice: { _ in }))
+            #expect(note.value == Note(title: "Call Mei", body: "", tags: ["work"]))
         }
     }
 }

@@ -11,14 +11,16 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
     private let storage: any StoreStorage
     private let reportIssue: @Sendable (StoreIssue) -> Void
     private let tracker: WriteTracker
+    private let migrations: DocumentMigrations<State>?
     private let core = LateBound<StoreCore<State>>()
     /// The last problem reported, so one that persists is reported once, not at every change.
     private let lastProblem = Locked<StorageError?>(nil)
 
     init(
-        key: String, storage: any StoreStorage, tracker: WriteTracker,
+        key: String, storage: any StoreStorage, tracker: WriteTracker, migrations: DocumentMigrations<State>? = nil,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void
     ) {
+        self.migrations = migrations
         self.key = key
         self.storage = storage
         self.tracker = tracker
@@ -44,7 +46,7 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
         core.update(origin: .otherProcess) { state in
             tracker.follow { () -> Void in
                 do throws(StorageError) {
-                    let loaded = try storage.load(State.self, forKey: key, default: state)
+                    let loaded = try storage.load(State.self, forKey: key, default: state, migrating: migrations)
                     problem = loaded.recovery
                     if loaded.isStored { state = loaded.value }
                 } catch {

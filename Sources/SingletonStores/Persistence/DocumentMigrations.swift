@@ -1,0 +1,176 @@
+import Foundation
+
+/// The versions your persisted value has had, and the steps that bring a document saved by an
+/// older version of your app up to the current one.
+///
+/// When the shape of a stored value changes in a way `Codable` defaults can't absorb — a field
+/// renamed, split or given another type — keep the old shape as a type of its own and describe
+/// one step per version:
+///
+/// ```swift
+/// struct SessionV1: Codable { var token: String; var user: String }
+/// struct SessionV2: Codable { var token: String; var userID: String }
+/// struct Session: Codable, Sendable, Equatable { var token = ""; var userID = ""; var expires: Date? }
+///
+/// let migrations = DocumentMigrations<Session>(version: 3)
+///     .step(from: 1) { (old: SessionV1) in SessionV2(token: old.token, userID: old.user) }
+///     .step(from: 2) { (old: SessionV2) in Session(token: old.token, userID: old.userID) }
+///
+/// let session = ValueStore(key: "session", default: Session(), migrations: migrations)
+/// ```
+///
+/// A document records the version of the value it holds (`"valueVersion" : 3` beside
+/// `"formatVersion"`; a document without one holds version 1). A store with migrations writes the
+/// current ``version`` with every document, the first one too, so a relaunch never migrates a
+/// current document again.
+///
+/// **Migrating.** A document of an older version is decoded as the input type of the step from
+/// its version, the step's output is encoded and decoded as the input of the next step, and the
+/// last step's output is decoded as `Value`. Dates in the document are read as its format wrote
+/// them (see ``FileStorage/formatVersion``), so an old type needs no care for them. Under the
+/// document's lock, and from the document as it is on disk, the storage first copies the old
+/// document aside as a backup, `<key>~before-v<version>-<UTC time>.json` (written to a temporary
+/// file, flushed, then renamed), and then replaces the document with the migrated one
+/// atomically. A crash between the two leaves the old document in place beside its backup, and
+/// the next launch migrates it again (reusing a backup with the same bytes). A load that finds
+/// the lock held migrates in memory only and leaves the document to the next write.
+///
+/// **Failures.** A step that throws, an old document that does not decode as the step's input,
+/// or a missing step leaves the document where it is, unchanged: the load reports
+/// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` (the store starts from its
+/// default and reports it as a ``StoreIssue``), and every write of the document throws that
+/// error rather than overwrite it, until a version of the app with a working step runs. A
+/// document of a version newer than ``version`` was written by a newer app: it is kept aside,
+/// never rewritten (``StorageError/newerValueVersion(file:found:supported:keptAt:)``).
+///
+/// Steps run under the document's lock: keep them quick, pure transforms. ``InMemoryStorage``
+/// holds typed values, so it has nothing to migrate and ignores migrations.
+public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
+    /// One step: a document's envelope of version `from` in, the envelope of `from + 1` out.
+    struct Step: Sendable {
+        let run: @Sendable (_ envelope: Data, _ formatVersion: Int) throws(MigrationStepFailure) -> Data
+    }
+
+    /// Why a step failed.
+    struct MigrationStepFailure: Error {
+        let reason: String
+    }
+
+    /// The version of the value this build stores: documents of older versions are migrated
+    /// to it, and every write records it. At least 1.
+    public let version: Int
+
+    /// The steps, by the version they migrate from.
+    private var steps: [Int: Step] = [:]
+
+    /// The value version of a document that records none, from its format version; `nil`
+    /// for the rule of the public API: version 1.
+    private var unversioned: (@Sendable (_ formatVersion: Int) -> Int)?
+
+    /// Migrations of a value whose current version is `version`; add a ``step(from:_:)`` for
+    /// every older version. A version below 1 counts as 1 (no older version, nothing to
+    /// migrate, and documents record version 1).
+    public init(version: Int = 1) {
+        self.version = max(1, version)
+    }
+
+    /// Adds the step that turns a value of version `from` into one of version `from + 1`.
+    ///
+    /// ```swift
+    /// .step(from: 1) { (old: SessionV1) in SessionV2(token: old.token, userID: old.user) }
+    /// ```
+    ///
+    /// `Old` is how version `from` was encoded and `New` how version `from + 1` is: the last
+    /// step's `New` must encode as `Value` decodes. A step given twice for one version replaces
+    /// the earlier one; one from a version at or above ``version`` is never run.
+    ///
+    /// - Parameters:
+    ///   - from: The version the step reads.
+    ///   - migrate: The step: a quick, pure transform. Throw to refuse a value that can't be
+    ///     migrated; the document is then left as it is and the error reported.
+    /// - Returns: These migrations with the step added.
+    public func step<Old: Decodable & Sendable, New: Encodable & Sendable>(
+        from: Int,
+        _ migrate: @escaping @Sendable (Old) throws -> New
+    ) -> DocumentMigrations {
+        var copy = self
+        copy.steps[from] = Step { @Sendable (data: Data, formatVersion: Int) throws(MigrationStepFailure) -> Data in
+            let old: Old
+            do {
+                old = try DocumentFormat.decoder(version: formatVersion).decode(DocumentEnvelope<Old>.self, from: data).value
+            } catch {
+                throw MigrationStepFailure(
+                    reason: "its value is not a valid \(Old.self): \(DocumentCoding.summary(of: error))")
+            }
+            let new: New
+            do { new = try migrate(old) } catch {
+                throw MigrationStepFailure(reason: "the step threw \(error)")
+            }
+            do {
+                return try DocumentFormat.encoder().encode(
+                    DocumentEnvelope(formatVersion: DocumentFormat.current, valueVersion: from + 1, value: new))
+            } catch {
+                throw MigrationStepFailure(reason: "its result \(New.self) could not be encoded: \(error)")
+            }
+        }
+        return copy
+    }
+
+    /// These migrations, reading the value version of a document that records none from its
+    /// format version instead of taking it as 1.
+    ///
+    /// For the package's own stores, whose values changed shape together with the format
+    /// (version 1 of their values is what format 1 wrote, version 2 what format 2 writes), so
+    /// that the documents format 2 wrote before migrations existed are not migrated again:
+    ///
+    /// ```swift
+    /// DocumentMigrations<[PurchaseReceipt]>(version: 2)
+    ///     .unversionedDocuments { formatVersion in formatVersion == 1 ? 1 : 2 }
+    ///     .step(from: 1) { (old: [PurchaseReceiptVersion1]) in old.map(\.current) }
+    /// ```
+    package func unversionedDocuments(
+        haveVersion version: @escaping @Sendable (_ formatVersion: Int) -> Int
+    ) -> DocumentMigrations {
+        var copy = self
+        copy.unversioned = version
+        return copy
+    }
+
+    /// The value version of a document of `formatVersion` that records none.
+    func versionOfUnversionedDocument(formatVersion: Int) -> Int {
+        unversioned?(formatVersion) ?? 1
+    }
+
+    /// Runs the steps from `found` up to ``version`` on the document `data` of format
+    /// `formatVersion`, and decodes the result as a `Value`.
+    func migrate(_ data: Data, from found: Int, formatVersion: Int) -> MigrationOutcome<Value> {
+        var data = data
+        var format = formatVersion
+        for from in found..<version {
+            guard let step = steps[from] else {
+                return .failed(step: from, reason: "the app has no step that migrates version \(from)")
+            }
+            do throws(MigrationStepFailure) {
+                data = try step.run(data, format)
+            } catch {
+                return .failed(step: from, reason: error.reason)
+            }
+            format = DocumentFormat.current
+        }
+        do {
+            return .migrated(try DocumentFormat.decoder(version: format).decode(DocumentEnvelope<Value>.self, from: data).value)
+        } catch {
+            return .failed(
+                step: version - 1,
+                reason: "its result is not a valid \(Value.self): \(DocumentCoding.summary(of: error))")
+        }
+    }
+}
+
+/// What migrating a document came to.
+enum MigrationOutcome<Value> {
+    /// The value at the current version.
+    case migrated(Value)
+    /// The step from version `step` failed, for `reason`.
+    case failed(step: Int, reason: String)
+}
