@@ -75,7 +75,7 @@ struct FileStorageAsUserTests {
                 while started == nil {
                     do {
                         started = try Self.run(uid: Self.nobody, folder: folder, steps: ["update", "load"], binary: copy)
-                    } catch where "\(error)".localizedCaseInsensitiveContains("busy") && attempt < 50 {
+                    } catch  where "\(error)".localizedCaseInsensitiveContains("busy") && attempt < 50 {
                         attempt += 1
                         Thread.sleep(forTimeInterval: 0.05)
                     }
