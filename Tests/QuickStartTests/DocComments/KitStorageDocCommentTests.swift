@@ -261,12 +261,12 @@ enum CounterKey: ProductionStoreKey {
 // Doc "SingletonStores/Registry/StoreKey.swift" snippet 3: end
 
 func refusingUpdateExample(persisted: PersistentStoreCore<Settings>) throws {
-// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 2: begin
+// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 3: begin
 try persisted.update { settings in
     guard settings.fontSize < 72 else { throw SettingsError.tooLarge }
     settings.fontSize += 1
 }
-// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 2: end
+// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 3: end
 }
 
 // Doc "SingletonStores/Core/ValueStore.swift" snippet 1: begin
