@@ -3,10 +3,10 @@ import Foundation
 /// A value that hides its secrets before it goes into a ``StoreSnapshot``.
 ///
 /// ```swift
-/// struct Session: Codable, Sendable, Equatable, SnapshotRedactable {
+/// struct Account: Codable, Sendable, Equatable, SnapshotRedactable {
 ///     var userID = ""
 ///     var token = ""
-///     func redactedForSnapshot() -> Session {
+///     func redactedForSnapshot() -> Account {
 ///         var copy = self
 ///         copy.token = StoreSnapshot.redacted
 ///         return copy
@@ -23,12 +23,12 @@ public protocol SnapshotRedactable {
 ///
 /// ```swift
 /// var snapshot = StoreSnapshot()
-/// snapshot.add("session", StoreValues.current.session.value)   // redacted, if it is SnapshotRedactable
-/// snapshot.add("cart", StoreValues.current.cart.value)
-/// let json = try snapshot.json()                                // pretty-printed, sorted keys
+/// try snapshot.add("account", Account(userID: "u-1", token: "t-1"))  // the token is redacted
+/// try snapshot.add("cart", ["socks", "hat"])
+/// let json = try snapshot.json()                                      // pretty-printed, sorted keys
 /// ```
 ///
-/// The document reads `{"formatVersion": 1, "stores": {"cart": …, "session": …}}`. Each value is
+/// The document reads `{"formatVersion": 1, "stores": {"account": …, "cart": …}}`. Each value is
 /// encoded as its store's document holds it (dates as exact ISO 8601 text in UTC), after
 /// ``SnapshotRedactable/redactedForSnapshot()`` when its type hides secrets.
 public struct StoreSnapshot: Sendable {
