@@ -124,6 +124,9 @@ public struct MeasuredOperation {
         case "observe1-limit":
             let fixture = LimitObserved()
             return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }
+        case "logged1":
+            let fixture = LoggedNotify()
+            return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }
         case let name where name.hasPrefix("notify"):
             return notify(name.dropFirst("notify".count))
         default:

@@ -24,6 +24,22 @@ public final class OursNotify {
     deinit { for token in tokens { token.cancel() } }
 }
 
+/// ``OursNotify`` with one observer and a ``StoreChangeLog`` started on the store's center: the
+/// cost of the change log when it is on. (Off, there is no log observer at all: ``OursNotify``.)
+public final class LoggedNotify {
+    private let notify = OursNotify(observers: 1)
+    private let log: ObservationToken
+
+    public init() {
+        log = StoreChangeLog.start(center: notify.store.core.center) { entry in consume(entry.new.count) }
+    }
+
+    @inline(__always)
+    public func mutate() { notify.mutate() }
+
+    deinit { log.cancel() }
+}
+
 /// The limit: `NotificationCenter.post(name:object:userInfo:)` of the old and new value to
 /// `observers` block observers added with `addObserver(forName:object:queue:using:)` that each
 /// read `userInfo["new"]`. No lock, no typed payload.

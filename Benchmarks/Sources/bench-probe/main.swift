@@ -42,6 +42,7 @@ let pairs: [(row: String, ours: String, limit: String, block: Int)] = [
     ("notify100", "notify100", "notify100-raw", 30),
     ("notify10000", "notify10000", "notify10000-raw", 1),
     ("observe1", "observe1", "observe1-limit", 10_000),
+    ("changeLog", "logged1", "notify1", 1_000),
 ]
 
 /// Times every pair interleaved; returns row → figures, and prints one line per pair.

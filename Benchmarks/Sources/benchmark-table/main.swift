@@ -248,6 +248,18 @@ do {
         "≤ 1.5× an `@Observable` property write", verdict([limit.map { $0 <= 1.5 }]))
 }
 
+do {
+    // Interleaved only: a change with the change log on against the same change with it off.
+    let paired = interleaved("changeLog")
+    let launches = pairedLaunches.compactMap { $0["changeLog"] }
+    let oursText = launches.isEmpty ? "not run" : time(PairedRatio.median(launches.map(\.oursNanoseconds)))
+    let offText = launches.isEmpty ? "not run" : time(PairedRatio.median(launches.map(\.limitNanoseconds)))
+    row(
+        "Mutate and notify, 1 observer, with the change log on", oursText, "log off: \(offText)",
+        paired.map { String(format: "%.2f× (%.2f–%.2f×)", $0.median, $0.low, $0.high) } ?? "not run", "—",
+        "— (off, the log adds no observer: the row above)", "—")
+}
+
 row(
     "Add and remove \(Catalog.churnObservers.formatted()) observers", figure("churn/ours"), figure("churn/raw"),
     ratioText(ratio("churn/ours", "churn/raw")), peer("OpenCombine `sink`/`cancel`", "churn/ours", "churn/opencombine"),
