@@ -9,8 +9,8 @@
 // that is cheap, run — or it is listed in `notYetMirrored` below. This test checks that each
 // mirror matches its block, and that the list only shrinks: a new doc example must be mirrored,
 // and a mirrored one must leave the list. The mirrors live in the test target whose dependencies
-// the code needs: Tests/QuickStartTests/DocComments, Tests/TimersTests/DocComments and
-// Tests/SingletonStoresTestingTests/DocComments.
+// the code needs: Tests/QuickStartTests/DocComments, Tests/TimersTests/DocComments,
+// Tests/SingletonStoresTestingTests/DocComments and Tests/StoresTests/DocComments.
 import Foundation
 import Testing
 
@@ -70,8 +70,6 @@ import Testing
         DocSnippetID(path: "SingletonStores/Persistence/DocumentMigrations.swift", number: 1),
         DocSnippetID(path: "SingletonStores/Persistence/DocumentMigrations.swift", number: 2),
         DocSnippetID(path: "SingletonStores/Persistence/DocumentMigrations.swift", number: 3),
-        DocSnippetID(path: "Stores/Purchase/LedgerCheckpoint.swift", number: 1),
-        DocSnippetID(path: "Stores/Purchase/LedgerDecoding.swift", number: 1),
         DocSnippetID(path: "demo-cli/App/LazyStore.swift", number: 1),
         DocSnippetID(path: "Automaton/Analysis/TransitionAnalysis.swift", number: 1),
         DocSnippetID(path: "Automaton/Analysis/TransitionTable+ShortestPath.swift", number: 1),
@@ -111,41 +109,13 @@ import Testing
         DocSnippetID(path: "Locking/ObservationLoop.swift", number: 1),
         DocSnippetID(path: "Locking/Outbox.swift", number: 1),
         DocSnippetID(path: "Locking/String+Escaping.swift", number: 1),
-        // An internal type: the tests cannot name it without @testable.
+        // Internal types: the tests cannot name them without @testable.
         DocSnippetID(path: "SingletonStores/Persistence/FileFaults.swift", number: 1),
+        DocSnippetID(path: "Stores/Purchase/LedgerDecoding.swift", number: 1),
         // An `@main` SwiftUI app: a test target can hold neither.
         DocSnippetID(path: "SingletonStores/Registry/Launch/PrepareStores.swift", number: 1),
         // An `@_spi` import followed by a statement: only a main file can hold both.
         DocSnippetID(path: "SingletonStores/Support/FaultInjection.swift", number: 1),
-        DocSnippetID(path: "Stores/Boost/BoostTimeManager.swift", number: 1),
-        DocSnippetID(path: "Stores/Boost/BoostTimeManager.swift", number: 2),
-        DocSnippetID(path: "Stores/Boost/BoostTimeManagerContract.swift", number: 1),
-        DocSnippetID(path: "Stores/Boost/BoostTimeManagerStub.swift", number: 1),
-        DocSnippetID(path: "Stores/Boost/BoostTimeManagerStub.swift", number: 2),
-        DocSnippetID(path: "Stores/Boost/BoostTimeNotifications.swift", number: 1),
-        DocSnippetID(path: "Stores/Gender/Gender.swift", number: 1),
-        DocSnippetID(path: "Stores/Gender/GenderStore.swift", number: 1),
-        DocSnippetID(path: "Stores/Gender/GenderStoreContract.swift", number: 1),
-        DocSnippetID(path: "Stores/Gender/GenderStoreStub.swift", number: 1),
-        DocSnippetID(path: "Stores/Links/APITarget.swift", number: 1),
-        DocSnippetID(path: "Stores/Links/APITargetStore.swift", number: 1),
-        DocSnippetID(path: "Stores/Links/APITargetStoreStub.swift", number: 1),
-        DocSnippetID(path: "Stores/Links/GetParameterType.swift", number: 1),
-        DocSnippetID(path: "Stores/Links/WebViewLink.swift", number: 1),
-        DocSnippetID(path: "Stores/Profile/UserProfile.swift", number: 1),
-        DocSnippetID(path: "Stores/Profile/UserProfile.swift", number: 2),
-        DocSnippetID(path: "Stores/Profile/UserProfileStore.swift", number: 1),
-        DocSnippetID(path: "Stores/Profile/UserProfileStoreContract.swift", number: 1),
-        DocSnippetID(path: "Stores/Profile/UserProfileStoreStub.swift", number: 1),
-        DocSnippetID(path: "Stores/Purchase/LocalPurchaseBackend.swift", number: 1),
-        DocSnippetID(path: "Stores/Purchase/PurchaseLedger.swift", number: 1),
-        DocSnippetID(path: "Stores/Purchase/PurchaseManager.swift", number: 1),
-        DocSnippetID(path: "Stores/Purchase/PurchaseProduct.swift", number: 1),
-        DocSnippetID(path: "Stores/Purchase/PurchaseStoreContract.swift", number: 1),
-        DocSnippetID(path: "Stores/Purchase/PurchaseStoreStub.swift", number: 1),
-        DocSnippetID(path: "Stores/Purchase/ScriptedPurchaseBackend.swift", number: 1),
-        DocSnippetID(path: "Stores/Purchase/UnreadableLedgerEntry.swift", number: 1),
-        DocSnippetID(path: "Stores/Support/StoreLaunchVariants+BuiltIns.swift", number: 1),
         DocSnippetID(path: "demo-cli/App/DataFolderPath.swift", number: 1),
         DocSnippetID(path: "demo-cli/App/DemoStores.swift", number: 1),
         DocSnippetID(path: "demo-cli/CLI/CommandLineParser.swift", number: 1),

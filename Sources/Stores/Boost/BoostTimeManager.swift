@@ -19,7 +19,7 @@ import Timers
 /// let token = NotificationChannel.boostTime.observe { seconds in
 ///     label.text = seconds.formatted(.countdown)   // "14:59", "14:58", …
 /// }
-/// BoostTimeManager.shared.remainingSeconds         // the same value, from any thread
+/// let shown = BoostTimeManager.shared.remainingSeconds   // the same value, from any thread
 /// ```
 ///
 /// ## Time

@@ -8,7 +8,7 @@ import StoreObservation
 ///
 /// Fixed:
 /// ```swift
-/// withStores { $0.boost = BoostTimeManagerStub(remainingSeconds: 754) } operation: {
+/// let text = withStores { $0.boost = BoostTimeManagerStub(remainingSeconds: 754) } operation: {
 ///     boostLabel()   // "12:34"
 /// }
 /// ```

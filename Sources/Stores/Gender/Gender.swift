@@ -2,9 +2,9 @@
 /// (`gender_code=2` for a woman).
 ///
 /// ```swift
-/// Gender(isoCode: 2)        // .female
-/// Gender.male.isoCode       // 1
-/// Gender(isoCode: 7)        // nil: not an ISO/IEC 5218 code
+/// let female = Gender(isoCode: 2)        // .female
+/// let code = Gender.male.isoCode           // 1
+/// let unknown = Gender(isoCode: 7)        // nil: not an ISO/IEC 5218 code
 /// ```
 public enum Gender: Int, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// Not known (code 0).

@@ -7,8 +7,8 @@ import SingletonStores
 ///
 /// ```swift
 /// try UserProfileStore.shared.setGender(.female)
-/// GenderStore.shared.isFemale      // true
-/// GenderStore.shared.genderCode    // 2
+/// let isFemale = GenderStore.shared.isFemale      // true
+/// let code = GenderStore.shared.genderCode        // 2
 /// ```
 public struct GenderStore: GenderStoreContract {
     /// The gender of the current profile store (``SingletonStores/StoreValues/profile``), looked up at each

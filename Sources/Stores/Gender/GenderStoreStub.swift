@@ -2,7 +2,7 @@
 /// screens.
 ///
 /// ```swift
-/// WebViewLink.help.toURLString(
+/// let url = WebViewLink.help.toURLString(
 ///     params: [.gender(GenderStoreStub(isFemale: true, isNilGenderCode: false))],
 ///     api: APITargetStoreStub(target: .dev01))
 /// // "https://dev01.hoge.com/api/web/help?gender_code=2"

@@ -3,8 +3,8 @@ import Foundation
 /// The server environment the app talks to: production, or one of the development servers.
 ///
 /// ```swift
-/// APITarget.dev01.baseWebURLString   // "https://dev01.hoge.com"
-/// APITarget(rawValue: "dev02")       // .dev02
+/// let base = APITarget.dev01.baseWebURLString   // "https://dev01.hoge.com"
+/// let target = APITarget(rawValue: "dev02")       // .dev02
 /// ```
 public enum APITarget: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// The production servers.

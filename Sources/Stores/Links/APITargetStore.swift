@@ -12,7 +12,7 @@ extension NotificationChannel where Payload == StoreChange<APITarget> {
 ///
 /// ```swift
 /// try APITargetStore.shared.select(.dev01)
-/// WebViewLink.help.toURLString()   // "https://dev01.hoge.com/api/web/help"
+/// let url = WebViewLink.help.toURLString()   // "https://dev01.hoge.com/api/web/help"
 /// ```
 public final class APITargetStore: APITargetStoreContract {
     /// The app's API target store, persisted in the default data folder.

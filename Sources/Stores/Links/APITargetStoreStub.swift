@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let api = APITargetStoreStub(target: .dev02)
-/// WebViewLink.help.toURLString(api: api)   // "https://dev02.hoge.com/api/web/help"
+/// let url = WebViewLink.help.toURLString(api: api)   // "https://dev02.hoge.com/api/web/help"
 /// ```
 public struct APITargetStoreStub: APITargetStoreContract, Equatable {
     /// The environment this stub reports.

@@ -7,7 +7,7 @@ import SingletonStores
 /// with production stores and with stubs:
 ///
 /// ```swift
-/// WebViewLink.help.toURLString(params: [.gender(StoreValues.current.gender)])
+/// let url = WebViewLink.help.toURLString(params: [.gender(StoreValues.current.gender)])
 /// ```
 public enum GetParameterType: Sendable {
     /// `gender_code=<ISO/IEC 5218 code>`; omitted when the store has no code.

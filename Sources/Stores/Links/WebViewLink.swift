@@ -8,7 +8,7 @@ import SingletonStores
 /// let url = WebViewLink.help.toURLString(params: [.gender(StoreValues.current.gender)])
 ///
 /// // In a test: stubs, no set-up.
-/// WebViewLink.help.toURLString(
+/// let stubbed = WebViewLink.help.toURLString(
 ///     params: [.gender(GenderStoreStub(isFemale: true, isNilGenderCode: false))],
 ///     api: APITargetStoreStub(target: .dev01))
 /// // "https://dev01.hoge.com/api/web/help?gender_code=2"

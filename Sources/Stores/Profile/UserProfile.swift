@@ -5,7 +5,7 @@
 /// var profile = UserProfile()
 /// profile.nickname = "Aki"
 /// profile.gender = .female
-/// profile.genderCode   // 2
+/// let code = profile.genderCode   // 2
 /// ```
 public struct UserProfile: Sendable, Codable, Equatable {
     /// The user's id on the server, or `nil` before sign-up.
@@ -50,8 +50,8 @@ public struct UserProfile: Sendable, Codable, Equatable {
 /// A membership rank. Ranks this app version does not know are kept as they were read.
 ///
 /// ```swift
-/// UserRank.gold.rawValue        // "gold"
-/// UserRank(rawValue: "diamond") // kept, not an error: a newer server may send it
+/// let gold = UserRank.gold.rawValue           // "gold"
+/// let newer = UserRank(rawValue: "diamond")  // kept, not an error: a newer server may send it
 /// ```
 public struct UserRank: RawRepresentable, Sendable, Codable, Hashable, CustomStringConvertible {
     /// The rank's name as stored and sent.

@@ -5,7 +5,7 @@ import SingletonStores
 /// ```swift
 /// let profile = StoreValues.current.profile
 /// try profile.setNickname("Aki")
-/// profile.profile.nickname   // "Aki"
+/// let nickname = profile.profile.nickname   // "Aki"
 /// ```
 public protocol UserProfileStoreContract: Sendable {
     /// The current profile.

@@ -5,8 +5,8 @@ import SingletonStores
 ///
 /// ```swift
 /// let stub = UserProfileStoreStub(UserProfile(nickname: "Aki", gender: .female))
-/// try stub.setRank(.gold)
-/// stub.profile.rank   // .gold
+/// stub.setRank(.gold)
+/// let rank = stub.profile.rank   // .gold
 /// ```
 ///
 /// It takes part in Swift Observation as the production store does: reading ``profile`` inside

@@ -8,9 +8,9 @@ import Foundation
 /// ledger.append(.boostItemsBought(3), at: now, receiptID: "r-1")
 /// ledger.append(.boostItemUsed, at: now)
 /// ledger.compact(keepingLast: 0)
-/// ledger.checkpoint?.entryCount   // 2
-/// ledger.entries                  // []
-/// ledger.boostItems               // 2, as before
+/// let folded = ledger.checkpoint?.entryCount   // 2
+/// let recent = ledger.entries                  // []
+/// let items = ledger.boostItems                // 2, as before
 /// ```
 ///
 /// Every count derived from the ledger is the checkpoint's total carried on through the

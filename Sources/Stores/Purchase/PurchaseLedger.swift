@@ -7,7 +7,7 @@ import SingletonStores
 /// var ledger = PurchaseLedger()
 /// ledger.append(.boostItemsBought(3), at: now)
 /// ledger.append(.boostItemUsed, at: now)
-/// ledger.boostItems           // 2
+/// let items = ledger.boostItems   // 2
 /// ```
 ///
 /// ## Compaction

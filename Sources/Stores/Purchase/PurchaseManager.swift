@@ -17,7 +17,7 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 ///
 /// ```swift
 /// try await PurchaseManager.shared.buy(.boostItems(3))
-/// PurchaseManager.shared.ownedBoostItems          // 3
+/// let owned = PurchaseManager.shared.ownedBoostItems   // 3
 /// try PurchaseManager.shared.useBoostItem(duration: 30 * 60)
 /// ```
 ///

@@ -1,8 +1,8 @@
 /// Something the user can buy.
 ///
 /// ```swift
-/// PurchaseProduct.boostItems(3)     // three boost items
-/// PurchaseProduct.premium(days: 30) // thirty days of premium
+/// let items = PurchaseProduct.boostItems(3)       // three boost items
+/// let premium = PurchaseProduct.premium(days: 30)  // thirty days of premium
 /// ```
 ///
 /// One purchase buys 1 to 1,000 items (``boostItemLimit``) or 1 to 3,650 days of premium
