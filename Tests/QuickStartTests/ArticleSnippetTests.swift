@@ -112,16 +112,24 @@ struct SnippetID: Hashable, CustomStringConvertible {
 
     /// The snippet a marker line names, and whether it begins the snippet.
     static func parseMarker(_ line: Substring) -> (SnippetID, isBegin: Bool)? {
-        let text = line.drop { $0 == " " }
-        guard text.hasPrefix("// Article \""), text.hasSuffix(": begin") || text.hasSuffix(": end") else { return nil }
-        let isBegin = text.hasSuffix(": begin")
-        let body = text.dropFirst("// Article \"".count).dropLast(isBegin ? ": begin".count : ": end".count)
-        guard let quote = body.firstIndex(of: "\""),
-            body[quote...].hasPrefix("\" snippet "),
-            let number = Int(body[body.index(quote, offsetBy: "\" snippet ".count)...])
-        else { return nil }
-        return (SnippetID(page: String(body[..<quote]), number: number), isBegin)
+        parseMirrorMarker(line, kind: "Article").map { (SnippetID(page: $0.name, number: $0.number), $0.isBegin) }
     }
+}
+
+/// A mirror marker line — `// <kind> "<name>" snippet <n>: begin` (or `: end`), indented or
+/// not — as its name, number and whether it begins the snippet; `nil` for any other line. The
+/// article mirrors (`Article`) and the doc-comment mirrors (`Doc`) share it.
+func parseMirrorMarker(_ line: Substring, kind: String) -> (name: String, number: Int, isBegin: Bool)? {
+    let text = line.drop { $0 == " " }
+    let prefix = "// \(kind) \""
+    guard text.hasPrefix(prefix), text.hasSuffix(": begin") || text.hasSuffix(": end") else { return nil }
+    let isBegin = text.hasSuffix(": begin")
+    let body = text.dropFirst(prefix.count).dropLast(isBegin ? ": begin".count : ": end".count)
+    guard let quote = body.firstIndex(of: "\""),
+        body[quote...].hasPrefix("\" snippet "),
+        let number = Int(body[body.index(quote, offsetBy: "\" snippet ".count)...])
+    else { return nil }
+    return (String(body[..<quote]), number, isBegin)
 }
 
 /// A mirrored snippet: the file it is in, and its code.

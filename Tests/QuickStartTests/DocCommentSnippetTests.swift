@@ -179,15 +179,7 @@ struct DocSnippetID: Hashable, Comparable, CustomStringConvertible {
 
     /// The snippet a marker line names, and whether it begins the snippet.
     static func parseMarker(_ line: Substring) -> (DocSnippetID, isBegin: Bool)? {
-        let text = line.drop { $0 == " " }
-        guard text.hasPrefix("// Doc \""), text.hasSuffix(": begin") || text.hasSuffix(": end") else { return nil }
-        let isBegin = text.hasSuffix(": begin")
-        let body = text.dropFirst("// Doc \"".count).dropLast(isBegin ? ": begin".count : ": end".count)
-        guard let quote = body.firstIndex(of: "\""),
-            body[quote...].hasPrefix("\" snippet "),
-            let number = Int(body[body.index(quote, offsetBy: "\" snippet ".count)...])
-        else { return nil }
-        return (DocSnippetID(path: String(body[..<quote]), number: number), isBegin)
+        parseMirrorMarker(line, kind: "Doc").map { (DocSnippetID(path: $0.name, number: $0.number), $0.isBegin) }
     }
 }
 
