@@ -38,8 +38,10 @@ public struct UnreadableLedgerEntry: Sendable, Equatable {
 
 /// Any JSON value, decoded and encoded as it is: how an unreadable entry is kept.
 ///
-/// Whole numbers within `Int64` stay exact; other numbers go through `Double`.
-enum StoredJSON: Sendable, Hashable, Codable {
+/// Whole numbers within `Int64` stay exact; other numbers go through `Double`. A number is equal
+/// to another of the same value whichever way it was read: a `Double` written back as a whole
+/// number (`9.2e+16`) reads as an `Int64` the next time.
+enum StoredJSON: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -64,6 +66,20 @@ enum StoredJSON: Sendable, Hashable, Codable {
             self = .array(value)
         } else {
             self = .object(try single.decode([String: StoredJSON].self))
+        }
+    }
+
+    static func == (lhs: StoredJSON, rhs: StoredJSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)): Double(a) == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
         }
     }
 

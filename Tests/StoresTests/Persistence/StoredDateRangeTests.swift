@@ -136,3 +136,19 @@ struct StoredDateRangeTests {
         }
     }
 }
+
+/// Found by the ledger fuzz target: an unreadable entry holding a number that reads as a
+/// `Double` and is written back as a whole number read, the next time, as another value.
+@Test func anUnreadableEntryReadsBackAsItselfAfterARewrite() throws {
+    try withTemporaryFolder { folder in
+        let entry = #"{"date": 1e+300, "kind": {"premiumBought": {"days": 92233720368547758.999999999907}}, "receiptID": "b"}"#
+        try Data(#"{"formatVersion": 1, "value": {"entries": [\#(entry)]}}"#.utf8).write(
+            to: folder.appending(path: "purchases.json"))
+        let storage = FileStorage(folder: folder, reportNotice: { _ in })
+        let first = try storage.load(PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger()).value
+        try storage.save(first, forKey: "purchases")
+        let second = try storage.load(PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger()).value
+        #expect(first.unreadableEntries.count == 1)
+        #expect(second == first)
+    }
+}
