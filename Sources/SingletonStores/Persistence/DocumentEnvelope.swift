@@ -158,6 +158,7 @@ enum DocumentCoding {
                 switch migrations.migrate(data, from: found, formatVersion: header.formatVersion) {
                 case .migrated(let value): return .migrated(value, from: found, original: data)
                 case .failed(let step, let reason): return .unmigratable(from: found, step: step, reason: reason)
+                case .invalid(let reason): return .bad(.corrupted(reason: reason))
                 }
             }
         }

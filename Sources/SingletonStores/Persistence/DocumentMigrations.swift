@@ -54,6 +54,9 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
     /// Why a step failed.
     struct MigrationStepFailure: Error {
         let reason: String
+        /// Whether the document's value, not the step, was at fault: it did not decode as the
+        /// step's input.
+        var isInvalidDocument = false
     }
 
     /// The version of the value this build stores: documents of older versions are migrated
@@ -66,6 +69,11 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
     /// The value version of a document that records none, from its format version; `nil`
     /// for the rule of the public API: version 1.
     private var unversioned: (@Sendable (_ formatVersion: Int) -> Int)?
+
+    /// Whether an old document whose value is not valid — it does not decode as the step's
+    /// input, or the migrated value is not a valid `Value` — is damaged (kept aside, as a
+    /// current document that does not decode is) rather than a failed migration.
+    private(set) var keepsInvalidDocumentsAside = false
 
     /// Migrations of a value whose current version is `version`; add a ``step(from:_:)`` for
     /// every older version. A version below 1 counts as 1 (no older version, nothing to
@@ -100,7 +108,8 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
                 old = try DocumentFormat.decoder(version: formatVersion).decode(DocumentEnvelope<Old>.self, from: data).value
             } catch {
                 throw MigrationStepFailure(
-                    reason: "its value is not a valid \(Old.self): \(DocumentCoding.summary(of: error))")
+                    reason: "its value is not a valid \(Old.self): \(DocumentCoding.summary(of: error))",
+                    isInvalidDocument: true)
             }
             let new: New
             do { new = try migrate(old) } catch {
@@ -136,6 +145,20 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
         return copy
     }
 
+    /// These migrations, keeping an old document whose value is not valid aside as damaged
+    /// (``StorageError/corrupted(file:reason:keptAt:)``), as the storage keeps a current document
+    /// that does not decode, instead of leaving it in place and refusing every write.
+    ///
+    /// For the package's own stores, whose steps are checked against the documents every
+    /// earlier version wrote: there, an old document that does not read is damaged, and the
+    /// store goes on from its default as it always did, rather than refusing writes until a
+    /// fixed step ships. A step that throws, or a missing step, still fails the migration.
+    package func keepingInvalidDocumentsAside() -> DocumentMigrations {
+        var copy = self
+        copy.keepsInvalidDocumentsAside = true
+        return copy
+    }
+
     /// The value version of a document of `formatVersion` that records none.
     func versionOfUnversionedDocument(formatVersion: Int) -> Int {
         unversioned?(formatVersion) ?? 1
@@ -153,6 +176,7 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
             do throws(MigrationStepFailure) {
                 data = try step.run(data, format)
             } catch {
+                if error.isInvalidDocument && keepsInvalidDocumentsAside { return .invalid(reason: error.reason) }
                 return .failed(step: from, reason: error.reason)
             }
             format = DocumentFormat.current
@@ -160,9 +184,9 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
         do {
             return .migrated(try DocumentFormat.decoder(version: format).decode(DocumentEnvelope<Value>.self, from: data).value)
         } catch {
-            return .failed(
-                step: version - 1,
-                reason: "its result is not a valid \(Value.self): \(DocumentCoding.summary(of: error))")
+            let reason = "its result is not a valid \(Value.self): \(DocumentCoding.summary(of: error))"
+            if keepsInvalidDocumentsAside { return .invalid(reason: "once migrated, \(reason)") }
+            return .failed(step: version - 1, reason: reason)
         }
     }
 }
@@ -173,4 +197,7 @@ enum MigrationOutcome<Value> {
     case migrated(Value)
     /// The step from version `step` failed, for `reason`.
     case failed(step: Int, reason: String)
+    /// The document's value is not valid, for `reason`: it is damaged (only with
+    /// ``DocumentMigrations/keepingInvalidDocumentsAside()``).
+    case invalid(reason: String)
 }

@@ -62,7 +62,8 @@ struct BoostJournal: Sendable {
     /// The newest grant in the ledger on disk; `nil` when this countdown reads none.
     private func latestGrant() throws(StorageError) -> BoostGrant? {
         guard let grantsKey else { return nil }
-        let ledger = try storage.load(PurchaseLedger.self, forKey: grantsKey, default: PurchaseLedger())
+        let ledger = try storage.load(
+            PurchaseLedger.self, forKey: grantsKey, default: PurchaseLedger(), migrations: PurchaseDocumentMigrations.ledger)
         if let problem = ledger.recovery { reportIssue(.storageRecovered(problem)) }
         return ledger.value.latestBoostGrant
     }

@@ -2,8 +2,9 @@
 /// the enum: `{"boostItemsBought": {"_0": 3}}`, `{"boostItemUsed": {}}`,
 /// `{"boostItemRefunded": {}}`, `{"premiumBought": {"days": 30}}`.
 ///
-/// Read only, from documents of format 1; they are rewritten in the current shape on their next
-/// change. The synthesized decoding is the point: it reads exactly what the synthesized
+/// Read only: by the migration of the built-in purchase documents from version 1 (see
+/// `PurchaseDocumentMigrations`), and by ``LedgerEntry``'s decoding in a document of format 1 of
+/// an app's own. The synthesized decoding is the point: it reads exactly what the synthesized
 /// encoding of that release wrote.
 enum LedgerEntryKindVersion1: Decodable {
     case boostItemsBought(Int)

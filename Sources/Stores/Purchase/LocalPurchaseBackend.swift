@@ -38,7 +38,9 @@ public struct LocalPurchaseBackend: PurchaseBackend {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         let receipt = PurchaseReceipt(id: UUID().uuidString, product: product, date: wallClock.now())
         do {
-            try storage.update([PurchaseReceipt].self, forKey: Self.key, default: []) { receipts in
+            try storage.update(
+                [PurchaseReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.receipts
+            ) { receipts in
                 LedgerDecoding.count(receipts: receipts.count)
                 receipts.append(receipt)
                 receipts.removeFirst(max(receipts.count - Self.retainedReceiptCount, 0))
@@ -59,10 +61,14 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     /// once, so later launches read only those.
     public func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt] {
         do {
-            var receipts = try storage.load([PurchaseReceipt].self, forKey: Self.key, default: []).value
+            var receipts = try storage.load(
+                [PurchaseReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.receipts
+            ).value
             LedgerDecoding.count(receipts: receipts.count)
             if receipts.count > Self.retainedReceiptCount {
-                receipts = try storage.update([PurchaseReceipt].self, forKey: Self.key, default: []) { receipts in
+                receipts = try storage.update(
+                    [PurchaseReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.receipts
+                ) { receipts in
                     receipts.removeFirst(max(receipts.count - Self.retainedReceiptCount, 0))
                 }.value
             }

@@ -85,8 +85,8 @@ public final class PurchaseManager: PurchaseStoreContract {
         self.storage = storage
         self.reportIssue = reportIssue
         ledger = PersistentStoreCore(
-            key: Self.ledgerKey, default: PurchaseLedger(), storage: storage,
-            channel: .purchaseLedger, center: center, watching: watching, reportIssue: reportIssue)
+            key: Self.ledgerKey, default: PurchaseLedger(), migrations: PurchaseDocumentMigrations.ledger,
+            storage: storage, channel: .purchaseLedger, center: center, watching: watching, reportIssue: reportIssue)
         flow = StoreCore(.idle, channel: .purchaseFlow, center: center)
         let unreadable = ledger.state.unreadableEntries
         if let first = unreadable.first {
@@ -183,7 +183,10 @@ public final class PurchaseManager: PurchaseStoreContract {
             readLedger = true
             let spent: Bool
             do throws(StorageError) {
-                spent = try storage.update(PurchaseLedger.self, forKey: Self.ledgerKey, default: PurchaseLedger()) { ledger in
+                spent = try storage.update(
+                    PurchaseLedger.self, forKey: Self.ledgerKey, default: PurchaseLedger(),
+                    migrations: PurchaseDocumentMigrations.ledger
+                ) { ledger in
                     guard ledger.boostItems > 0 else { return false }
                     ledger.append(.boostItemUsed, at: now, boost: grant)
                     ledger.compact()

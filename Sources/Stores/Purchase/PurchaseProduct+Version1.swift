@@ -1,8 +1,9 @@
 /// A ``PurchaseProduct`` as format 1 stored it, in the shape Swift synthesizes for the enum:
 /// `{"boostItems": {"_0": 3}}`, `{"premium": {"days": 30}}`.
 ///
-/// Read only, from documents of format 1; they are rewritten in the current shape on their next
-/// change.
+/// Read only: by the migration of the built-in purchase documents from version 1 (see
+/// `PurchaseDocumentMigrations`), and by ``PurchaseProduct``'s decoding in a document of format 1
+/// of an app's own.
 enum PurchaseProductVersion1: Decodable {
     case boostItems(Int)
     case premium(days: Int)

@@ -101,14 +101,24 @@ struct PersistedRangeTests {
         }
     }
 
-    @Test func receiptOutOfRangeIsKeptAsideAndNeverCredited() throws {
-        try withTemporaryFolder { folder in
-            let receipt = #"{"id": "r1", "product": {"boostItems": {"_0": 9223372036854775807}}, "date": 700000000}"#
+    /// A version-1 receipts document is migrated to version 2 at launch; one that does not read
+    /// (a product out of range once migrated, or no product of version 1) is damaged, kept aside
+    /// as before migrations existed, and the store goes on.
+    @Test(arguments: [
+        #"{"boostItems": {"_0": 9223372036854775807}}"#,
+        #"{"gems": {"_0": 3}}"#,
+    ])
+    func receiptOutOfRangeIsKeptAsideAndNeverCredited(product: String) async throws {
+        try await withTemporaryFolder { folder in
+            let receipt = #"{"id": "r1", "product": \#(product), "date": 700000000}"#
             try Self.write(#"{"formatVersion": 1, "value": [\#(receipt)]}"#, key: "receipts", in: folder)
             let purchases = PurchaseManager(
                 storage: FileStorage(folder: folder), center: NotificationCenter(), reportIssue: { _ in })
             #expect(purchases.ownedBoostItems == 0)
             #expect(try Self.keptFiles(in: folder, key: "receipts").count == 1)
+            // Not a failed migration: the receipts document is written again by the next purchase.
+            try await purchases.buy(.boostItems(2))
+            #expect(purchases.ownedBoostItems == 2)
         }
     }
 
