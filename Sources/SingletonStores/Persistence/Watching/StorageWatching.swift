@@ -52,6 +52,12 @@ public struct StorageWatching: Sendable, Hashable, CustomStringConvertible {
         min(max(interval, minimumPollInterval), maximumPollInterval)
     }
 
+    /// Whether the store watches at all: `false` only for ``off``.
+    public var isOn: Bool {
+        if case .off = mode { return false }
+        return true
+    }
+
     /// `automatic`, `off`, or `polling every 0.25 seconds`.
     public var description: String {
         switch mode {

@@ -140,4 +140,11 @@ struct PersistentStoreFollowingTests {
             #expect(StorageWatching.polling(every: .seconds(86_400)) == .polling(every: .seconds(3600)))
         }
     }
+
+    /// `isOn`, public since 0.1.0, says whether a store watches at all.
+    @Test func isOnIsFalseOnlyForOff() {
+        #expect(!StorageWatching.off.isOn)
+        #expect(StorageWatching.automatic.isOn)
+        #expect(StorageWatching.polling(every: .seconds(1)).isOn)
+    }
 }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Compares the public API of the library products with release 0.1.0 and fails on a change
+# that could break an app's source, other than the ones listed in
+# scripts/api-breakage-allowlist.txt: the new cases of StorageError, StorageNotice and
+# StoreIssue (CHANGELOG.md says what a `switch` over them needs), and two initializers that
+# gained a parameter with a default value (`StoreChange(old:new:origin:)`,
+# `FileStorage(…, lockTimeout:, …)`), which every call written for 0.1.0 still compiles against. Takes about ten minutes on two cores (it builds both
+# versions), so it is not a step of .ci/run; run it before a release.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+baseline="${1:-764c1ab}"   # the commit of 0.1.0
+swift package --scratch-path .build/api-check diagnose-api-breaking-changes "$baseline" \
+    --products SingletonStores Stores Timers StoreObservation \
+    --breakage-allowlist-path scripts/api-breakage-allowlist.txt
