@@ -69,11 +69,7 @@ import Testing
     /// The doc-comment examples not mirrored yet, by file. Mirror one, then remove it here.
     static let notYetMirrored: Set<DocSnippetID> = [
         // An `@main` SwiftUI app: a test target can hold neither.
-        DocSnippetID(path: "SingletonStores/Registry/Launch/PrepareStores.swift", number: 1),
-        // An `@_spi` import followed by a statement that kills the process: only a main file can
-        // hold both, and the only main file under Tests/ is the storage-stress helper, which must
-        // not run it on every launch.
-        DocSnippetID(path: "SingletonStores/Support/FaultInjection.swift", number: 1),
+        DocSnippetID(path: "SingletonStores/Registry/Launch/PrepareStores.swift", number: 1)
     ]
 
     /// The ```swift blocks of the doc comments (`///` lines) of every Swift file under Sources/.
