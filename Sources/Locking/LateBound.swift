@@ -8,9 +8,9 @@
 ///
 /// ```swift
 /// let owner = LateBound<Store>()
-/// let watch = storage.watch(forKey: key, .automatic) { owner.targetForNews()?.reload() }
-/// …
-/// if owner.bind(self) { reload() }  // news came while the store was being made
+/// let watch = try storage.watch(forKey: key, .automatic) { owner.targetForNews()?.reload() }
+/// let store = Store(watch: watch)          // news that comes meanwhile is remembered
+/// if owner.bind(store) { store.reload() }  // news came while the store was being made
 /// ```
 package final class LateBound<Target: AnyObject & Sendable>: Sendable {
     private struct State {

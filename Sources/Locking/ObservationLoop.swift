@@ -5,9 +5,9 @@ import Observation
 /// re-registers — until cancelled.
 ///
 /// ```swift
-/// let loop = ObservationLoop({ boost.remainingSeconds }) { seconds in redraw(seconds) }
-/// …
-/// loop.cancel()
+/// let loop = ObservationLoop({ counter.state }) { count in redraw(count) }
+/// counter.update { $0 += 1 }  // redraw(1), on this thread
+/// loop.cancel()               // later changes redraw nothing
 /// ```
 ///
 /// `onValue` runs inside `onChange`, on the thread that made the change, once per change.

@@ -4,7 +4,7 @@ extension String {
     /// or from the command line prints as exactly one line and cannot forge output.
     ///
     /// ```swift
-    /// "Aki\ngender: female\u{1B}]0;owned\u{07}".escapingControlCharacters
+    /// let shown = "Aki\ngender: female\u{1B}]0;owned\u{07}".escapingControlCharacters
     /// // Aki\ngender: female\u{1B}]0;owned\u{7}   (one line, printed as these characters)
     /// ```
     ///

@@ -3,7 +3,7 @@ extension TransitionTable {
     /// cannot be reached. Ties go to the edge listed first.
     ///
     /// ```swift
-    /// RegistrationFlow.table.shortestPath(from: .root, to: .home)
+    /// let path = try RegistrationFlow.makeTable().shortestPath(from: .root, to: .home)
     /// // [.showRegisterRoot, .loginAndShowHome]
     /// ```
     ///

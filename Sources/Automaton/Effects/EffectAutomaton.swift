@@ -16,9 +16,10 @@
 /// ])
 ///
 /// let login = await automaton.send(.login)   // .loggingIn; the effect starts
+/// try await clock.waitForSleepers(1)         // the effect waits for its second (a manual clock)
 /// await clock.advance(by: .seconds(1))       // the effect sends .loginOK by itself
 /// await login.wait(includingFollowUps: true)
-/// await automaton.state                      // .loggedIn
+/// let state = await automaton.state          // .loggedIn
 /// ```
 ///
 /// - Inputs the mapping rejects produce a failure reply and change nothing — running effects

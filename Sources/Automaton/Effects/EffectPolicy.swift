@@ -1,8 +1,8 @@
 /// How an ``EffectQueue`` treats a new effect when effects of the queue are already running.
 ///
 /// ```swift
-/// EffectQueue("search", policy: .newest(1))                 // type-ahead: only the latest search
-/// EffectQueue("upload", policy: .oldest(2, whenFull: .suspendNew)) // two at a time, the rest wait
+/// let search = EffectQueue("search", policy: .newest(1))  // type-ahead: only the latest search
+/// let upload = EffectQueue("upload", policy: .oldest(2, whenFull: .suspendNew))  // two at a time, the rest wait
 /// ```
 ///
 /// A count below 1 is treated as 1.

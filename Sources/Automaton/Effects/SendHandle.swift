@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let login = await automaton.send(.login)
-/// login.reply                                // .success(.login, from: .loggedOut, to: .loggingIn)
+/// let reply = login.reply                    // .success(input: .login, from: .loggedOut, to: .loggingIn)
 /// await login.wait()                         // the login effect has ended
 /// await login.wait(includingFollowUps: true) // … and everything it led to
 /// await login.cancel()                       // or give up on it

@@ -2,7 +2,7 @@ extension TransitionTable {
     /// The table as a Graphviz DOT digraph, one edge per line, in table order.
     ///
     /// ```swift
-    /// try LoginFlow.table.dot(name: "Login", initial: .loggedOut)
+    /// try LoginFlow.makeTable().dot(name: "Login", initial: .loggedOut)
     ///     .write(toFile: "login.dot", atomically: true, encoding: .utf8)
     /// // dot -Tsvg login.dot > login.svg
     /// ```

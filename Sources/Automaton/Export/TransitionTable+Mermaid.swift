@@ -2,7 +2,7 @@ extension TransitionTable {
     /// The table as a Mermaid state diagram, one line per edge, in table order.
     ///
     /// ```swift
-    /// print(LoginFlow.table.mermaid(initial: .loggedOut))
+    /// print(try LoginFlow.makeTable().mermaid(initial: .loggedOut))
     /// // stateDiagram-v2
     /// //     [*] --> loggedOut
     /// //     loggedOut --> loggingIn : login

@@ -15,8 +15,8 @@
 ///     }
 /// }
 /// var flow = machine
-/// flow.send(.login).output   // "Logging in…"
-/// flow.send(.login).output   // nil: rejected in .loggingIn
+/// let first = flow.send(.login).output    // "Logging in…"
+/// let second = flow.send(.login).output   // nil: rejected in .loggingIn
 /// ```
 ///
 /// Outputs can be anything, including the next screen built with

@@ -6,7 +6,7 @@
 /// ```swift
 /// let next: StateMonad<Int, String> = .init { count in (count + 1, "tick \(count)") }
 /// let twice = next.flatMap { first in next.map { second in [first, second] } }
-/// twice.run(0) // (state: 2, value: ["tick 0", "tick 1"])
+/// let result = twice.run(0) // (state: 2, value: ["tick 0", "tick 1"])
 /// ```
 ///
 /// ``MealyMachine`` uses it as its transition: each input becomes a computation over the

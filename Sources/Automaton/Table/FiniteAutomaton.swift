@@ -7,9 +7,9 @@
 /// ```swift
 /// var flow = try FiniteAutomaton<RegistrationState, RegistrationEvent>(
 ///     initial: .root, transitions: RegistrationFlow.transitions)
-/// flow.send(.showRegisterRoot)          // .success(.showRegisterRoot, from: .root, to: .registerRoot)
-/// flow.send(.confirmSMS(phoneNumber: "090")) // .failure: not defined in .registerRoot
-/// flow.state                            // .registerRoot
+/// flow.send(.showRegisterRoot)               // .success(input: .showRegisterRoot, from: .root, to: .registerRoot)
+/// flow.send(.confirmSMS(phoneNumber: "090"))  // .failure: not defined in .registerRoot
+/// let state = flow.state                      // .registerRoot
 /// ```
 ///
 /// It is a value: copy it to branch a flow, or keep it in whatever owns the flow's state.

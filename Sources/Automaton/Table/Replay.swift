@@ -1,7 +1,8 @@
 /// The outcome of sending a list of events through a transition table, as a test would.
 ///
 /// ```swift
-/// let replay = RegistrationFlow.table.replay(RegistrationFlow.emailSignUp, from: .root)
+/// let table = try RegistrationFlow.makeTable()
+/// let replay = table.replay(RegistrationFlow.routes["email-sign-up"] ?? [], from: .root)
 /// #expect(replay.isComplete)
 /// #expect(replay.state == .home)
 /// ```
@@ -32,7 +33,7 @@ public struct Replay<State: Hashable & Sendable, Event: TransitionEvent>: Sendab
 extension TransitionTable {
     /// Sends `events` one after another starting in `state`, stopping at the first rejection.
     ///
-    /// `tryRoute(events:)`: a flow test in one line.
+    /// A flow test in one line: replay a route and check where it ends (see ``Replay``).
     public func replay(_ events: some Sequence<Event>, from state: State) -> Replay<State, Event> {
         var current = state
         var replies: [TransitionReply<State, Event>] = []

@@ -24,7 +24,7 @@
 ///     Transition(from: .welcome, to: .code, by: .start),
 ///     Transition(from: .code, to: .done, by: .confirm),
 /// ])
-/// table.transition(from: .code, by: .confirm(code: "123456")) // .done
+/// let next = table.transition(from: .code, by: .confirm(code: "123456")) // .done
 /// ```
 ///
 /// Events without payloads need no `Kind`: a `Hashable` event is its own kind.

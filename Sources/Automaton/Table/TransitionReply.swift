@@ -2,7 +2,7 @@
 /// rejected and the state stayed as it was.
 ///
 /// ```swift
-/// var machine = try FiniteAutomaton(initial: LoginState.loggedOut, transitions: LoginFlow.transitions)
+/// var machine = try FiniteAutomaton<LoginState, LoginInput>(initial: .loggedOut, transitions: LoginFlow.transitions)
 /// switch machine.send(.login) {
 /// case let .success(input, from, to): print("\(input): \(from) → \(to)")
 /// case let .failure(input, from): print("\(input) is not allowed in \(from)")

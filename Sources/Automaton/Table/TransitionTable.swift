@@ -9,8 +9,8 @@
 ///     Transition(from: .loggedOut, to: .loggingIn, by: .login),
 ///     Transition(from: .loggingIn, to: .loggedIn, by: .loginOK),
 /// ])
-/// table.transition(from: .loggedOut, by: .login)   // .loggingIn
-/// table.transition(from: .loggedOut, by: .loginOK) // nil: not defined
+/// let next = table.transition(from: .loggedOut, by: .login)       // .loggingIn
+/// let undefined = table.transition(from: .loggedOut, by: .loginOK) // nil: not defined
 /// ```
 ///
 /// The table is a value with no current state; ``FiniteAutomaton`` adds one. The table also

@@ -7,9 +7,10 @@ import Automaton
 /// let clock = ManualClock()
 /// let automaton = LoginFlow.makeAutomaton(clock: clock)
 /// let login = await automaton.send(.login)            // .loggingIn
+/// try await clock.waitForSleepers(1)                   // the login effect waits for the server
 /// await clock.advance(by: LoginFlow.defaultLoginDuration)
 /// await login.wait(includingFollowUps: true)
-/// await automaton.state                                // .loggedIn
+/// let state = await automaton.state                    // .loggedIn
 /// ```
 ///
 /// All server calls share ``authQueue`` (newest one wins), so `forceLogout` while logging in

@@ -6,8 +6,9 @@ import Automaton
 /// values. The transition table routes by ``Kind``, so one edge covers every payload:
 ///
 /// ```swift
-/// Transition(from: .registerRoot, to: .profileRegister, by: .registerWithFacebook)
-/// flow.send(.registerWithFacebook(profile: FacebookProfile(id: "42", name: "Minh")))
+/// let edge = Transition<RegistrationState, RegistrationEvent.Kind>(
+///     from: .registerRoot, to: .profileRegister, by: .registerWithFacebook)  // one edge of the table
+/// flow.send(.registerWithFacebook(profile: FacebookProfile(id: "42", name: "Minh")))  // takes it
 /// ```
 public enum RegistrationEvent: Hashable, Sendable, TransitionEvent {
     /// Show the entry screen.

@@ -3,7 +3,7 @@ import Automaton
 /// A sign-up and log-in flow, as data: its edges, named routes
 /// through it, and the screen each event leads to.
 ///
-/// Test a route without any UI, with `tryRoute(events:)`:
+/// Test a route without any UI, by replaying it on the flow's table:
 ///
 /// ```swift
 /// let table = try RegistrationFlow.makeTable()
@@ -15,7 +15,7 @@ import Automaton
 ///
 /// ```swift
 /// var machine = try RegistrationFlow.makeMealyMachine()
-/// machine.send(.showRegisterRoot).output // RegisterRootScreen
+/// let screen = machine.send(.showRegisterRoot).output // RegisterRootScreen
 /// ```
 ///
 /// Print its diagram with ``mermaid()``.

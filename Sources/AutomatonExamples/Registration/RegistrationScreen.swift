@@ -5,7 +5,7 @@ import Automaton
 /// ```swift
 /// let reply = flow.send(.confirmSMS(phoneNumber: "090-1234-5678"))
 /// if case .success(let event, _, _) = reply {
-///     let screen = RegistrationFlow.screen(for: event) // ConfirmSMSScreen for 090-1234-5678
+///     show(RegistrationFlow.screen(for: event)) // ConfirmSMSScreen for 090-1234-5678
 /// }
 /// ```
 public protocol RegistrationScreen: Sendable, CustomStringConvertible {

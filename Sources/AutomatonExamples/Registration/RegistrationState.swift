@@ -4,8 +4,8 @@ import Automaton
 /// state per screen.
 ///
 /// ```swift
-/// var flow = try RegistrationFlow.makeAutomaton()
-/// flow.state // .root
+/// let flow = try RegistrationFlow.makeAutomaton()
+/// let state = flow.state // .root
 /// ```
 public enum RegistrationState: String, Hashable, Sendable, CaseIterable {
     /// App start: decides which entry screen to show.

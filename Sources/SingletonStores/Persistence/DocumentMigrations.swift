@@ -133,9 +133,9 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
     /// that the documents format 2 wrote before migrations existed are not migrated again:
     ///
     /// ```swift
-    /// DocumentMigrations<[PurchaseReceipt]>(version: 2)
+    /// let migrations = DocumentMigrations<[Receipt]>(version: 2)
     ///     .unversionedDocuments { formatVersion in formatVersion == 1 ? 1 : 2 }
-    ///     .step(from: 1) { (old: [PurchaseReceiptVersion1]) in old.map(\.current) }
+    ///     .step(from: 1) { (old: [ReceiptVersion1]) in old.map(\.current) }
     /// ```
     package func unversionedDocuments(
         haveVersion version: @escaping @Sendable (_ formatVersion: Int) -> Int

@@ -5,7 +5,11 @@ import SingletonStoresLocking
 ///
 /// ```swift
 /// let faults = FileFaults([.read: [EINTR], .fsync: [EIO]])
-/// try FileFaults.$current.withValue(faults) { try storage.save(value, forKey: "counter") }
+/// #expect(throws: StorageError.self) {  // the interrupted read is retried, the failed flush is not
+///     try FileFaults.$current.withValue(faults) {
+///         try storage.update(Int.self, forKey: "counter", default: 0) { $0 += 1 }
+///     }
+/// }
 /// ```
 ///
 /// Each listed call fails once per `errno` value, in order (`0` lets one call through); then

@@ -11,8 +11,11 @@ import Synchronization
 /// ```swift
 /// @_spi(FaultInjection) import SingletonStores
 ///
-/// FaultInjection.install { point in
-///     if point == .didWrite("cart") { kill(getpid(), SIGKILL) }
+/// // In the helper process a crash test launches, before its first write:
+/// func crashOnceTheCartIsWritten() {
+///     FaultInjection.install { point in
+///         if point == .didWrite("cart") { kill(getpid(), SIGKILL) }
+///     }
 /// }
 /// ```
 @_spi(FaultInjection)

@@ -7,7 +7,7 @@ import SingletonStoresLocking
 /// ```swift
 /// let tally = LedgerDecoding.Tally()
 /// LedgerDecoding.$tally.withValue(tally) { _ = PurchaseManager(storage: storage) }
-/// tally.counts.entries      // ledger entries decoded by the launch
+/// let entries = tally.counts.entries   // ledger entries decoded by the launch
 /// ```
 enum LedgerDecoding {
     /// How many items were decoded.

@@ -8,7 +8,7 @@ import Stores
 /// itself:
 ///
 /// ```swift
-/// try DataFolderPath.resolve(option: "~/demo", environment: ["HOME": "/home/aki"])
+/// let folder = try DataFolderPath.resolve(option: "~/demo", environment: ["HOME": "/home/aki"])
 /// // "/home/aki/demo"
 /// ```
 ///

@@ -7,8 +7,8 @@ import Timers
 /// using their `.shared` singletons, so `--data-dir` and `--speed` reach every store.
 ///
 /// ```swift
-/// let stores = DemoStores(dataDirectory: "/tmp/demo", clock: ContinuousClock(), console: console)
-/// stores.profile.profile.nickname
+/// let stores = DemoStores(dataDirectory: dataFolder, clock: ContinuousClock(), console: console)
+/// let nickname = stores.profile.profile.nickname   // builds the profile store alone
 /// ```
 ///
 /// Each store is built on its first use, so a command reads only the documents of the stores

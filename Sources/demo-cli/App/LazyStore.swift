@@ -6,7 +6,7 @@ import Stores
 ///
 /// ```swift
 /// let profile = LazyStore { UserProfileStore(storage: storage) }
-/// profile.value.profile.nickname   // the profile is loaded here, once
+/// let nickname = profile.value.profile.nickname   // the profile is loaded here, once
 /// ```
 ///
 /// The store is built outside the lock (building reads documents and may report issues). Two

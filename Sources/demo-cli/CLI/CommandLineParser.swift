@@ -1,7 +1,7 @@
 /// Turns the command line into an ``Invocation``, driven by ``CommandTable``.
 ///
 /// ```swift
-/// try CommandLineParser.parse(["boost", "use", "--seconds", "60"])
+/// let invocation = try CommandLineParser.parse(["boost", "use", "--seconds", "60"])
 /// // Invocation(command: .boostUse(seconds: 60), dataDirectory: nil)
 /// ```
 ///

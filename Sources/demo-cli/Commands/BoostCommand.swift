@@ -142,9 +142,9 @@ enum BoostWatchEvent: Sendable, Equatable {
 ///
 /// ```swift
 /// var line = BoostWatchLine()
-/// line.next(after: nil, remainingSeconds: 0, isPaused: false)          // "No boost is running."
-/// line.next(after: .tick(120), remainingSeconds: 120, isPaused: false) // "Boost: 02:00"
-/// line.next(after: .ended, remainingSeconds: 0, isPaused: false)       // "Boost: over."
+/// let first = line.next(after: nil, remainingSeconds: 0, isPaused: false)            // "No boost is running."
+/// let ticking = line.next(after: .tick(120), remainingSeconds: 120, isPaused: false) // "Boost: 02:00"
+/// let ended = line.next(after: .ended, remainingSeconds: 0, isPaused: false)         // "Boost: over."
 /// ```
 ///
 /// The line is made from what the boost holds when it is drawn, not from the event's value, so

@@ -8,7 +8,7 @@ import Timers
 /// (opened 0.4 s after the boost starts, as in the QA report where they showed 12:34 and 12:35).
 ///
 /// ```swift
-/// var sink = ConsoleShowcaseSink(console: .standard(environment: [:]))
+/// var sink = ConsoleShowcaseSink(console: console)
 /// let boost = BoostTimeManager(clock: clock, storage: InMemoryStorage(), center: center)
 /// await Showcase.runShared(seconds: 10, clock: clock, boost: boost, center: center,
 ///                          initial: state, sink: &sink)

@@ -9,7 +9,7 @@ import Timers
 /// ```swift
 /// var state = ShowcaseState(mode: .shared, boostSeconds: 10)
 /// state.apply(.storeTick(9))
-/// ShowcaseRenderer.line(state)   // "Main screen 00:09 | Boost popup --:--"
+/// let line = ShowcaseRenderer.line(state)   // "Main screen 00:09 | Boost popup --:--"
 /// ```
 enum ShowcaseRenderer {
     /// The line printed for every change when standard output is not a terminal.
