@@ -109,7 +109,9 @@ enum DocumentFile {
         if size > limit { return .tooLarge(size: size) }
         var data = Data()
         data.reserveCapacity(Int(size))
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // Room for the whole file and one byte more (to see that it ends), up to 64 KiB a read:
+        // a small document is read by one call into a small buffer.
+        var buffer = [UInt8](repeating: 0, count: Int(min(max(size + 1, 4096), 64 * 1024)))
         while true {
             let count: Int
             if let code = FileFaults.injected(.read) {
@@ -176,8 +178,9 @@ enum DocumentFile {
     static func renameItem(_ source: URL, to destination: URL) -> String? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         if let code = FileFaults.injected(.rename) { return describe(code) }
-        if rename(source.filePath, destination.filePath) != 0 { return describe(errno) }
-        syncFolder(of: destination)
+        let target = destination.filePath
+        if rename(source.filePath, target) != 0 { return describe(errno) }
+        syncFolder(of: target)
         return nil
         #else
         do {
@@ -467,9 +470,11 @@ enum DocumentFile {
         }
     }
 
-    /// Flushes the folder entry of `url` so a rename survives a power cut; best effort.
-    private static func syncFolder(of url: URL) {
-        let folder = open(url.deletingLastPathComponent().filePath, O_RDONLY | O_CLOEXEC)
+    /// Flushes the folder entry of the file at `path` so a rename survives a power cut; best
+    /// effort.
+    private static func syncFolder(of path: String) {
+        let parent = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let folder = open(parent, O_RDONLY | O_CLOEXEC)
         if folder >= 0 {
             _ = fsync(folder)
             close(folder)

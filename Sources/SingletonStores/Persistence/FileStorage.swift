@@ -310,7 +310,10 @@ public struct FileStorage: StoreStorage {
                     read: read, notices: &notices)
             }
             notices.forEach(reportNotice)
-            if case .done(let recovery)? = attempt { return recovery }
+            if case .done(let recovery)? = attempt {
+                WrittenDocuments.remember(value, as: data, in: file, valueVersion: migrations?.version)
+                return recovery
+            }
         }
     }
 

@@ -6,11 +6,10 @@ extension FileStorage {
         folder.appending(path: "\(key).lock", directoryHint: .notDirectory)
     }
 
-    /// A fresh temporary file name for writing the document of `key`: `<key>~<pid>-<id>.tmp`.
+    /// A fresh temporary file name for writing the document of `key`: `<key>~<pid>-<id>.tmp`,
+    /// `id` 32 hexadecimal digits (see ``TemporaryNames``).
     func temporaryURL(forKey key: String) -> URL {
-        let id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        return folder.appending(
-            path: "\(key)~\(ProcessInfo.processInfo.processIdentifier)-\(id).tmp", directoryHint: .notDirectory)
+        folder.appending(path: "\(key)~\(TemporaryNames.processID)-\(TemporaryNames.next()).tmp", directoryHint: .notDirectory)
     }
 
     /// How old a temporary file of an older version (no process id in its name) must be to be
@@ -24,9 +23,8 @@ extension FileStorage {
     /// `<key>~<32 hex digits>.tmp`, only when it was last modified more than
     /// ``unnamedTemporaryAge`` ago. Nothing else is touched, so a live writer's file never is.
     func removeStaleTemporaries(forKey key: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.filePath) else { return }
         let prefix = "\(key)~"
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+        for name in TemporaryNames.candidates(in: folder, prefix: prefix) {
             let stem = name.dropFirst(prefix.count).dropLast(".tmp".count)
             let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
             guard let id = parts.last, id.count == 32, id.allSatisfy(\.isHexDigit), parts.count <= 2 else { continue }
@@ -84,7 +82,13 @@ extension FileStorage {
                 let current = try readDocument(Value.self, file: file, migrations: migrations)
                 if let failure = current.failure { throw failure }
                 var value = current.value ?? defaultValue()
-                let before = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
+                // The document's own bytes, when this process wrote them: the encoding of `value`.
+                let before: Data
+                if let encoding = current.encoding {
+                    before = encoding
+                } else {
+                    before = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
+                }
                 let outcome = try body(&value)
                 let after = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
                 // A migrated document is rewritten even when the body left its value as it was.
@@ -95,7 +99,9 @@ extension FileStorage {
                         after, to: file, key: key, replacing: current.problem, backup: current.migration, lease: lease,
                         read: read, notices: &notices)
                     {
-                    case .done(let report): recovery = report
+                    case .done(let report):
+                        recovery = report
+                        WrittenDocuments.remember(value, as: after, in: file, valueVersion: valueVersion)
                     case .lockLost: return .lockLost
                     }
                 } else {
@@ -141,10 +147,19 @@ extension FileStorage {
     /// or written.
     ///
     /// - Throws: When the document could not be read at all (it is left as it is).
+    ///
+    /// Bytes this process wrote last to `file` (see ``WrittenDocuments``) are not decoded again:
+    /// the value they encode is known, and comes back with them as its `encoding`.
     func readDocument<Value: Codable & Sendable>(
         _ type: Value.Type, file: URL, migrations: DocumentMigrations<Value>?
     ) throws(StorageError) -> DocumentRead<Value> {
-        switch DocumentCoding.decode(Value.self, from: try DocumentFile.contents(of: file), migrations: migrations) {
+        let contents = try DocumentFile.contents(of: file)
+        if case .bytes(let bytes) = contents,
+            let known = WrittenDocuments.value(Value.self, in: file, bytes: bytes, valueVersion: migrations?.version)
+        {
+            return DocumentRead(value: known, encoding: bytes)
+        }
+        switch DocumentCoding.decode(Value.self, from: contents, migrations: migrations) {
         case .missing: return DocumentRead()
         case .value(let value): return DocumentRead(value: value)
         case .bad(let problem): return DocumentRead(problem: problem)
@@ -341,6 +356,9 @@ struct DocumentRead<Value> {
     var migration: MigrationBackup?
     /// Why the document can't be migrated: it must be left as it is.
     var failure: StorageError?
+    /// The document's bytes, when they are known to be exactly what encoding `value` gives
+    /// (this process wrote them).
+    var encoding: Data?
 }
 
 /// A document of an older value version, migrated in memory: its bytes as they were, and the
