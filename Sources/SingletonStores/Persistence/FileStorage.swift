@@ -311,7 +311,7 @@ public struct FileStorage: StoreStorage {
             }
             notices.forEach(reportNotice)
             if case .done(let recovery)? = attempt {
-                WrittenDocuments.remember(value, as: data, in: file, valueVersion: migrations?.version)
+                WrittenDocuments.remember(data, of: Value.self, in: file, valueVersion: migrations?.version)
                 return recovery
             }
         }

@@ -101,7 +101,7 @@ extension FileStorage {
                     {
                     case .done(let report):
                         recovery = report
-                        WrittenDocuments.remember(value, as: after, in: file, valueVersion: valueVersion)
+                        WrittenDocuments.remember(after, of: Value.self, in: file, valueVersion: valueVersion)
                     case .lockLost: return .lockLost
                     }
                 } else {
@@ -148,17 +148,26 @@ extension FileStorage {
     ///
     /// - Throws: When the document could not be read at all (it is left as it is).
     ///
-    /// Bytes this process wrote last to `file` (see ``WrittenDocuments``) are not decoded again:
-    /// the value they encode is known, and comes back with them as its `encoding`.
+    ///
+    /// Bytes this process committed last to `file` (see ``WrittenDocuments``) come back as the
+    /// read's `encoding` too: the encoding of its value.
     func readDocument<Value: Codable & Sendable>(
         _ type: Value.Type, file: URL, migrations: DocumentMigrations<Value>?
     ) throws(StorageError) -> DocumentRead<Value> {
         let contents = try DocumentFile.contents(of: file)
-        if case .bytes(let bytes) = contents,
-            let known = WrittenDocuments.value(Value.self, in: file, bytes: bytes, valueVersion: migrations?.version)
+        var read = decodeDocument(Value.self, contents, file: file, migrations: migrations)
+        if case .bytes(let bytes) = contents, read.value != nil, read.migration == nil, read.problem == nil,
+            WrittenDocuments.areOwn(bytes, of: Value.self, in: file, valueVersion: migrations?.version)
         {
-            return DocumentRead(value: known, encoding: bytes)
+            read.encoding = bytes
         }
+        return read
+    }
+
+    /// What `contents`, read from `file`, hold.
+    private func decodeDocument<Value: Codable & Sendable>(
+        _ type: Value.Type, _ contents: FileContents, file: URL, migrations: DocumentMigrations<Value>?
+    ) -> DocumentRead<Value> {
         switch DocumentCoding.decode(Value.self, from: contents, migrations: migrations) {
         case .missing: return DocumentRead()
         case .value(let value): return DocumentRead(value: value)
@@ -357,7 +366,7 @@ struct DocumentRead<Value> {
     /// Why the document can't be migrated: it must be left as it is.
     var failure: StorageError?
     /// The document's bytes, when they are known to be exactly what encoding `value` gives
-    /// (this process wrote them).
+    /// (this process committed them).
     var encoding: Data?
 }
 

@@ -1,24 +1,23 @@
 import Foundation
 import SingletonStoresLocking
 
-/// The documents this process wrote last, by file: the exact bytes of each and the value they
-/// encode, so that a transaction that finds those very bytes on disk needs not decode them, nor
-/// encode the value again to learn whether its change changed anything.
+/// The document this process last committed to each file, byte for byte, so that a
+/// transaction that finds those very bytes on disk needs not encode its value a second time to
+/// learn whether its change changed anything.
 ///
-/// It is a memo of decoding, not a copy of the disk: a transaction still reads the document
-/// under the lock, every time, and an entry stands in only for bytes equal to the ones it
-/// holds (with the same value type and value version). Whatever another process wrote, or a
-/// person changed, has other bytes and is decoded as usual. Since ``DocumentCoding/encode(_:key:valueVersion:)``
-/// is deterministic (sorted keys), the held bytes are also the encoding of the held value: what
-/// a transaction compares its result with to tell whether the value changed. This relies on the
-/// value's `Codable` conformance reading back what it wrote, as every stored value must for a
-/// store to reload its own state.
+/// A transaction reads and decodes the document under the lock, every time, as before: the
+/// value it works on is always the one decoded from disk (a value may depend on the decoder,
+/// through ``Swift/Decoder/documentFormatVersion``). What this spares is the encoding of that
+/// value before the change, which the old document is compared with: when the bytes on disk are
+/// exactly the bytes this process committed for the same value type and value version, they
+/// are that encoding already (encoding is deterministic, keys sorted), provided the value's
+/// `Codable` conformance writes back what it read — as every stored value's must for the
+/// document not to change when nothing did. Bytes another process or a person wrote differ,
+/// and are encoded again as before.
 ///
-/// Only documents of up to ``largestRemembered`` bytes are kept, only the last one of each file,
-/// and only values of value types: an instance of a class could be changed in place by a
-/// transaction that then fails to commit, and no longer match its bytes.
+/// Only documents of up to ``largestRemembered`` bytes are kept, and only the last of each file.
 enum WrittenDocuments {
-    /// The largest document remembered: 64 KiB. Larger ones are decoded every time.
+    /// The largest document remembered: 64 KiB. Larger ones are encoded again every time.
     static let largestRemembered = 64 * 1024
 
     /// The most files remembered at once; past it, the memo starts again empty.
@@ -26,29 +25,29 @@ enum WrittenDocuments {
 
     private struct Entry {
         let bytes: Data
-        let value: any Sendable
+        let type: ObjectIdentifier
         let valueVersion: Int?
     }
 
     private static let entries = Locked<[String: Entry]>([:])
 
-    /// The value that `bytes`, the current contents of `file`, encode, when they are the bytes
-    /// this process last wrote there for a `Value` of `valueVersion`; `nil` otherwise.
-    static func value<Value: Sendable>(_ type: Value.Type, in file: URL, bytes: Data, valueVersion: Int?) -> Value? {
-        guard bytes.count <= largestRemembered else { return nil }
+    /// Whether `bytes`, the current contents of `file`, are the bytes this process last
+    /// committed there for a `Value` at `valueVersion`.
+    static func areOwn<Value>(_ bytes: Data, of type: Value.Type, in file: URL, valueVersion: Int?) -> Bool {
+        guard bytes.count <= largestRemembered else { return false }
         let entry = entries.withLock { $0[file.filePath] }
-        guard let entry, entry.valueVersion == valueVersion, entry.bytes == bytes else { return nil }
-        return entry.value as? Value
+        guard let entry else { return false }
+        return entry.type == ObjectIdentifier(Value.self) && entry.valueVersion == valueVersion && entry.bytes == bytes
     }
 
-    /// Remembers that `bytes`, just committed as `file`, encode `value` at `valueVersion`.
-    static func remember<Value: Sendable>(_ value: Value, as bytes: Data, in file: URL, valueVersion: Int?) {
+    /// Remembers that `bytes`, a `Value` at `valueVersion`, were just committed as `file`.
+    static func remember<Value>(_ bytes: Data, of type: Value.Type, in file: URL, valueVersion: Int?) {
         let path = file.filePath
-        guard bytes.count <= largestRemembered, !(Value.self is AnyObject.Type) else {
+        guard bytes.count <= largestRemembered else {
             forget(file)
             return
         }
-        let entry = Entry(bytes: bytes, value: value, valueVersion: valueVersion)
+        let entry = Entry(bytes: bytes, type: ObjectIdentifier(Value.self), valueVersion: valueVersion)
         entries.withLock { entries in
             if entries.count >= mostFiles, entries[path] == nil { entries.removeAll() }
             entries[path] = entry
