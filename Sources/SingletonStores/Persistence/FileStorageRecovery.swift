@@ -55,8 +55,9 @@ extension FileStorage {
         (try? FileManager.default.attributesOfItem(atPath: url.filePath))?[.modificationDate] as? Date
     }
 
-    /// Runs one locked read-modify-write of `key`, waiting for the lock as `wait` says; `nil`
-    /// when `wait` is `.never` and the lock is held. A transaction whose lock file was removed
+    /// Runs one locked read-modify-write of `key`, waiting for the lock as `wait` says (a wait
+    /// counts the commits to the document of `key` as progress); `nil` when `wait` is `.never`
+    /// and the lock is held. A transaction whose lock file was removed
     /// or replaced before it committed is run again under the new lock.
     ///
     /// With `migrations`, a document of an older value version is migrated first (and always
@@ -71,6 +72,8 @@ extension FileStorage {
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
         let file = try fileURL(forKey: key)
+        var wait = wait
+        if case .upTo(let limit, _) = wait { wait = .upTo(limit, document: file) }
         let valueVersion = migrations?.version
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
         while true {
