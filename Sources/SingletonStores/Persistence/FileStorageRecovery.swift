@@ -85,7 +85,8 @@ extension FileStorage {
                 let current = try readDocument(Value.self, file: file, migrations: migrations)
                 if let failure = current.failure { throw failure }
                 var value = current.value ?? defaultValue()
-                // The document's own bytes, when this process wrote them: the encoding of `value`.
+                // The bytes on disk, when this process committed them, are the encoding of `value`:
+                // then an unchanged value is one whose encoding is byte for byte what is on disk.
                 let before: Data
                 if let encoding = current.encoding {
                     before = encoding
@@ -149,11 +150,10 @@ extension FileStorage {
     /// Reads the document `file`, migrating it in memory with `migrations`. Nothing is moved
     /// or written.
     ///
-    /// - Throws: When the document could not be read at all (it is left as it is).
-    ///
-    ///
     /// Bytes this process committed last to `file` (see ``WrittenDocuments``) come back as the
     /// read's `encoding` too: the encoding of its value.
+    ///
+    /// - Throws: When the document could not be read at all (it is left as it is).
     func readDocument<Value: Codable & Sendable>(
         _ type: Value.Type, file: URL, migrations: DocumentMigrations<Value>?
     ) throws(StorageError) -> DocumentRead<Value> {

@@ -15,6 +15,11 @@ import SingletonStoresLocking
 /// document not to change when nothing did. Bytes another process or a person wrote differ,
 /// and are encoded again as before.
 ///
+/// It can never lose a write: a transaction that uses these bytes skips its write only when
+/// its new document is byte for byte the one on disk already. At worst, for a value whose
+/// encoding does not survive a round trip, it writes where encoding the decoded value afresh
+/// would have found nothing changed.
+///
 /// Only documents of up to ``largestRemembered`` bytes are kept, and only the last of each file.
 enum WrittenDocuments {
     /// The largest document remembered: 64 KiB. Larger ones are encoded again every time.
