@@ -13,12 +13,15 @@ struct LockLease {
     let file: URL
     /// The locked descriptor (`-1` where there is no locking).
     let descriptor: Int32
+    /// The device and inode of the locked file, as `fstat` gave them when it was opened (an open
+    /// descriptor's file never changes); `nil` where there is no locking.
+    let identity: FileStamp?
 
     /// Whether the lock file's path still names the locked file. When it does not — the file
     /// was removed or replaced — another writer may have locked the new one: commit nothing.
     var isStillHeld: Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        DocumentFile.stillNamed(file, by: descriptor)
+        identity != nil && FileStamp.of(file) == identity
         #else
         true
         #endif
@@ -263,7 +266,7 @@ enum DocumentFile {
             if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) {
                 return nil
             }
-            let descriptor = try openLockFile(lockFile)
+            let (descriptor, identity) = try openLockFile(lockFile)
             defer { close(descriptor) }  // closing the descriptor releases the lock
             var once: LockPatience?
             if try !poll(descriptor, lockFile: lockFile, patience: &once, injecting: true) {
@@ -279,14 +282,14 @@ enum DocumentFile {
                 turnstile = -1
             }
             // Locked. Is this still the file others open under that name?
-            let lease = LockLease(file: lockFile, descriptor: descriptor)
+            let lease = LockLease(file: lockFile, descriptor: descriptor, identity: identity)
             if lease.isStillHeld {
                 served = true
                 return try body(lease)
             }
         }
         #else
-        return try body(LockLease(file: lockFile, descriptor: -1))
+        return try body(LockLease(file: lockFile, descriptor: -1, identity: nil))
         #endif
     }
 
@@ -350,7 +353,9 @@ enum DocumentFile {
     }
 
     /// Opens (creating if needed) the lock file and checks that it is a regular file.
-    private static func openLockFile(_ lockFile: URL) throws(StorageError) -> Int32 {
+    ///
+    /// - Returns: The descriptor, and the device and inode of the file it opened.
+    private static func openLockFile(_ lockFile: URL) throws(StorageError) -> (Int32, FileStamp) {
         // Read-only is enough for flock, and still opens a lock file an older version left `0400`.
         let descriptor = openRetrying(.openLock, lockFile.filePath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if descriptor < 0 {
@@ -379,15 +384,9 @@ enum DocumentFile {
         if info.st_mode & 0o777 != 0o600, info.st_uid == geteuid() {
             _ = fchmod(descriptor, 0o600)  // created under a narrow umask, or by an older version
         }
-        return descriptor
-    }
-
-    /// Whether `path` still names the file open as `descriptor` (same device and inode).
-    static func stillNamed(_ path: URL, by descriptor: Int32) -> Bool {
-        var open = stat()
-        var named = stat()
-        guard fstat(descriptor, &open) == 0, lstat(path.filePath, &named) == 0 else { return false }
-        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+        let identity = FileStamp(
+            device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+        return (descriptor, identity)
     }
 
     /// Sleeps the calling thread for `duration` (a wait for another process, on real time).
