@@ -22,7 +22,7 @@ public struct MeasuredOperation {
         read, read-limit, read-dependency, read-swinject, read-anyobject, read-override, \
         read-limit-override, read-override-dependency, read-override-swinject, \
         read-override-anyobject, read-cast, scope, scope-limit, scope-dependency, notify<N>, \
-        notify<N>-raw, notify<N>-combine, observe1, observe1-limit
+        notify<N>-raw, notify<N>-combine, observe1, observe1-limit, persisted, persisted-limit
         """
 
     /// Makes the operation called `name` (see ``names``), or returns `nil` for an unknown name.
@@ -124,6 +124,10 @@ public struct MeasuredOperation {
         case "observe1-limit":
             let fixture = LimitObserved()
             return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }
+        case "persisted":
+            return PersistedFixture.ours()
+        case "persisted-limit":
+            return PersistedFixture.limit()
         case "logged1":
             let fixture = LoggedNotify()
             return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }

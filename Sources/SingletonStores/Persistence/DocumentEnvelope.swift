@@ -52,6 +52,44 @@ struct DocumentHeader: Decodable {
     var valueVersion: Int?
 }
 
+/// A document decoded in one pass: only one of the current format whose value version is the
+/// one expected (``CurrentEnvelopeExpectation``, in the decoder's `userInfo`; any when there
+/// is none). Any other throws, and the document is read step by step instead.
+private struct CurrentEnvelope<Value: Decodable>: Decodable {
+    var value: Value
+
+    /// Where the decoder's `userInfo` holds the expected value version.
+    static var expectationKey: CodingUserInfoKey? {
+        CodingUserInfoKey(rawValue: "SingletonStores.currentEnvelopeExpectation")
+    }
+
+    /// Not a document this one-pass read decodes.
+    struct NotCurrent: Error {}
+
+    private enum CodingKeys: String, CodingKey {
+        case formatVersion, valueVersion, value
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard try container.decode(Int.self, forKey: .formatVersion) == DocumentFormat.current else { throw NotCurrent() }
+        let valueVersion = try container.decodeIfPresent(Int.self, forKey: .valueVersion)
+        if let key = Self.expectationKey, let expected = decoder.userInfo[key] as? CurrentEnvelopeExpectation,
+            expected.valueVersion < 1 || (valueVersion ?? expected.unversionedAs) != expected.valueVersion
+        {
+            throw NotCurrent()
+        }
+        value = try container.decode(Value.self, forKey: .value)
+    }
+}
+
+/// The value version a one-pass read expects: the migrations' current one, and what a
+/// document without one counts as.
+private struct CurrentEnvelopeExpectation: Sendable {
+    var valueVersion: Int
+    var unversionedAs: Int
+}
+
 /// What a document's bytes turned out to hold.
 enum DocumentContents<Value> {
     /// No document.
@@ -139,6 +177,7 @@ enum DocumentCoding {
         case .bytes(let bytes): data = bytes
         }
         if data.isEmpty { return .bad(.corrupted(reason: "the file is empty")) }
+        if let value = decodeCurrent(Value.self, from: data, migrations: migrations) { return .value(value) }
         let header: DocumentHeader
         do { header = try JSONDecoder().decode(DocumentHeader.self, from: data) } catch {
             return .bad(.corrupted(reason: "it is not a document with a format version: \(summary(of: error))"))
@@ -168,6 +207,22 @@ enum DocumentCoding {
         } catch {
             return .bad(.corrupted(reason: "its value is not a valid \(Value.self): \(summary(of: error))"))
         }
+    }
+
+    /// The value of a document of the current format whose value version needs no migration,
+    /// decoded in one pass; `nil` for any other document, or any failure, which the caller
+    /// then reads step by step (header first), reporting what is wrong as it always did.
+    private static func decodeCurrent<Value: Codable & Sendable>(
+        _ type: Value.Type, from data: Data, migrations: DocumentMigrations<Value>?
+    ) -> Value? {
+        guard let key = CurrentEnvelope<Value>.expectationKey else { return nil }
+        let decoder = DocumentFormat.decoder(version: DocumentFormat.current)
+        decoder.userInfo[key] = migrations.map {
+            CurrentEnvelopeExpectation(
+                valueVersion: $0.version,
+                unversionedAs: $0.versionOfUnversionedDocument(formatVersion: DocumentFormat.current))
+        }
+        return try? decoder.decode(CurrentEnvelope<Value>.self, from: data).value
     }
 
     /// A one-line description of a decoding error.

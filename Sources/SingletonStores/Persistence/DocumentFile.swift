@@ -13,12 +13,15 @@ struct LockLease {
     let file: URL
     /// The locked descriptor (`-1` where there is no locking).
     let descriptor: Int32
+    /// The device and inode of the locked file, as `fstat` gave them when it was opened (an open
+    /// descriptor's file never changes); `nil` where there is no locking.
+    let identity: FileStamp?
 
     /// Whether the lock file's path still names the locked file. When it does not — the file
     /// was removed or replaced — another writer may have locked the new one: commit nothing.
     var isStillHeld: Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        DocumentFile.stillNamed(file, by: descriptor)
+        identity != nil && FileStamp.of(file) == identity
         #else
         true
         #endif
@@ -109,7 +112,9 @@ enum DocumentFile {
         if size > limit { return .tooLarge(size: size) }
         var data = Data()
         data.reserveCapacity(Int(size))
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // Room for the whole file and one byte more (to see that it ends), up to 64 KiB a read:
+        // a small document is read by one call into a small buffer.
+        var buffer = [UInt8](repeating: 0, count: Int(min(max(size + 1, 4096), 64 * 1024)))
         while true {
             let count: Int
             if let code = FileFaults.injected(.read) {
@@ -176,8 +181,9 @@ enum DocumentFile {
     static func renameItem(_ source: URL, to destination: URL) -> String? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         if let code = FileFaults.injected(.rename) { return describe(code) }
-        if rename(source.filePath, destination.filePath) != 0 { return describe(errno) }
-        syncFolder(of: destination)
+        let target = destination.filePath
+        if rename(source.filePath, target) != 0 { return describe(errno) }
+        syncFolder(of: target)
         return nil
         #else
         do {
@@ -260,7 +266,7 @@ enum DocumentFile {
             if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) {
                 return nil
             }
-            let descriptor = try openLockFile(lockFile)
+            let (descriptor, identity) = try openLockFile(lockFile)
             defer { close(descriptor) }  // closing the descriptor releases the lock
             var once: LockPatience?
             if try !poll(descriptor, lockFile: lockFile, patience: &once, injecting: true) {
@@ -276,14 +282,14 @@ enum DocumentFile {
                 turnstile = -1
             }
             // Locked. Is this still the file others open under that name?
-            let lease = LockLease(file: lockFile, descriptor: descriptor)
+            let lease = LockLease(file: lockFile, descriptor: descriptor, identity: identity)
             if lease.isStillHeld {
                 served = true
                 return try body(lease)
             }
         }
         #else
-        return try body(LockLease(file: lockFile, descriptor: -1))
+        return try body(LockLease(file: lockFile, descriptor: -1, identity: nil))
         #endif
     }
 
@@ -347,7 +353,9 @@ enum DocumentFile {
     }
 
     /// Opens (creating if needed) the lock file and checks that it is a regular file.
-    private static func openLockFile(_ lockFile: URL) throws(StorageError) -> Int32 {
+    ///
+    /// - Returns: The descriptor, and the device and inode of the file it opened.
+    private static func openLockFile(_ lockFile: URL) throws(StorageError) -> (Int32, FileStamp) {
         // Read-only is enough for flock, and still opens a lock file an older version left `0400`.
         let descriptor = openRetrying(.openLock, lockFile.filePath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if descriptor < 0 {
@@ -376,15 +384,9 @@ enum DocumentFile {
         if info.st_mode & 0o777 != 0o600, info.st_uid == geteuid() {
             _ = fchmod(descriptor, 0o600)  // created under a narrow umask, or by an older version
         }
-        return descriptor
-    }
-
-    /// Whether `path` still names the file open as `descriptor` (same device and inode).
-    static func stillNamed(_ path: URL, by descriptor: Int32) -> Bool {
-        var open = stat()
-        var named = stat()
-        guard fstat(descriptor, &open) == 0, lstat(path.filePath, &named) == 0 else { return false }
-        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+        let identity = FileStamp(
+            device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+        return (descriptor, identity)
     }
 
     /// Sleeps the calling thread for `duration` (a wait for another process, on real time).
@@ -467,9 +469,11 @@ enum DocumentFile {
         }
     }
 
-    /// Flushes the folder entry of `url` so a rename survives a power cut; best effort.
-    private static func syncFolder(of url: URL) {
-        let folder = open(url.deletingLastPathComponent().filePath, O_RDONLY | O_CLOEXEC)
+    /// Flushes the folder entry of the file at `path` so a rename survives a power cut; best
+    /// effort.
+    private static func syncFolder(of path: String) {
+        let parent = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let folder = open(parent, O_RDONLY | O_CLOEXEC)
         if folder >= 0 {
             _ = fsync(folder)
             close(folder)

@@ -310,7 +310,10 @@ public struct FileStorage: StoreStorage {
                     read: read, notices: &notices)
             }
             notices.forEach(reportNotice)
-            if case .done(let recovery)? = attempt { return recovery }
+            if case .done(let recovery)? = attempt {
+                WrittenDocuments.remember(data, of: Value.self, in: file, valueVersion: migrations?.version)
+                return recovery
+            }
         }
     }
 
@@ -324,7 +327,7 @@ public struct FileStorage: StoreStorage {
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
         let update = try transaction(
-            Value.self, forKey: key, default: defaultValue(), waiting: .upTo(lockTimeout, document: fileURL(forKey: key)), body)
+            Value.self, forKey: key, default: defaultValue(), waiting: .upTo(lockTimeout, document: nil), body)
         // Only a transaction that does not wait comes back without a result; one that waits
         // throws when the lock stays held. Should that ever change, say what happened.
         guard let update else { throw .lockTimedOut(file: lockURL(forKey: key), holder: nil, waited: lockTimeout) }
@@ -361,7 +364,7 @@ public struct FileStorage: StoreStorage {
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
         let update = try transaction(
             Value.self, forKey: key, default: defaultValue(), migrations: migrations,
-            waiting: .upTo(lockTimeout, document: fileURL(forKey: key)), body)
+            waiting: .upTo(lockTimeout, document: nil), body)
         guard let update else { throw .lockTimedOut(file: lockURL(forKey: key), holder: nil, waited: lockTimeout) }
         return update
     }

@@ -6,11 +6,10 @@ extension FileStorage {
         folder.appending(path: "\(key).lock", directoryHint: .notDirectory)
     }
 
-    /// A fresh temporary file name for writing the document of `key`: `<key>~<pid>-<id>.tmp`.
+    /// A fresh temporary file name for writing the document of `key`: `<key>~<pid>-<id>.tmp`,
+    /// `id` 32 hexadecimal digits (see ``TemporaryNames``).
     func temporaryURL(forKey key: String) -> URL {
-        let id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        return folder.appending(
-            path: "\(key)~\(ProcessInfo.processInfo.processIdentifier)-\(id).tmp", directoryHint: .notDirectory)
+        folder.appending(path: "\(key)~\(TemporaryNames.processID)-\(TemporaryNames.next()).tmp", directoryHint: .notDirectory)
     }
 
     /// How old a temporary file of an older version (no process id in its name) must be to be
@@ -24,9 +23,8 @@ extension FileStorage {
     /// `<key>~<32 hex digits>.tmp`, only when it was last modified more than
     /// ``unnamedTemporaryAge`` ago. Nothing else is touched, so a live writer's file never is.
     func removeStaleTemporaries(forKey key: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.filePath) else { return }
         let prefix = "\(key)~"
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+        for name in TemporaryNames.candidates(in: folder, prefix: prefix) {
             let stem = name.dropFirst(prefix.count).dropLast(".tmp".count)
             let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
             guard let id = parts.last, id.count == 32, id.allSatisfy(\.isHexDigit), parts.count <= 2 else { continue }
@@ -57,8 +55,9 @@ extension FileStorage {
         (try? FileManager.default.attributesOfItem(atPath: url.filePath))?[.modificationDate] as? Date
     }
 
-    /// Runs one locked read-modify-write of `key`, waiting for the lock as `wait` says; `nil`
-    /// when `wait` is `.never` and the lock is held. A transaction whose lock file was removed
+    /// Runs one locked read-modify-write of `key`, waiting for the lock as `wait` says (a wait
+    /// counts the commits to the document of `key` as progress); `nil` when `wait` is `.never`
+    /// and the lock is held. A transaction whose lock file was removed
     /// or replaced before it committed is run again under the new lock.
     ///
     /// With `migrations`, a document of an older value version is migrated first (and always
@@ -73,6 +72,8 @@ extension FileStorage {
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
         let file = try fileURL(forKey: key)
+        var wait = wait
+        if case .upTo(let limit, _) = wait { wait = .upTo(limit, document: file) }
         let valueVersion = migrations?.version
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
         while true {
@@ -84,7 +85,14 @@ extension FileStorage {
                 let current = try readDocument(Value.self, file: file, migrations: migrations)
                 if let failure = current.failure { throw failure }
                 var value = current.value ?? defaultValue()
-                let before = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
+                // The bytes on disk, when this process committed them, are the encoding of `value`:
+                // then an unchanged value is one whose encoding is byte for byte what is on disk.
+                let before: Data
+                if let encoding = current.encoding {
+                    before = encoding
+                } else {
+                    before = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
+                }
                 let outcome = try body(&value)
                 let after = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
                 // A migrated document is rewritten even when the body left its value as it was.
@@ -95,7 +103,9 @@ extension FileStorage {
                         after, to: file, key: key, replacing: current.problem, backup: current.migration, lease: lease,
                         read: read, notices: &notices)
                     {
-                    case .done(let report): recovery = report
+                    case .done(let report):
+                        recovery = report
+                        WrittenDocuments.remember(after, of: Value.self, in: file, valueVersion: valueVersion)
                     case .lockLost: return .lockLost
                     }
                 } else {
@@ -140,11 +150,28 @@ extension FileStorage {
     /// Reads the document `file`, migrating it in memory with `migrations`. Nothing is moved
     /// or written.
     ///
+    /// Bytes this process committed last to `file` (see ``WrittenDocuments``) come back as the
+    /// read's `encoding` too: the encoding of its value.
+    ///
     /// - Throws: When the document could not be read at all (it is left as it is).
     func readDocument<Value: Codable & Sendable>(
         _ type: Value.Type, file: URL, migrations: DocumentMigrations<Value>?
     ) throws(StorageError) -> DocumentRead<Value> {
-        switch DocumentCoding.decode(Value.self, from: try DocumentFile.contents(of: file), migrations: migrations) {
+        let contents = try DocumentFile.contents(of: file)
+        var read = decodeDocument(Value.self, contents, file: file, migrations: migrations)
+        if case .bytes(let bytes) = contents, read.value != nil, read.migration == nil, read.problem == nil,
+            WrittenDocuments.areOwn(bytes, of: Value.self, in: file, valueVersion: migrations?.version)
+        {
+            read.encoding = bytes
+        }
+        return read
+    }
+
+    /// What `contents`, read from `file`, hold.
+    private func decodeDocument<Value: Codable & Sendable>(
+        _ type: Value.Type, _ contents: FileContents, file: URL, migrations: DocumentMigrations<Value>?
+    ) -> DocumentRead<Value> {
+        switch DocumentCoding.decode(Value.self, from: contents, migrations: migrations) {
         case .missing: return DocumentRead()
         case .value(let value): return DocumentRead(value: value)
         case .bad(let problem): return DocumentRead(problem: problem)
@@ -341,6 +368,9 @@ struct DocumentRead<Value> {
     var migration: MigrationBackup?
     /// Why the document can't be migrated: it must be left as it is.
     var failure: StorageError?
+    /// The document's bytes, when they are known to be exactly what encoding `value` gives
+    /// (this process committed them).
+    var encoding: Data?
 }
 
 /// A document of an older value version, migrated in memory: its bytes as they were, and the

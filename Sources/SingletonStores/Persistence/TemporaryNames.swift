@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// The names of temporary files: their ids, and the listing that finds those a killed writer
+/// left behind.
+enum TemporaryNames {
+    /// This process's id, as temporary file names carry it.
+    static let processID = ProcessInfo.processInfo.processIdentifier
+
+    /// 16 random hexadecimal digits drawn once per process: with a counter, ids that no other
+    /// process (nor an earlier process with the same id) picks.
+    private static let processPart: String = hex(UInt64.random(in: .min ... .max))
+
+    private static let counter = Atomic<UInt64>(0)
+
+    /// A fresh id: 32 hexadecimal digits, the process's random part then a counter. The file
+    /// is created with `O_EXCL`, so even a clash could never overwrite another file.
+    static func next() -> String {
+        let (count, _) = counter.add(1, ordering: .relaxed)
+        return processPart + hex(count)
+    }
+
+    /// `value` as 16 lowercase hexadecimal digits.
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The names in `folder` that start with `prefix` and end with `.tmp`; none when it can't
+    /// be listed. Other entries are skipped without being turned into strings.
+    static func candidates(in folder: URL, prefix: String) -> [String] {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        guard let directory = opendir(folder.filePath) else { return [] }
+        defer { closedir(directory) }
+        let head = Array(prefix.utf8)
+        let tail = Array(".tmp".utf8)
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String? in
+                let bytes = raw.prefix { $0 != 0 }
+                guard bytes.count >= head.count + tail.count, bytes.starts(with: head),
+                    bytes.suffix(tail.count).elementsEqual(tail)
+                else { return nil }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            if let name { names.append(name) }
+        }
+        return names
+        #else
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.filePath)) ?? []
+        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".tmp") }
+        #endif
+    }
+}

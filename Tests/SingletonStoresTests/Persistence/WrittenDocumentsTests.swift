@@ -1,0 +1,66 @@
+import Foundation
+import SingletonStoresTestSupport
+import Testing
+
+@testable import SingletonStores
+
+@Suite("What a process wrote, and its temporary names")
+struct WrittenDocumentsTests {
+    @Test func aDocumentChangedBehindTheStorageIsReadFromDisk() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count = 1 }
+            // Another writer's document, of the same size as ours: other bytes, so it is decoded.
+            let file = try storage.fileURL(forKey: "counter")
+            let ours = try Data(contentsOf: file)
+            let theirs = try DocumentCoding.encode(PersistedCounter(count: 7), key: "counter")
+            #expect(theirs.count == ours.count)
+            try theirs.write(to: file)
+
+            let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                $0.count += 1
+            }
+            #expect(update.value.count == 8)
+            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 8)
+        }
+    }
+
+    @Test func anUnchangedValueIsNotRewrittenWhenTheBytesAreOurs() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count = 3 }
+            let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { _ in }
+            #expect(!update.didWrite)
+            #expect(update.value == PersistedCounter(count: 3))
+        }
+    }
+
+    @Test func onlyTheSameBytesOfTheSameTypeAndVersionAreOwn() throws {
+        let file = URL(filePath: "/nonexistent/memo-test.json")
+        let bytes = try DocumentCoding.encode(PersistedCounter(count: 5), key: "memo-test", valueVersion: 2)
+        WrittenDocuments.remember(bytes, of: PersistedCounter.self, in: file, valueVersion: 2)
+        defer { WrittenDocuments.forget(file) }
+        #expect(WrittenDocuments.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: 2))
+        #expect(!WrittenDocuments.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: nil))
+        #expect(!WrittenDocuments.areOwn(bytes, of: Int.self, in: file, valueVersion: 2))
+        var other = bytes
+        other[other.count - 2] ^= 1
+        #expect(!WrittenDocuments.areOwn(other, of: PersistedCounter.self, in: file, valueVersion: 2))
+    }
+
+    @Test func temporaryIdsAreFreshThirtyTwoHexDigits() {
+        let ids = (0..<100).map { _ in TemporaryNames.next() }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+    }
+
+    @Test func onlyTheKeysTemporaryFilesAreListed() throws {
+        try withTemporaryFolder { folder in
+            let names = [
+                "counter~1-ab.tmp", "counter.json", "counter.lock", "counters~1-ab.tmp", "counter~x.json", "other~1.tmp",
+            ]
+            for name in names { try Data().write(to: folder.appending(path: name)) }
+            #expect(TemporaryNames.candidates(in: folder, prefix: "counter~") == ["counter~1-ab.tmp"])
+        }
+    }
+}
