@@ -61,8 +61,8 @@ struct ChangeUserInfoLayout: @unchecked Sendable {  // @unchecked: `Any` placeho
 /// The `userInfo` table of one store's change posts, kept from one post to the next.
 ///
 /// ``fill(payload:old:new:)`` writes a change's three values into the table and returns it for
-/// the post; ``clear()``, called once the post has returned, puts the placeholders back, so the
-/// table holds no state between posts. When no observer kept the notification, the table is
+/// the post; ``clear(_:_:)``, called once the post has returned, puts the placeholders back
+/// (unless the values are plain data), so the table keeps nothing alive between posts. When no observer kept the notification, the table is
 /// the buffer's alone again by then, and the next post writes into it in place: no allocation,
 /// no key copied, nothing to tear down. A notification that an observer kept keeps its own
 /// values: the next write copies the table first.
@@ -90,9 +90,12 @@ package final class ChangeUserInfoBuffer: @unchecked Sendable {
         return table
     }
 
-    /// Drops the values of the last change.
+    /// Drops the values of the last change, so that the table keeps no state alive between
+    /// posts. Plain data (no references, nothing to release) is left for the next post to
+    /// overwrite: keeping it holds nothing alive.
     @inlinable
-    package func clear() {
+    package func clear<Payload, State>(_: Payload.Type, _: State.Type) {
+        if _isPOD(Payload.self) && _isPOD(State.self) { return }
         Self.write(&table.values, layout, (), (), ())
     }
 

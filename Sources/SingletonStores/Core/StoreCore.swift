@@ -204,7 +204,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
         }
         // `info` is gone: unless an observer kept the notification, the table is the buffer's
         // alone again, and clearing it (and the next post) writes in place.
-        changeUserInfo.clear()
+        changeUserInfo.clear(StoreChange<State>.self, State.self)
     }
 }
 
