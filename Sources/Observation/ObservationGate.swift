@@ -22,8 +22,9 @@ import Musl
 /// already counted on other threads to return.
 ///
 /// A call costs two atomic operations on one word, which holds the closed flag and the number
-/// of calls running; only a ``close()`` that has calls to wait for takes a lock. The handler
-/// always runs outside any lock.
+/// of calls running. A lock is taken only when the gate closes while calls run: by ``close()``,
+/// to wait, and by the last of those calls, to wake it. The handler always runs outside any
+/// lock.
 @usableFromInline
 final class ObservationGate: Sendable {
     /// Bit 0: the gate is closed. The other bits: twice the number of calls running now.
