@@ -47,6 +47,7 @@ package final class DirectObservers<Payload: Sendable>: Sendable {
 
     /// Registers `handler`; see `NotificationChannel.observe(center:object:on:_:)` for the
     /// deliveries and what cancelling the token promises.
+    @usableFromInline
     package func observe(
         on delivery: ObservationDelivery,
         _ handler: @escaping @Sendable (Payload) -> Void

@@ -222,6 +222,7 @@ extension StoreCore {
     ///   - handler: Called with each committed change.
     /// - Returns: A token that keeps the observer registered. Discarding it removes the observer
     ///   at once.
+    @inlinable
     public func observe(
         on delivery: ObservationDelivery = .postingThread,
         _ handler: @escaping @Sendable (StoreChange<State>) -> Void
