@@ -37,6 +37,13 @@ public final class ObservationToken: Sendable, Hashable {
         self.gate = gate
     }
 
+    /// A token for an observer that a poster calls itself, through `gate`: cancelling closes the
+    /// gate, then runs `onCancel`, which unregisters the observer.
+    init(gate: ObservationGate, onCancel: @escaping @Sendable () -> Void) {
+        registration = Locked(Registration(cleanUp: onCancel))
+        self.gate = gate
+    }
+
     /// Creates a token that runs `onCancel` once, when it is cancelled or deinitialised.
     ///
     /// Use it to tie other clean-up (finishing a stream, removing a second observer) to a

@@ -15,9 +15,9 @@ import Foundation
 // program. (Closures written in top-level code here would be isolated to the main actor, and
 // `TaskLocal.withValue` would then check the executor on every call: about 150 instructions.)
 //
-// `pairs` times each target operation against its limit interleaved: 40 blocks of each, taken
-// in turn (ours then the limit, then the other way round), and reports the median of the
-// block-by-block ratios. The host's slow spells last seconds, so the harness, which times one
+// `pairs` times each target operation against its limit (or a peer) interleaved: 40 blocks of
+// each, taken in turn (ours then the limit, then the other way round), and reports the median
+// of the block-by-block ratios. The host's slow spells last seconds, so the harness, which times one
 // benchmark after the other, can compare ours in a slow spell with the limit in a quick one;
 // blocks taken in turn share their spells.
 
@@ -43,6 +43,11 @@ let pairs: [(row: String, ours: String, limit: String, block: Int)] = [
     ("notify10000", "notify10000", "notify10000-raw", 1),
     ("observe1", "observe1", "observe1-limit", 10_000),
     ("changeLog", "logged1", "notify1", 1_000),
+    // Ours against OpenCombine's `CurrentValueSubject.send` (skipped when peers are not built).
+    ("notify0VsCombine", "notify0", "notify0-combine", 1_000),
+    ("notify1VsCombine", "notify1", "notify1-combine", 1_000),
+    ("notify100VsCombine", "notify100", "notify100-combine", 30),
+    ("notify10000VsCombine", "notify10000", "notify10000-combine", 1),
 ]
 
 /// Times every pair interleaved; returns row → figures, and prints one line per pair.

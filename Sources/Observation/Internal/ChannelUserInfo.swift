@@ -23,11 +23,12 @@ extension NotificationChannel {
         return info
     }
 
-    /// The `userInfo` of a store change: `payload` under ``payloadKey``, and `old` and `new`
-    /// under `"old"` and `"new"` for classic observers.
+    /// The `userInfo` of a store change, in a table of its own: `payload` under ``payloadKey``,
+    /// and `old` and `new` under `"old"` and `"new"` for classic observers.
     ///
-    /// It is a copy of one prepared table whose three values are replaced by position, so a post
-    /// hashes no key; the layout is the one `userInfo(carrying:classicEntries:)` makes.
+    /// It is a copy of one prepared table whose three values are replaced by position, so it
+    /// hashes no key (see ``ChangeUserInfoLayout``). A store core reuses one table from post to
+    /// post instead (``ChangeUserInfoBuffer``); this one-off copy stays for inlinable callers.
     @inlinable
     package func userInfo(carrying payload: Payload, old: Any, new: Any) -> [AnyHashable: Any] {
         let layout = changeUserInfoLayout
@@ -46,8 +47,11 @@ extension NotificationChannel {
 // nonisolated(unsafe): an immutable empty dictionary; every write goes to a copy of its own.
 @usableFromInline nonisolated(unsafe) let sparseUserInfo = [AnyHashable: Any](minimumCapacity: 9)
 
-/// The prepared table of a store change's `userInfo` and the positions of its three values.
-/// The positions stay valid in every copy of the table: replacing a value moves no entry.
+/// The prepared table of a store change's `userInfo` and the positions of its three values:
+/// `payload` under ``NotificationChannel/payloadKey``, and `old` and `new` under `"old"` and
+/// `"new"`, laid out as `userInfo(carrying:classicEntries:)` lays out a payload and two more
+/// entries. A post replaces the values by position, so it hashes no key; the positions stay
+/// valid in every copy of the table, since replacing a value moves no entry.
 @usableFromInline
 struct ChangeUserInfoLayout: @unchecked Sendable {  // @unchecked: `Any` placeholders, never read
     @usableFromInline let table: [AnyHashable: Any]
@@ -69,3 +73,56 @@ struct ChangeUserInfoLayout: @unchecked Sendable {  // @unchecked: `Any` placeho
 }
 
 @usableFromInline let changeUserInfoLayout = ChangeUserInfoLayout()
+
+/// The `userInfo` table of one store's change posts, kept from one post to the next.
+///
+/// ``fill(payload:old:new:)`` writes a change's three values into the table and returns it for
+/// the post; ``clear(_:_:)``, called once the post has returned, puts the placeholders back
+/// (unless the values are plain data), so the table keeps nothing alive between posts. When no observer kept the notification, the table is
+/// the buffer's alone again by then, and the next post writes into it in place: no allocation,
+/// no key copied, nothing to tear down. A notification that an observer kept keeps its own
+/// values: the next write copies the table first.
+///
+/// Only the thread whose turn it is to post a store's changes uses the store's buffer (a store
+/// posts its changes one at a time, in commit order), and the turn passes from thread to thread
+/// under the store's lock; hence `@unchecked Sendable`.
+@usableFromInline
+package final class ChangeUserInfoBuffer: @unchecked Sendable {
+    // Unchecked: only the thread whose turn it is uses the buffer (see above).
+    @exclusivity(unchecked) @usableFromInline var table: [AnyHashable: Any]
+    @usableFromInline let layout: ChangeUserInfoLayout
+
+    /// An empty buffer.
+    package init() {
+        layout = changeUserInfoLayout
+        table = layout.table
+    }
+
+    /// The `userInfo` of a store change, laid out as ``ChangeUserInfoLayout`` says, holding
+    /// `payload`, `old` and `new`.
+    @inlinable
+    package func fill<Payload, State>(payload: Payload, old: State, new: State) -> [AnyHashable: Any] {
+        Self.write(&table.values, layout, payload, old, new)
+        return table
+    }
+
+    /// Drops the values of the last change, so that the table keeps no state alive between
+    /// posts. Plain data (no references, nothing to release) is left for the next post to
+    /// overwrite: keeping it holds nothing alive.
+    @inlinable
+    package func clear<Payload, State>(_: Payload.Type, _: State.Type) {
+        if _isPOD(Payload.self) && _isPOD(State.self) { return }
+        Self.write(&table.values, layout, (), (), ())
+    }
+
+    /// Replaces the three values in one access to the table (one uniqueness check).
+    @inlinable
+    static func write<Payload, State>(
+        _ values: inout Dictionary<AnyHashable, Any>.Values, _ layout: ChangeUserInfoLayout,
+        _ payload: Payload, _ old: State, _ new: State
+    ) {
+        values[layout.payload] = payload
+        values[layout.old] = old
+        values[layout.new] = new
+    }
+}

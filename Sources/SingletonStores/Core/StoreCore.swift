@@ -35,6 +35,14 @@ import SingletonStoresLocking
 /// returns without waiting. So an observer may write to the store it observes — its change is
 /// delivered after its handler returns, never nested inside it — and never deadlocks.
 ///
+/// For each change, Swift Observation's `onChange` comes first; then the core calls its own
+/// observers (``observe(on:_:)``, ``changes(buffering:)``) itself, in the order they were
+/// registered; then it posts the change to its notification center, where channel observers
+/// and classic, name-based observers receive it. So every observer, of either kind, sees every
+/// change in commit order (a ``changes(buffering:)`` sequence keeps what its buffering allows),
+/// and a change reaches no observer before the previous one has reached them all — handed to
+/// its queue, for an observer on an `OperationQueue`.
+///
 /// ## Performance
 /// Reads and writes are `@inlinable`, so they are specialised for the store's `State` where
 /// they are called: a read is a lock and a copy, with no run-time generic metadata look-up and
@@ -52,6 +60,10 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
     // `\.state` made once: in a generic class a key-path literal is instantiated at run time,
     // which would cost an allocation on every read.
     @usableFromInline let stateKeyPath: KeyPath<StoreCore<State>, State> & Sendable = \.state
+    // The observers registered with `observe` and `changes`, which the core calls itself.
+    @usableFromInline let observers: DirectObservers<StoreChange<State>>
+    // The `userInfo` of the notifications, reused from post to post by the posting thread.
+    @usableFromInline let changeUserInfo = ChangeUserInfoBuffer()
 
     @usableFromInline struct Storage: ~Copyable {
         @usableFromInline var state: State
@@ -79,6 +91,7 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
         self.channel = channel
         self.center = center
         self.classicObject = object
+        self.observers = DirectObservers(center: center)
     }
 
     /// The current state: a snapshot taken under the lock.
@@ -178,34 +191,54 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
         // both find the store already holding `change.new`.
         registrar.willSet(self, keyPath: stateKeyPath)
         registrar.didSet(self, keyPath: stateKeyPath)
-        let info = channel.userInfo(carrying: change, old: change.old, new: change.new)
-        center.post(name: channel.name, object: classicObject(change), userInfo: info)
+        // The core's own observers first, in the order they were registered, then the
+        // notification, for channel observers and classic ones.
+        observers.post(change)
+        do {
+            let info = changeUserInfo.fill(payload: change, old: change.old, new: change.new)
+            if let object = classicObject(change) {
+                center.post(name: channel.name, object: object, userInfo: info)
+            } else {
+                center.post(name: channel.name, object: nil, userInfo: info)
+            }
+        }
+        // `info` is gone: unless an observer kept the notification, the table is the buffer's
+        // alone again, and clearing it (and the next post) writes in place.
+        changeUserInfo.clear(StoreChange<State>.self, State.self)
     }
 }
 
 extension StoreCore {
     /// Calls `handler` with every change this core posts, until the token is cancelled.
     ///
+    /// The core calls its observers itself, in the order they were registered, right before it
+    /// posts the change to its notification center; they see this core's changes only (not
+    /// other posts with the channel's name: observe the channel for those). Once
+    /// ``ObservationToken/cancel()`` has returned, `handler` is not called again, as with
+    /// `NotificationChannel.observe(center:object:on:_:)`.
+    ///
     /// - Parameters:
     ///   - delivery: Where the handler runs; the posting thread by default.
     ///   - handler: Called with each committed change.
-    /// - Returns: A token that keeps the observer registered.
+    /// - Returns: A token that keeps the observer registered. Discarding it removes the observer
+    ///   at once.
     @inlinable
     public func observe(
         on delivery: ObservationDelivery = .postingThread,
         _ handler: @escaping @Sendable (StoreChange<State>) -> Void
     ) -> ObservationToken {
-        channel.observe(center: center, on: delivery, handler)
+        observers.observe(on: delivery, handler)
     }
 
     /// The changes this core posts, as an asynchronous sequence; see
-    /// `NotificationChannel.values(center:object:buffering:)`.
+    /// `NotificationChannel.values(center:object:buffering:)` for the buffering and for when the
+    /// observer is removed. Like ``observe(on:_:)``, it sees this core's changes only.
     ///
     /// - Parameter buffering: What to keep while the consumer is busy.
     public func changes(
         buffering: NotificationChannel<StoreChange<State>>.Buffering = .newest(1)
     ) -> AsyncStream<StoreChange<State>> {
-        channel.values(center: center, buffering: buffering)
+        observers.values(buffering: buffering)
     }
 }
 

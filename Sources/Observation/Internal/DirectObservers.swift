@@ -1,0 +1,103 @@
+import Dispatch
+import Foundation
+import SingletonStoresLocking
+
+/// Observers that a poster calls itself, in the order they were registered, without going
+/// through NotificationCenter: what a store core keeps for the observers of its own changes.
+///
+/// NotificationCenter looks its observers up by name on every post, gathers them into a fresh
+/// array and hands each one the notification as `Any`, which each observer casts back and
+/// searches for its payload. Here a post copies the current list under the lock (one retain),
+/// releases the lock and calls each entry with the typed value. Every call goes through the
+/// observer's ``ObservationGate``, so tokens keep the promises of ``ObservationToken/cancel()``;
+/// a handler may cancel its own token or register new observers, which the post under way does
+/// not call (it works on the list as it was when it began).
+@usableFromInline
+package final class DirectObservers<Payload: Sendable>: Sendable {
+    @usableFromInline
+    struct Entry: Sendable {
+        /// Increases along the list, so a token finds its entry by binary search.
+        @usableFromInline let id: UInt64
+        @usableFromInline let call: @Sendable (Payload) -> Void
+    }
+
+    @usableFromInline
+    struct List: Sendable {
+        @usableFromInline var entries: [Entry] = []
+        var nextID: UInt64 = 0
+    }
+
+    @usableFromInline let list = Locked(List())
+    /// The center the observers are counted on (see `storeObservationObserverCount`).
+    private let center: NotificationCenter
+
+    /// An empty list whose observers count as registered on `center`.
+    package init(center: NotificationCenter) {
+        self.center = center
+    }
+
+    /// Calls every observer registered now with `value`, in registration order, on this thread
+    /// (an observer with a queue or on the main actor is handed the value there). No lock is held
+    /// while an observer runs.
+    @inlinable
+    package func post(_ value: Payload) {
+        let entries = list.withLock { $0.entries }
+        for entry in entries { entry.call(value) }
+    }
+
+    /// Registers `handler`; see `NotificationChannel.observe(center:object:on:_:)` for the
+    /// deliveries and what cancelling the token promises.
+    @usableFromInline
+    package func observe(
+        on delivery: ObservationDelivery,
+        _ handler: @escaping @Sendable (Payload) -> Void
+    ) -> ObservationToken {
+        let gate = ObservationGate()
+        switch delivery {
+        case .postingThread:
+            return add(gate: gate) { value in gate.pass { handler(value) } }
+        case .queue(let queue):
+            // The gate is checked when the operation runs, so an operation still queued when the
+            // token is cancelled does nothing.
+            return add(gate: gate) { value in queue.addOperation { gate.pass { handler(value) } } }
+        }
+    }
+
+    /// The posted values as an asynchronous sequence; see
+    /// `NotificationChannel.values(center:object:buffering:)`.
+    package func values(buffering: NotificationChannel<Payload>.Buffering) -> AsyncStream<Payload> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Payload.self, bufferingPolicy: buffering.streamPolicy)
+        let token = observe(on: .postingThread) { value in continuation.yield(value) }
+        continuation.onTermination = { _ in token.cancel() }
+        return stream
+    }
+
+    private func add(gate: ObservationGate, _ call: @escaping @Sendable (Payload) -> Void) -> ObservationToken {
+        let id = list.withLock { list -> UInt64 in
+            let id = list.nextID
+            list.nextID &+= 1
+            list.entries.append(Entry(id: id, call: call))
+            return id
+        }
+        RegistrationLedger.added(to: center)
+        return ObservationToken(gate: gate) { [self] in remove(id) }
+    }
+
+    private func remove(_ id: UInt64) {
+        let removed = list.withLock { list -> Entry? in
+            var low = 0
+            var high = list.entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if list.entries[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            guard low < list.entries.count, list.entries[low].id == id else { return nil }
+            return list.entries.remove(at: low)
+        }
+        guard removed != nil else { return }
+        RegistrationLedger.removed(from: center)
+        // `removed`, and the handler it holds, is released here: after the lock, since releasing
+        // what a handler captured may run any deinit.
+    }
+}
