@@ -13,7 +13,8 @@
 # --filter REGEX     only the micro-benchmarks whose name matches (ordo-one/benchmark --filter)
 # --no-micro         skip the micro-benchmarks and the interleaved ratios
 # --no-countdown     skip the real-clock countdown accuracy runs
-# --no-costs         skip the cost rows (persisted update, cross-process latency, energy, idle)
+# --no-costs         skip the cost rows (persisted update, cross-process latency, energy, idle,
+#                    cost against history)
 # --keep DIR         keep the raw exports (JMH JSON, pairs, countdown and cost JSON) in DIR
 set -eu
 cd "$(dirname "$0")"
@@ -87,11 +88,15 @@ if [ "$countdown" = 1 ]; then
 fi
 
 if [ "$costs" = 1 ]; then
-    echo "Costs: persisted update, cross-process latency, energy, idle watchers…" >&2
+    # The history row launches the app itself: the root package's demo-cli, release build.
+    echo "Building demo-cli (release) for the cost against history…" >&2
+    (cd .. && swift build -c release --product demo-cli >&2)
+    demo_cli="$(cd .. && swift build -c release --show-bin-path)/demo-cli"
+    echo "Costs: persisted update, cross-process latency, energy, idle watchers, history…" >&2
     if [ "$quick" = 1 ]; then
-        "$bin/cost-benchmarks" --quick --json "$out/costs.json" >&2
+        "$bin/cost-benchmarks" --quick --demo-cli "$demo_cli" --json "$out/costs.json" >&2
     else
-        "$bin/cost-benchmarks" --json "$out/costs.json" >&2
+        "$bin/cost-benchmarks" --demo-cli "$demo_cli" --json "$out/costs.json" >&2
     fi
 fi
 

@@ -13,6 +13,8 @@ public struct CostResults: Codable, Sendable {
     public var energy: [String: EnergyResult] = [:]
     /// Idle persisted stores, watching and not.
     public var idle: IdleResult?
+    /// `demo-cli` launches against growing purchase histories.
+    public var history: HistoryResult?
 
     /// An empty result, filled row by row.
     public init() {}
@@ -102,5 +104,46 @@ public struct IdleResult: Codable, Sendable {
         self.seconds = seconds
         self.watchingCPUMilliseconds = watchingCPUMilliseconds
         self.offCPUMilliseconds = offCPUMilliseconds
+    }
+}
+
+/// Launches of `demo-cli` against purchase ledgers of growing history: what a launch costs as
+/// the past purchases pile up (the ledger folds settled entries into a checkpoint).
+public struct HistoryResult: Codable, Sendable {
+    /// One entry per ledger size, smallest first.
+    public var sizes: [HistorySize]
+    /// How many timed launches of each command each size had.
+    public var runs: Int
+
+    /// Records one run's figures.
+    public init(sizes: [HistorySize], runs: Int) {
+        self.sizes = sizes
+        self.runs = runs
+    }
+}
+
+/// The launches at one ledger size.
+public struct HistorySize: Codable, Sendable {
+    /// Past purchases in the generated ledger.
+    public var purchases: Int
+    /// Median CPU time (user + system) of `demo-cli purchase show`, in milliseconds.
+    public var showCPUMilliseconds: Double
+    /// Median CPU time (user + system) of `demo-cli purchase buy`, in milliseconds.
+    public var buyCPUMilliseconds: Double
+    /// The largest peak resident memory of any timed launch, in MiB.
+    public var peakMemoryMiB: Double
+    /// Wall-clock seconds of the first, untimed `purchase buy`, which compacted the ledger.
+    public var compactionSeconds: Double
+
+    /// Records one size's figures.
+    public init(
+        purchases: Int, showCPUMilliseconds: Double, buyCPUMilliseconds: Double, peakMemoryMiB: Double,
+        compactionSeconds: Double
+    ) {
+        self.purchases = purchases
+        self.showCPUMilliseconds = showCPUMilliseconds
+        self.buyCPUMilliseconds = buyCPUMilliseconds
+        self.peakMemoryMiB = peakMemoryMiB
+        self.compactionSeconds = compactionSeconds
     }
 }

@@ -370,6 +370,29 @@ if let costs {
             String(format: "%+.2f ms", extra), "—", "≤ 1 ms more CPU than no watcher",
             verdict([extra <= 1]))
     }
+    if let history = costs.history, let smallest = history.sizes.first, let largest = history.sizes.last {
+        func count(_ purchases: Int) -> String {
+            purchases.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        }
+        func cell(_ size: HistorySize) -> String {
+            String(
+                format: "show %.1f ms, buy %.1f ms CPU; peak %.1f MiB", size.showCPUMilliseconds, size.buyCPUMilliseconds,
+                size.peakMemoryMiB)
+        }
+        let show = largest.showCPUMilliseconds / smallest.showCPUMilliseconds
+        let buy = largest.buyCPUMilliseconds / smallest.buyCPUMilliseconds
+        let memory = largest.peakMemoryMiB / smallest.peakMemoryMiB
+        let middle = history.sizes.dropFirst().dropLast().map { "\(count($0.purchases)): \(cell($0))" }
+        row(
+            "Cost against history: `demo-cli purchase show` and `purchase buy` launches, "
+                + history.sizes.map { count($0.purchases) }.joined(separator: " / ")
+                + " past purchases (median of \(history.runs), compacted ledger)",
+            "\(count(largest.purchases)): \(cell(largest))" + (middle.isEmpty ? "" : "; " + middle.joined(separator: "; ")),
+            "\(count(smallest.purchases)): \(cell(smallest))",
+            String(format: "show %.2f×, buy %.2f×, memory %.2f×", show, buy, memory), "—",
+            "≤ 1.2× from the smallest to the largest (CPU and peak memory)",
+            verdict([show <= 1.2, buy <= 1.2, memory <= 1.2]))
+    }
 }
 
 // MARK: Printing

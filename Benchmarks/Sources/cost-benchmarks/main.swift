@@ -3,13 +3,17 @@ import Foundation
 
 // The costs an app feels beyond a single call, each against its limit (see BENCHMARKS.md):
 //
-//   cost-benchmarks [--quick] [--rows persisted,latency,energy,idle] [--json PATH]
+//   cost-benchmarks [--quick] [--rows persisted,latency,energy,idle,history] [--json PATH]
+//                   [--demo-cli PATH]
 //
 // persisted  one persisted update vs the same bytes written by hand, and UserDefaults
 // latency    a change from a writer process to three watcher processes at once: events,
 //            polling, bare inotify
 // energy     CPU time and wake-ups of a countdown on two screens: ours, naive, the limit
 // idle       CPU time of 100 idle stores watching their documents, and with watching off
+// history    CPU time and peak memory of `demo-cli purchase show` and `purchase buy` launches
+//            with 10^3, 10^5 and 10^6 past purchases (--quick: 10^3 and 10^5); needs
+//            --demo-cli PATH (run-benchmarks.sh builds it), skipped without
 //
 // --quick shortens every row (fewer blocks and changes, a 10 s countdown and idle stretch) so
 // the whole run takes well under a minute. The other processes are copies of this program,
@@ -33,7 +37,7 @@ func option(_ name: String) -> String? {
 }
 
 let quick = arguments.contains("--quick")
-let rows = Set(option("--rows")?.split(separator: ",").map(String.init) ?? ["persisted", "latency", "energy", "idle"])
+let rows = Set(option("--rows")?.split(separator: ",").map(String.init) ?? ["persisted", "latency", "energy", "idle", "history"])
 var results = CostResults()
 results.pollIntervalMilliseconds = 50
 
@@ -80,6 +84,23 @@ do {
             String(
                 format: "idle: watching %.2f ms CPU, off %.2f ms CPU over %d s", idle.watchingCPUMilliseconds,
                 idle.offCPUMilliseconds, idle.seconds))
+    }
+    if rows.contains("history") {
+        if let demoCLI = option("--demo-cli") {
+            let sizes = quick ? [1_000, 100_000] : [1_000, 100_000, 1_000_000]
+            note("cost against history: demo-cli launches at \(sizes.map(String.init).joined(separator: ", ")) past purchases…")
+            let history = try measureHistory(demoCLI: demoCLI, sizes: sizes, runs: quick ? 3 : 7)
+            results.history = history
+            for size in history.sizes {
+                print(
+                    String(
+                        format: "history %d: show %.1f ms CPU, buy %.1f ms CPU, peak %.1f MiB (compacted in %.2f s)",
+                        size.purchases, size.showCPUMilliseconds, size.buyCPUMilliseconds, size.peakMemoryMiB,
+                        size.compactionSeconds))
+            }
+        } else {
+            note("cost against history skipped: give --demo-cli PATH")
+        }
     }
 } catch {
     note("\(error)")
