@@ -114,11 +114,15 @@ public struct HistoryResult: Codable, Sendable {
     public var sizes: [HistorySize]
     /// How many timed launches of each command each size had.
     public var runs: Int
+    /// The peak memory reported for a launch of `/bin/true` the same way, in MiB: below it, a
+    /// launch's peak cannot be seen (the launcher's address space counts towards it).
+    public var launcherFloorMiB: Double?
 
     /// Records one run's figures.
-    public init(sizes: [HistorySize], runs: Int) {
+    public init(sizes: [HistorySize], runs: Int, launcherFloorMiB: Double?) {
         self.sizes = sizes
         self.runs = runs
+        self.launcherFloorMiB = launcherFloorMiB
     }
 }
 

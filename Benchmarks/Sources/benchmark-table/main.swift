@@ -387,7 +387,8 @@ if let costs {
             "Cost against history: `demo-cli purchase show` and `purchase buy` launches, "
                 + history.sizes.map { count($0.purchases) }.joined(separator: " / ")
                 + " past purchases (median of \(history.runs), compacted ledger)",
-            "\(count(largest.purchases)): \(cell(largest))" + (middle.isEmpty ? "" : "; " + middle.joined(separator: "; ")),
+            "\(count(largest.purchases)): \(cell(largest))" + (middle.isEmpty ? "" : "; " + middle.joined(separator: "; "))
+                + (history.launcherFloorMiB.map { String(format: " (launcher floor %.1f MiB)", $0) } ?? ""),
             "\(count(smallest.purchases)): \(cell(smallest))",
             String(format: "show %.2f×, buy %.2f×, memory %.2f×", show, buy, memory), "—",
             "≤ 1.2× from the smallest to the largest (CPU and peak memory)",

@@ -27,6 +27,7 @@ if arguments.first == "child" {
     case "watch": exit(runWatcher(Array(role.dropFirst())))
     case "energy": exit(await runCountdown(Array(role.dropFirst())))
     case "idle": exit(runIdle(Array(role.dropFirst())))
+    case "launch": exit(runLaunch(Array(role.dropFirst())))
     default: exit(2)
     }
 }

@@ -33,6 +33,39 @@ import Testing
         }
     }
 
+    /// The registry reads its task-local through the runtime directly; these are the places
+    /// `TaskLocal.get()` looks that a plain test task does not: a task group's children, and a
+    /// thread with no task at all (a scope there binds its values to the thread).
+    @Test func overridesReachTaskGroupChildrenAndAThreadWithNoTask() async {
+        let counts = await withStores {
+            $0.counter = CounterStub(count: 4)
+        } operation: {
+            await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<3 { group.addTask { StoreValues.current.counter.count } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(counts == [4, 4, 4])
+
+        let onThread = await withCheckedContinuation { (continuation: CheckedContinuation<[Int], Never>) in
+            Thread.detachNewThread {
+                let outside = StoreValues.current.counter as? CounterStore === CounterStore.shared ? 0 : -1
+                let inside = withStores {
+                    $0.counter = CounterStub(count: 5)
+                } operation: {
+                    withStores {
+                        $0.weather = WeatherStub(forecast: "fog")
+                    } operation: {
+                        StoreValues.current.counter.count
+                    }
+                }
+                let after = StoreValues.current.counter as? CounterStore === CounterStore.shared ? 0 : -1
+                continuation.resume(returning: [outside, inside, after])
+            }
+        }
+        #expect(onThread == [0, 5, 0])
+    }
+
     @Test func nestedScopesLayerAndRestore() {
         withStores {
             $0.counter = CounterStub(count: 1)
