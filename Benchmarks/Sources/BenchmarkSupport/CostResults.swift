@@ -138,16 +138,19 @@ public struct HistorySize: Codable, Sendable {
     public var peakMemoryMiB: Double
     /// Wall-clock seconds of the first, untimed `purchase buy`, which compacted the ledger.
     public var compactionSeconds: Double
+    /// Peak memory of that compacting launch, in MiB.
+    public var compactionPeakMemoryMiB: Double?
 
     /// Records one size's figures.
     public init(
         purchases: Int, showCPUMilliseconds: Double, buyCPUMilliseconds: Double, peakMemoryMiB: Double,
-        compactionSeconds: Double
+        compactionSeconds: Double, compactionPeakMemoryMiB: Double?
     ) {
         self.purchases = purchases
         self.showCPUMilliseconds = showCPUMilliseconds
         self.buyCPUMilliseconds = buyCPUMilliseconds
         self.peakMemoryMiB = peakMemoryMiB
         self.compactionSeconds = compactionSeconds
+        self.compactionPeakMemoryMiB = compactionPeakMemoryMiB
     }
 }

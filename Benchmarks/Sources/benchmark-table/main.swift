@@ -382,13 +382,19 @@ if let costs {
         let show = largest.showCPUMilliseconds / smallest.showCPUMilliseconds
         let buy = largest.buyCPUMilliseconds / smallest.buyCPUMilliseconds
         let memory = largest.peakMemoryMiB / smallest.peakMemoryMiB
+        // The first launch of this version compacts an old ledger, once: shown, not compared.
+        let compaction =
+            largest.compactionPeakMemoryMiB.map {
+                String(format: "; compacting the old ledger once: %.1f s, peak %.0f MiB", largest.compactionSeconds, $0)
+            } ?? ""
         let middle = history.sizes.dropFirst().dropLast().map { "\(count($0.purchases)): \(cell($0))" }
         row(
             "Cost against history: `demo-cli purchase show` and `purchase buy` launches, "
                 + history.sizes.map { count($0.purchases) }.joined(separator: " / ")
                 + " past purchases (median of \(history.runs), compacted ledger)",
             "\(count(largest.purchases)): \(cell(largest))" + (middle.isEmpty ? "" : "; " + middle.joined(separator: "; "))
-                + (history.launcherFloorMiB.map { String(format: " (launcher floor %.1f MiB)", $0) } ?? ""),
+                + (history.launcherFloorMiB.map { String(format: " (launcher floor %.1f MiB)", $0) } ?? "")
+                + compaction,
             "\(count(smallest.purchases)): \(cell(smallest))",
             String(format: "show %.2f×, buy %.2f×, memory %.2f×", show, buy, memory), "—",
             "≤ 1.2× from the smallest to the largest (CPU and peak memory)",

@@ -128,14 +128,16 @@ func median(_ values: [Double]) -> Double {
 func measureHistory(demoCLI: String, sizes: [Int], runs: Int) throws -> HistoryResult {
     var folders: [URL] = []
     var compaction: [Double] = []
+    var compactionPeak: [Double] = []
     defer { folders.forEach { try? FileManager.default.removeItem(at: $0) } }
     for size in sizes {
         let folder = try makeFolder("history-\(size)")
         folders.append(folder)
         try writeLedger(purchases: size, to: folder)
         let start = monotonicNanoseconds()
-        _ = try launchFromCopy(demoCLI, ["purchase", "buy", "--data-dir", folder.path])
+        let compacting = try launchFromCopy(demoCLI, ["purchase", "buy", "--data-dir", folder.path])
         compaction.append(Double(monotonicNanoseconds() - start) / 1e9)
+        compactionPeak.append(compacting.peakMemoryMiB)
         note("history: \(size) past purchases written and compacted in \(String(format: "%.2f", compaction.last ?? 0)) s")
     }
     var show = Array(repeating: [Double](), count: sizes.count)
@@ -155,7 +157,8 @@ func measureHistory(demoCLI: String, sizes: [Int], runs: Int) throws -> HistoryR
     let results = sizes.indices.map { index in
         HistorySize(
             purchases: sizes[index], showCPUMilliseconds: median(show[index]), buyCPUMilliseconds: median(buy[index]),
-            peakMemoryMiB: peak[index], compactionSeconds: compaction[index])
+            peakMemoryMiB: peak[index], compactionSeconds: compaction[index],
+            compactionPeakMemoryMiB: compactionPeak[index])
     }
     let floor = try launchFromCopy("/bin/true", []).peakMemoryMiB
     return HistoryResult(sizes: results, runs: runs, launcherFloorMiB: floor)

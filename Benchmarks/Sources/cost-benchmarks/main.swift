@@ -95,9 +95,10 @@ do {
             for size in history.sizes {
                 print(
                     String(
-                        format: "history %d: show %.1f ms CPU, buy %.1f ms CPU, peak %.1f MiB (compacted in %.2f s)",
+                        format:
+                            "history %d: show %.1f ms CPU, buy %.1f ms CPU, peak %.1f MiB (compacted once in %.2f s, peak %.1f MiB)",
                         size.purchases, size.showCPUMilliseconds, size.buyCPUMilliseconds, size.peakMemoryMiB,
-                        size.compactionSeconds))
+                        size.compactionSeconds, size.compactionPeakMemoryMiB ?? 0))
             }
         } else {
             note("cost against history skipped: give --demo-cli PATH")
