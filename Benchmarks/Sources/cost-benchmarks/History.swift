@@ -41,7 +41,11 @@ enum HistoryError: Error, CustomStringConvertible {
 
 /// Runs `executable` with `arguments`, output discarded, and returns what it used.
 func launch(_ executable: String, _ arguments: [String]) throws -> LaunchUsage {
+    #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t? = nil
+    #else
     var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
@@ -50,7 +54,10 @@ func launch(_ executable: String, _ arguments: [String]) throws -> LaunchUsage {
     defer { argv.forEach { free($0) } }
     var pid = pid_t()
     var terminated = argv + [nil]
-    let spawned = posix_spawn(&pid, executable, &actions, nil, &terminated, environ)
+    let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
+    defer { environment.forEach { free($0) } }
+    var environmentList = environment + [nil]
+    let spawned = posix_spawn(&pid, executable, &actions, nil, &terminated, &environmentList)
     let command = ([executable] + arguments).joined(separator: " ")
     guard spawned == 0 else { throw HistoryError.launchFailed(command, spawned) }
     var status: Int32 = 0
