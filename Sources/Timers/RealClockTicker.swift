@@ -98,7 +98,7 @@ final class RealClockTicker: @unchecked Sendable {
         pthread_condattr_destroy(&attributes)
         // The tickers are process-wide constants: the thread lives as long as the process.
         let thread = Thread { self.run() }
-        thread.name = "SingletonStores.ticker"
+        thread.name = "countdown-ticks"
         thread.start()
     }
 
