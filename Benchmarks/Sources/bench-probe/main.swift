@@ -10,7 +10,7 @@ import Foundation
 // Operations: those of `MeasuredOperation.named` (read, read-limit, read-override,
 // read-limit-override, read-anyobject, read-override-anyobject, read-cast, scope, scope-limit,
 // notify<N>, notify<N>-raw, and the peers' variants), hour (a one-hour countdown on the
-// manual clock), and `energy <ours|naive|limit> <seconds>` (cost-benchmarks' energy countdowns,
+// manual clock), and `energy <ours|naive|limit|timer|store> <seconds>` (cost-benchmarks' energy countdowns,
 // with the main thread blocked rather than suspended). The operations are made and run in BenchmarkSupport's nonisolated code, called
 // synchronously from the main task, so they stay on the main thread, where valgrind follows the
 // program. (Closures written in top-level code here would be isolated to the main actor, and
