@@ -293,12 +293,13 @@ public final class CountdownTimer: Sendable {
 
     // MARK: Internals for tests
 
-    /// How many countdown tasks this timer has started so far.
+    /// How many countdown tasks (or, on the ticker thread, first ticker entries) this timer has
+    /// started so far.
     var tasksStarted: Int {
         state.withLock { $0.tasksStarted }
     }
 
-    /// Whether the timer currently holds a countdown task.
+    /// Whether the timer currently holds a countdown task or ticker entry.
     var hasTask: Bool {
         state.withLock { $0.wake != nil }
     }

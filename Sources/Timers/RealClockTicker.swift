@@ -76,15 +76,11 @@ final class RealClockTicker: @unchecked Sendable {
     ///
     /// Call it right after reading the clock's origin.
     static func line<C: Clock>(for clock: C) -> Line? where C.Duration == Duration {
-        let ticker: RealClockTicker
-        if C.self == ContinuousClock.self {
-            ticker = continuous
-        } else if C.self == SuspendingClock.self {
-            ticker = suspending
-        } else {
-            return nil
-        }
-        return Line(ticker: ticker, origin: now(on: ticker.clockID))
+        let isContinuous = C.self == ContinuousClock.self
+        guard isContinuous || C.self == SuspendingClock.self else { return nil }
+        // The time first: the first use of a ticker starts its thread, which takes a while.
+        let origin = now(on: isContinuous ? CLOCK_BOOTTIME : CLOCK_MONOTONIC)
+        return Line(ticker: isContinuous ? continuous : suspending, origin: origin)
     }
 
     private init(clockID: clockid_t) {
