@@ -5,10 +5,29 @@ import SingletonStoresLocking
 extension CountdownTimer {
     /// Work decided under the lock and done after it is released.
     struct Effects: Sendable {
-        var cancelled: Task<Void, Never>?
+        var cancelled: Wake?
         var launch: UInt64?
         var waiters: [CheckedContinuation<Void, Never>] = []
         var deliver = false
+    }
+
+    /// What wakes the running countdown at its next change: its task sleeping on the clock, or
+    /// (for the real clocks on Linux) its entry on the process's ticker thread.
+    enum Wake: Sendable {
+        case task(Task<Void, Never>)
+        #if canImport(Glibc) || canImport(Musl)
+        case ticket(RealClockTicker.Ticket)
+        #endif
+
+        /// Ends the wait: cancels the task's sleep, or drops the ticker entry.
+        func cancel() {
+            switch self {
+            case .task(let task): task.cancel()
+            #if canImport(Glibc) || canImport(Musl)
+            case .ticket(let ticket): ticket.cancel()
+            #endif
+            }
+        }
     }
 
     enum Phase: Sendable {
@@ -49,7 +68,8 @@ extension CountdownTimer {
         var lastShown: Int?
         /// Identifies the current countdown task; a task whose epoch is not current does nothing.
         var epoch: UInt64 = 0
-        var task: Task<Void, Never>?
+        var wake: Wake?
+        /// How many countdowns have been set going (tasks started, or first ticker entries).
         var tasksStarted = 0
         var outbox = Outbox<Event>()
         var endWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -86,8 +106,8 @@ extension CountdownTimer {
 
         mutating func stopTask(effects: inout Effects) {
             epoch &+= 1
-            effects.cancelled = task
-            task = nil
+            effects.cancelled = wake
+            wake = nil
         }
     }
 }

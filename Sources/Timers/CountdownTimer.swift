@@ -3,8 +3,8 @@ import SingletonStoresLocking
 ///
 /// A screen that runs its own repeating timer and decrements its own counter drifts: two screens
 /// started 400 ms apart show 12:34 and 12:35 at the same moment. A `CountdownTimer` keeps a single
-/// *deadline* instead. Every read derives the remaining time from it, and the timer's one internal
-/// task sleeps until the next instant at which the shown value changes (`deadline - n s`), so
+/// *deadline* instead. Every read derives the remaining time from it, and the timer sleeps
+/// until the next instant at which the shown value changes (`deadline - n s`), so
 /// errors never accumulate and every reader agrees:
 ///
 /// ```swift
@@ -76,8 +76,11 @@ public final class CountdownTimer: Sendable {
     ///   - clock: The clock to count down on: `ContinuousClock()` in production (it keeps
     ///     counting while the device sleeps and ignores changes of the wall-clock time), a
     ///     ``ManualClock`` in tests.
-    ///   - onChange: Called with each ``Event``, never under a lock. Keep it short; it runs on the
-    ///     timer's task or on the thread that caused the change.
+    ///   - onChange: Called with each ``Event``, never under a lock. Keep it short and never block
+    ///     in it: it runs on the timer's task or on the thread that caused the change. On Linux,
+    ///     timers on `ContinuousClock` or `SuspendingClock` tick on one thread they all share,
+    ///     which wakes once per change instead of a task hopping through the concurrency
+    ///     runtime.
     public init(
         clock: some Clock<Duration>,
         onChange: @escaping @Sendable (Event) -> Void = { _ in }
@@ -290,20 +293,21 @@ public final class CountdownTimer: Sendable {
 
     // MARK: Internals for tests
 
-    /// How many countdown tasks this timer has started so far.
+    /// How many countdown tasks (or, on the ticker thread, first ticker entries) this timer has
+    /// started so far.
     var tasksStarted: Int {
         state.withLock { $0.tasksStarted }
     }
 
-    /// Whether the timer currently holds a countdown task.
+    /// Whether the timer currently holds a countdown task or ticker entry.
     var hasTask: Bool {
-        state.withLock { $0.task != nil }
+        state.withLock { $0.wake != nil }
     }
 
     /// A timer its owner released ends its countdown silently: the task's sleep is cancelled,
     /// and nothing is reported.
     deinit {
-        state.withLock { $0.task }?.cancel()
+        state.withLock { $0.wake }?.cancel()
     }
 }
 
@@ -352,6 +356,13 @@ extension CountdownTimer {
     /// released ends its countdown silently (its deinit cancels the sleep), posting nothing and
     /// holding no memory.
     private func launch(epoch: UInt64) {
+        #if canImport(Glibc) || canImport(Musl)
+        if let line = clock.ticker {
+            state.withLock { $0.tasksStarted += 1 }
+            tick(epoch: epoch, on: line)
+            return
+        }
+        #endif
         let settling = clock.settling
         settling?.willStartTask()
         let clock = self.clock
@@ -363,7 +374,7 @@ extension CountdownTimer {
         let isCurrent = state.withLock { state in
             state.tasksStarted += 1
             guard state.epoch == epoch, state.phase.countdown != nil else { return false }
-            state.task = task
+            state.wake = .task(task)
             return true
         }
         if !isCurrent { task.cancel() }
@@ -384,6 +395,25 @@ extension CountdownTimer {
         }
     }
 
+    #if canImport(Glibc) || canImport(Musl)
+    /// The ticker's counterpart of ``run(epoch:of:on:)``: takes one step now, and books the
+    /// next on the ticker, which calls back here on its thread at that instant.
+    ///
+    /// The ticker holds the timer only weakly, so a released timer ends its countdown silently,
+    /// as with a task.
+    private func tick(epoch: UInt64, on line: RealClockTicker.Line) {
+        guard let wake = step(epoch: epoch) else { return }
+        let timer = WeakTimer(self)
+        let ticket = line.schedule(at: wake.offset) { timer.value?.tick(epoch: epoch, on: line) }
+        let isCurrent = state.withLock { state in
+            guard state.epoch == epoch, state.phase.countdown != nil else { return false }
+            state.wake = .ticket(ticket)
+            return true
+        }
+        if !isCurrent { ticket.cancel() }
+    }
+    #endif
+
     /// One step of the countdown task: reports the shown value, or the end; returns when to
     /// wake next, `nil` when the task is done.
     private func step(epoch: UInt64) -> Instant? {
@@ -396,7 +426,7 @@ extension CountdownTimer {
                 if let next = countdown.nextChange(after: now) {
                     wake = next
                 } else {
-                    state.task = nil
+                    state.wake = nil
                     state.finish(.finished, effects: &effects)
                 }
             }

@@ -9,8 +9,18 @@ struct ErasedClock: Sendable {
     /// The clock as a ``SettlingClock``, when it is one (``ManualClock``).
     let settling: (any SettlingClock)?
 
+    #if canImport(Glibc) || canImport(Musl)
+    /// The process's ticker for the clock, when it is `ContinuousClock` or `SuspendingClock`:
+    /// timers wake there instead of sleeping on the clock. `nil` for every other clock.
+    let ticker: RealClockTicker.Line?
+    #endif
+
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let origin = clock.now
+        #if canImport(Glibc) || canImport(Musl)
+        // Read right after the origin: see `RealClockTicker.Line`.
+        ticker = RealClockTicker.line(for: clock)
+        #endif
         now = { origin.duration(to: clock.now) }
         sleep = { offset in
             try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)

@@ -9,8 +9,9 @@ import Foundation
 //
 // Operations: those of `MeasuredOperation.named` (read, read-limit, read-override,
 // read-limit-override, read-anyobject, read-override-anyobject, read-cast, scope, scope-limit,
-// notify<N>, notify<N>-raw, and the peers' variants), and hour (a one-hour countdown on the
-// manual clock). The operations are made and run in BenchmarkSupport's nonisolated code, called
+// notify<N>, notify<N>-raw, and the peers' variants), hour (a one-hour countdown on the
+// manual clock), and `energy <ours|naive|limit|timer|store> <seconds>` (cost-benchmarks' energy countdowns,
+// with the main thread blocked rather than suspended). The operations are made and run in BenchmarkSupport's nonisolated code, called
 // synchronously from the main task, so they stay on the main thread, where valgrind follows the
 // program. (Closures written in top-level code here would be isolated to the main actor, and
 // `TaskLocal.withValue` would then check the executor on every call: about 150 instructions.)
@@ -91,6 +92,10 @@ if operation == "pairs" {
     let start = ContinuousClock.now
     let result = await runManualClockHour()
     print("one-hour manual-clock countdown: \(result), \(ContinuousClock.now - start)")
+} else if operation == "energy", arguments.count == 3, let seconds = Int(arguments[2]),
+    let shown = runEnergyProbe(arguments[1], seconds: seconds)
+{
+    print("energy \(arguments[1]): \(shown) seconds shown")
 } else if let made = MeasuredOperation.named(operation) {
     let nanoseconds = nanosecondsPerOperation(made, count)
     print("\(operation): \(count) operations, \(nanoseconds) ns each")

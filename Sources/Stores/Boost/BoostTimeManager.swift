@@ -237,6 +237,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
 /// The boost takes part in Swift Observation: reading ``remainingSeconds``, ``isInBoostTime``
 /// or ``isPaused`` inside `withObservationTracking` (a SwiftUI `body`) registers a dependency
 /// (on its ``countdown``). `onChange` runs once per change of the shown second — just before
-/// the `.boostTimeNotification` post carrying the same value, on the countdown's task — and at
+/// the `.boostTimeNotification` post carrying the same value, on the countdown's task (on Linux,
+/// for the system clocks, the process's ticker thread) — and at
 /// start, stop, pause and resume (on the thread that made the change).
 extension BoostTimeManager: Observable {}
