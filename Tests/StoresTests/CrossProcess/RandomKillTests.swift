@@ -51,7 +51,10 @@ struct RandomKillTests {
                 print(
                     "after 200 kills: \(last.receiptIDs.count) receipts kept, \(last.usedEntries) items used since the checkpoint"
                 )
-                #expect(last.receiptIDs.count >= 20 && last.usedEntries >= 1)
+                // Items were bought and used: the newest boost grant is kept even once the
+                // entry that spent the item is folded into the checkpoint (faster writes fit
+                // more purchases into the newest entries).
+                #expect(last.receiptIDs.count >= 20 && last.newestGrantSecondsLeft != nil)
             }
         }
     }
