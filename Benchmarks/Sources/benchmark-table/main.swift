@@ -231,12 +231,22 @@ for observers in Catalog.notifyObserverCounts {
     let harnessLimit = ratio(ours, "notify\(observers)/raw")
     let limit = judgedLimitRatio(harnessLimit, row: "notify\(observers)")
     let hasTarget = observers > 0
+    // The issue's target against OpenCombine, at 1 and 100 observers: judged on the interleaved
+    // blocks (ours then `send`, in turn), else on the harness's medians.
+    let combineTarget = observers == 1 || observers == 100
+    let combinePaired = interleaved("notify\(observers)VsCombine")
+    let combine = combinePaired?.median ?? ratio(ours, "notify\(observers)/opencombine")
+    var peerText = peer("OpenCombine `send`", ours, "notify\(observers)/opencombine")
+    if let combinePaired {
+        peerText += String(
+            format: "<br>interleaved: %.2f× (%.2f–%.2f×)", combinePaired.median, combinePaired.low, combinePaired.high)
+    }
     row(
         "Mutate and notify, \(observers.formatted()) observer\(observers == 1 ? "" : "s")",
         figure(ours), figure("notify\(observers)/raw"), limitRatioText(harnessLimit, row: "notify\(observers)"),
-        peer("OpenCombine `send`", ours, "notify\(observers)/opencombine"),
-        hasTarget ? "≤ 1.25× raw post" : "—",
-        hasTarget ? verdict([limit.map { $0 <= 1.25 }]) : "—")
+        peerText,
+        hasTarget ? "≤ 1.25× raw post" + (combineTarget ? "; ≤ 1.5× OpenCombine `send`" : "") : "—",
+        hasTarget ? verdict([limit.map { $0 <= 1.25 }] + (combineTarget ? [combine.map { $0 <= 1.5 }] : [])) : "—")
 }
 
 do {
@@ -334,7 +344,8 @@ if let costs {
             String(format: "%.2f× (interleaved)", ours.ratio),
             "`UserDefaults` set + `synchronize()` \(time(persisted.userDefaultsNanoseconds)): "
                 + ratioText(ours.oursNanoseconds / persisted.userDefaultsNanoseconds),
-            "≤ 1.5× limit", verdict([ours.ratio <= 1.5]))
+            "≤ 1.5× limit; ≤ `UserDefaults` + `synchronize()`",
+            verdict([ours.ratio <= 1.5, ours.oursNanoseconds <= persisted.userDefaultsNanoseconds]))
     }
     let limit = costs.latency["inotify"]
     if let events = costs.latency["events"] {
@@ -359,8 +370,11 @@ if let costs {
             "Energy of a \(ours.seconds) s countdown on two screens (NotificationCenter + Observation)", energyCell(ours),
             "one `sleep(until:)` loop: \(energyCell(limit))", ratioText(ratio) + " CPU",
             "a `Timer` per screen: \(energyCell(costs.energy["naive"]))",
-            "≤ 1.2× limit CPU; wake-ups ≤ 1.2× limit's (one per shown second)",
-            verdict([ratio.map { $0 <= 1.2 }, limit.map { Double(ours.wakeUps) <= 1.2 * Double($0.wakeUps) }]))
+            "≤ 1.2× limit CPU; CPU and wake-ups ≤ a `Timer` per screen's",
+            verdict([
+                ratio.map { $0 <= 1.2 },
+                costs.energy["naive"].map { ours.cpuMilliseconds <= $0.cpuMilliseconds && ours.wakeUps <= $0.wakeUps },
+            ]))
     }
     if let idle = costs.idle {
         let extra = idle.watchingCPUMilliseconds - idle.offCPUMilliseconds
