@@ -214,7 +214,7 @@ extension StoreCore {
     /// The core calls its observers itself, in the order they were registered, right before it
     /// posts the change to its notification center; they see this core's changes only (not
     /// other posts with the channel's name: observe the channel for those). Once
-    /// ``ObservationToken/cancel()`` has returned, `handler` is not called again, as with
+    /// `ObservationToken.cancel()` has returned, `handler` is not called again, as with
     /// `NotificationChannel.observe(center:object:on:_:)`.
     ///
     /// - Parameters:
