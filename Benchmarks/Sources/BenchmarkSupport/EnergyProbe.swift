@@ -23,7 +23,7 @@ public func runEnergyProbe(_ variant: String, seconds: Int) -> Int? {
         let boost = BoostTimeManager(storage: InMemoryStorage(), center: center, watching: .off)
         let ticks = NotificationChannel.boostTime.observe(center: center) { _ in shown.withLock { $0 += 1 } }
         let ends = NotificationChannel.boostEnded.observe(center: center) { _ in ended.signal() }
-        let popup = ProbeScreen { boost.remainingSeconds }
+        let popup = ObservedScreen { boost.remainingSeconds }
         boost.startCountDown(duration: seconds)
         ended.wait()
         withExtendedLifetime((ticks, ends, popup)) {}
@@ -71,24 +71,4 @@ public func runEnergyProbe(_ variant: String, seconds: Int) -> Int? {
         return nil
     }
     return shown.withLock { $0 }
-}
-
-/// A screen that follows a value through Swift Observation, re-registering after each change.
-private final class ProbeScreen<Value: Sendable>: Sendable {
-    private let read: @Sendable () -> Value
-    private let last = Mutex<Value?>(nil)
-
-    init(_ read: @escaping @Sendable () -> Value) {
-        self.read = read
-        track()
-    }
-
-    private func track() {
-        let value = withObservationTracking {
-            read()
-        } onChange: { [weak self] in
-            self?.track()
-        }
-        last.withLock { $0 = value }
-    }
 }

@@ -8,17 +8,23 @@ import Glibc
 import Darwin
 #endif
 
-/// A profile-sized document, as the cost benchmarks' persisted row writes it.
-struct ProbeProfile: Codable, Sendable, Equatable {
-    var nickname = "Mei"
-    var genderCode: Int? = 2
-    var birthYear = 1990
-    var isBetaUser = false
-    var revision = 0
+/// A profile-sized document: what a persisted store of an app typically holds. The cost
+/// benchmarks' persisted row and `bench-probe persisted` write it.
+public struct ProfileDocument: Codable, Sendable, Equatable {
+    public var nickname = "Aki"
+    public var genderCode: Int? = 2
+    public var birthYear = 1990
+    public var isBetaUser = false
+    public var revision = 0
+
+    /// The document a new store starts from.
+    public init() {}
 }
 
-extension NotificationChannel where Payload == StoreChange<ProbeProfile> {
-    /// The probe profile's changes.
+extension NotificationChannel where Payload == StoreChange<ProfileDocument> {
+    /// The benchmark profile's changes, in the cost benchmarks.
+    public static let costProfile = NotificationChannel("CostBenchmarks.profile.changed")
+    /// The benchmark profile's changes, in `bench-probe`.
     static let probeProfile = NotificationChannel("BenchProbe.profile.changed")
 }
 
@@ -39,7 +45,7 @@ enum PersistedFixture {
     static func ours() -> MeasuredOperation {
         let folder = makeFolder()
         let store = PersistentStoreCore(
-            key: "profile", default: ProbeProfile(), storage: FileStorage(folder: folder), channel: .probeProfile,
+            key: "profile", default: ProfileDocument(), storage: FileStorage(folder: folder), channel: .probeProfile,
             center: NotificationCenter(), watching: .off)
         _ = try? store.update { $0.nickname = "Mei" }
         return MeasuredOperation { n in

@@ -96,25 +96,3 @@ func runCountdown(_ arguments: [String]) async -> Int32 {
     say(String(format: "result %.3f %d %d", used.cpuMilliseconds, used.voluntarySwitches, shown.withLock { $0 }))
     return 0
 }
-
-/// A screen that follows a value through Swift Observation, re-registering after each change.
-final class ObservedScreen<Value: Sendable>: Sendable {
-    private let read: @Sendable () -> Value
-    private let last = Mutex<Value?>(nil)
-
-    init(_ read: @escaping @Sendable () -> Value) {
-        self.read = read
-        track()
-    }
-
-    private func track() {
-        // Re-registers on the changing thread, as the kit's own observation loops do: no hop
-        // to another thread, so no wake-up of its own.
-        let value = withObservationTracking {
-            read()
-        } onChange: { [weak self] in
-            self?.track()
-        }
-        last.withLock { $0 = value }
-    }
-}

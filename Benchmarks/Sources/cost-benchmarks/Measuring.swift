@@ -8,20 +8,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A profile-sized document: what a persisted store of an app typically holds.
-struct ProfileDocument: Codable, Sendable, Equatable {
-    var nickname = "Aki"
-    var genderCode: Int? = 2
-    var birthYear = 1990
-    var isBetaUser = false
-    var revision = 0
-}
-
-extension NotificationChannel where Payload == StoreChange<ProfileDocument> {
-    /// The benchmark profile's changes.
-    static let costProfile = NotificationChannel("CostBenchmarks.profile.changed")
-}
-
 /// The document's key in its folder (`profile.json`).
 let profileKey = "profile"
 
