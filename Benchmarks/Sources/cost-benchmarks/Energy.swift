@@ -42,42 +42,20 @@ func runCountdown(_ arguments: [String]) async -> Int32 {
     let before: ResourceUsage
     switch arguments[0] {
     case "ours":
-        let center = NotificationCenter()
-        let boost = BoostTimeManager(storage: InMemoryStorage(), center: center, watching: .off)
-        let ended = DispatchSemaphore(value: 0)
-        // The main screen: the store's posts.
-        let ticks = NotificationChannel.boostTime.observe(center: center) { _ in shown.withLock { $0 += 1 } }
-        let ends = NotificationChannel.boostEnded.observe(center: center) { _ in ended.signal() }
-        // The popup: Swift Observation, re-registered after each change, as SwiftUI does.
-        let popup = ObservedScreen { boost.remainingSeconds }
+        let screens = BoostOnTwoScreens { shown.withLock { $0 += 1 } }
         before = ResourceUsage.now
-        boost.startCountDown(duration: seconds)
+        screens.start(seconds: seconds)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread {
-                ended.wait()
+                screens.ended.wait()
                 done.resume()
             }.start()
         }
-        withExtendedLifetime((ticks, ends, popup)) {}
     case "naive":
         before = ResourceUsage.now
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread {
-                let left = Mutex([seconds, seconds])
-                for screen in 0..<2 {
-                    let timer = Timer(fire: Date(timeIntervalSinceNow: 1), interval: 1, repeats: true) { timer in
-                        let remaining = left.withLock { left -> Int in
-                            left[screen] -= 1
-                            return left[screen]
-                        }
-                        if screen == 0 { shown.withLock { $0 += 1 } }
-                        if remaining <= 0 { timer.invalidate() }
-                    }
-                    RunLoop.current.add(timer, forMode: .default)
-                }
-                while left.withLock({ $0.contains { $0 > 0 } }) {
-                    _ = RunLoop.current.run(mode: .default, before: .distantFuture)
-                }
+                runTimerPerScreen(seconds: seconds) { shown.withLock { $0 += 1 } }
                 done.resume()
             }.start()
         }
