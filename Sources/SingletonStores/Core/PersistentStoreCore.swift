@@ -134,7 +134,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     }
 
     /// The store, with or without migrations.
-    private init(
+    init(
         key: String,
         default defaultValue: State,
         optionalMigrations migrations: DocumentMigrations<State>?,

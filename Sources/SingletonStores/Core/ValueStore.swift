@@ -62,7 +62,7 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     ///   - watching: How the store follows versions other processes write (see
     ///     ``StorageWatching``); file events or a poll by default.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
-    public init(
+    public convenience init(
         key: String,
         default defaultValue: Value,
         storage: any StoreStorage = FileStorage(),
@@ -70,11 +70,9 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
-        channel = NotificationChannel("SingletonStores.ValueStore.\(key)")
-        self.center = center
-        core = PersistentStoreCore(
-            key: key, default: defaultValue, storage: storage, channel: channel, center: center, watching: watching,
-            reportIssue: reportIssue)
+        self.init(
+            key: key, default: defaultValue, optionalMigrations: nil, storage: storage, center: center,
+            watching: watching, reportIssue: reportIssue)
     }
 
     /// A value store on the document `key` of `storage` whose value has changed shape between
@@ -102,7 +100,7 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     ///   - center: Where changes are posted; `.default` by default.
     ///   - watching: How the store follows versions other processes write.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
-    public init(
+    public convenience init(
         key: String,
         default defaultValue: Value,
         migrations: DocumentMigrations<Value>,
@@ -111,11 +109,26 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
+        self.init(
+            key: key, default: defaultValue, optionalMigrations: migrations, storage: storage, center: center,
+            watching: watching, reportIssue: reportIssue)
+    }
+
+    /// The store, with or without migrations.
+    private init(
+        key: String,
+        default defaultValue: Value,
+        optionalMigrations migrations: DocumentMigrations<Value>?,
+        storage: any StoreStorage,
+        center: NotificationCenter,
+        watching: StorageWatching,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void
+    ) {
         channel = NotificationChannel("SingletonStores.ValueStore.\(key)")
         self.center = center
         core = PersistentStoreCore(
-            key: key, default: defaultValue, migrations: migrations, storage: storage, channel: channel, center: center,
-            watching: watching, reportIssue: reportIssue)
+            key: key, default: defaultValue, optionalMigrations: migrations, storage: storage, channel: channel,
+            center: center, object: { _ in nil }, watching: watching, reportIssue: reportIssue)
     }
 
     /// A stub for tests and previews: the same store, holding `value` in memory. It changes,

@@ -326,8 +326,21 @@ public struct FileStorage: StoreStorage {
         default defaultValue: @autoclosure () -> Value,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
+        try updateDocument(Value.self, forKey: key, default: defaultValue(), migrations: nil, body)
+    }
+
+    /// The updates of ``update(_:forKey:default:_:)``, with or without migrations: waiting for
+    /// the lock up to ``lockTimeout``.
+    private func updateDocument<Value: Codable & Sendable, Outcome>(
+        _ type: Value.Type,
+        forKey key: String,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>?,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
         let update = try transaction(
-            Value.self, forKey: key, default: defaultValue(), waiting: .upTo(lockTimeout, document: nil), body)
+            Value.self, forKey: key, default: defaultValue(), migrations: migrations,
+            waiting: .upTo(lockTimeout, document: nil), body)
         // Only a transaction that does not wait comes back without a result; one that waits
         // throws when the lock stays held. Should that ever change, say what happened.
         guard let update else { throw .lockTimedOut(file: lockURL(forKey: key), holder: nil, waited: lockTimeout) }
@@ -362,11 +375,7 @@ public struct FileStorage: StoreStorage {
         migrations: DocumentMigrations<Value>,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        let update = try transaction(
-            Value.self, forKey: key, default: defaultValue(), migrations: migrations,
-            waiting: .upTo(lockTimeout, document: nil), body)
-        guard let update else { throw .lockTimedOut(file: lockURL(forKey: key), holder: nil, waited: lockTimeout) }
-        return update
+        try updateDocument(Value.self, forKey: key, default: defaultValue(), migrations: migrations, body)
     }
 
     /// Like ``update(_:forKey:default:migrations:_:)``, but returns `nil` at once, running
