@@ -132,7 +132,7 @@ public struct StoreValues: Sendable {
     /// ```
     public mutating func useStubs() {
         guard overrides?.usesStubs != true else { return }
-        overrides = StubsMark(next: overrides)
+        overrides = ScopeMark(.stubs, next: overrides)
     }
 
     /// Makes reading a key's production value an error: the read reports
@@ -156,7 +156,7 @@ public struct StoreValues: Sendable {
     /// into a test failure.
     public mutating func forbidProductionValues() {
         guard overrides?.forbidsProduction != true else { return }
-        overrides = StrictMark(next: overrides)
+        overrides = ScopeMark(.strict, next: overrides)
     }
 
     /// Lets keys without an override read their production value, even inside a test.
@@ -175,7 +175,7 @@ public struct StoreValues: Sendable {
     /// It also lifts an earlier ``forbidProductionValues()``; a later one forbids them again.
     public mutating func allowProductionValues() {
         guard overrides?.allowsProduction != true else { return }
-        overrides = AllowMark(next: overrides)
+        overrides = ScopeMark(.allowed, next: overrides)
     }
 
     /// Removes the override for `key`, so it reads its default again.

@@ -12,15 +12,15 @@
     // `TypedOverride` can add the typed value.
     @usableFromInline let key: ObjectIdentifier
     @usableFromInline let next: OverrideNode?
-    /// Whether this node or one after it is a ``StubsMark``.
+    /// Whether this node or one after it is a `.stubs` ``ScopeMark``.
     @usableFromInline let usesStubs: Bool
-    /// Whether the newest ``StrictMark`` or ``AllowMark`` in the list starting here is a
-    /// ``StrictMark``.
+    /// Whether the newest `.strict` or `.allowed` ``ScopeMark`` in the list starting here is
+    /// `.strict`.
     @usableFromInline let forbidsProduction: Bool
-    /// Whether the newest ``StrictMark`` or ``AllowMark`` in the list starting here is an
-    /// ``AllowMark``.
+    /// Whether the newest `.strict` or `.allowed` ``ScopeMark`` in the list starting here is
+    /// `.allowed`.
     @usableFromInline let allowsProduction: Bool
-    /// Whether this node or one after it is a ``TestGuardMark``.
+    /// Whether this node or one after it is a `.testGuard` ``ScopeMark``.
     @usableFromInline let guardsTests: Bool
 
     @inlinable
@@ -88,49 +88,33 @@
     }
 }
 
-/// The mark `useStubs()` leaves: keys without an override read their stub from here on.
-final class StubsMark: OverrideNode, @unchecked Sendable {
-    init(next: OverrideNode?) {
-        super.init(key: ObjectIdentifier(StubsMark.self), next: next, marksStubs: true)
+/// A mark a scope leaves in the list, changing how reads below it in scope behave.
+final class ScopeMark: OverrideNode, @unchecked Sendable {
+    /// What the mark changes.
+    enum Kind {
+        /// Left by `useStubs()`: keys without an override read their stub from here on.
+        case stubs
+        /// Left by `forbidProductionValues()`: from here on, reading a key's production value
+        /// reports an issue and returns the stub.
+        case strict
+        /// Left by `allowProductionValues()`: from here on, production reads are allowed, even
+        /// inside a test, until a later `forbidProductionValues()`.
+        case allowed
+        /// At the bottom of a test process's base values: a production read asks the test
+        /// guard (``StoreTestGuard``) whether it happens inside a test.
+        case testGuard
+    }
+
+    let kind: Kind
+
+    init(_ kind: Kind, next: OverrideNode?) {
+        self.kind = kind
+        super.init(
+            key: ObjectIdentifier(ScopeMark.self), next: next, marksStubs: kind == .stubs, marksStrict: kind == .strict,
+            marksAllowed: kind == .allowed, marksTestGuard: kind == .testGuard)
     }
 
     override func relinked(to next: OverrideNode?) -> OverrideNode {
-        StubsMark(next: next)
-    }
-}
-
-/// The mark `forbidProductionValues()` leaves: from here on, reading a key's production value
-/// reports an issue and returns the stub.
-final class StrictMark: OverrideNode, @unchecked Sendable {
-    init(next: OverrideNode?) {
-        super.init(key: ObjectIdentifier(StrictMark.self), next: next, marksStrict: true)
-    }
-
-    override func relinked(to next: OverrideNode?) -> OverrideNode {
-        StrictMark(next: next)
-    }
-}
-
-/// The mark `allowProductionValues()` leaves: from here on, production reads are allowed, even
-/// inside a test, until a later `forbidProductionValues()`.
-final class AllowMark: OverrideNode, @unchecked Sendable {
-    init(next: OverrideNode?) {
-        super.init(key: ObjectIdentifier(AllowMark.self), next: next, marksAllowed: true)
-    }
-
-    override func relinked(to next: OverrideNode?) -> OverrideNode {
-        AllowMark(next: next)
-    }
-}
-
-/// The mark at the bottom of a test process's base values: a production read asks the test
-/// guard (``StoreTestGuard``) whether it happens inside a test.
-final class TestGuardMark: OverrideNode, @unchecked Sendable {
-    init(next: OverrideNode?) {
-        super.init(key: ObjectIdentifier(TestGuardMark.self), next: next, marksTestGuard: true)
-    }
-
-    override func relinked(to next: OverrideNode?) -> OverrideNode {
-        TestGuardMark(next: next)
+        ScopeMark(kind, next: next)
     }
 }

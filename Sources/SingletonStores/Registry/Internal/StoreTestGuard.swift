@@ -60,7 +60,7 @@ extension StoreValues {
     /// process runs tests.
     static func processBase() -> StoreValues {
         var values = StorePreparation.process.seal()
-        if TestGuardLink.processRunsTests { values.overrides = TestGuardMark(next: values.overrides) }
+        if TestGuardLink.processRunsTests { values.overrides = ScopeMark(.testGuard, next: values.overrides) }
         return values
     }
 
