@@ -24,7 +24,7 @@ enum PurchaseDocumentMigrations {
 
     /// The ledger's: entry by entry, from the synthesized shape of version 1.
     static let ledger = builtIn(PurchaseLedger.self)
-        .step(from: 1) { (old: PurchaseLedgerVersion1) in old.migrated }
+        .step(from: 1) { (old: PurchaseLedgerVersion1) in old }
 
     /// The local backend's receipts: each product from the synthesized shape of version 1.
     static let receipts = builtIn([PurchaseReceipt].self)
@@ -54,9 +54,12 @@ struct LedgerEntryVersion1: Decodable, Sendable {
 
 /// The ledger as version 1 of the `purchases` document stored it: `{"entries": […]}`, with
 /// ledger entries that version could not read kept under `unreadableEntries`.
-struct PurchaseLedgerVersion1: Decodable, Sendable {
+///
+/// Encoded, it is the ledger in the shape of version 2: the entries in order, readable ones in
+/// the current shape and the others as they were, for ``PurchaseLedger``'s decoding to check.
+struct PurchaseLedgerVersion1: Codable, Sendable {
     /// One stored entry: read as a version-1 entry, or kept as it was.
-    enum Entry: Decodable, Sendable, Encodable {
+    enum Entry: Codable, Sendable {
         case readable(LedgerEntry)
         case kept(StoredJSON)
 
@@ -76,16 +79,6 @@ struct PurchaseLedgerVersion1: Decodable, Sendable {
         }
     }
 
-    /// The document of version 2 the step writes: the entries in order, readable ones in the
-    /// current shape and the others as they were, for ``PurchaseLedger``'s decoding to check.
-    struct Migrated: Encodable, Sendable {
-        var entries: [Entry]
-        var unreadableEntries: [StoredJSON]?
-    }
-
     var entries: [Entry]
     var unreadableEntries: [StoredJSON]?
-
-    /// The ledger in the shape of version 2.
-    var migrated: Migrated { Migrated(entries: entries, unreadableEntries: unreadableEntries) }
 }
