@@ -22,22 +22,6 @@ extension NotificationChannel {
         info[channelPayloadKey] = payload
         return info
     }
-
-    /// The `userInfo` of a store change, in a table of its own: `payload` under ``payloadKey``,
-    /// and `old` and `new` under `"old"` and `"new"` for classic observers.
-    ///
-    /// It is a copy of one prepared table whose three values are replaced by position, so it
-    /// hashes no key (see ``ChangeUserInfoLayout``). A store core reuses one table from post to
-    /// post instead (``ChangeUserInfoBuffer``); this one-off copy stays for inlinable callers.
-    @inlinable
-    package func userInfo(carrying payload: Payload, old: Any, new: Any) -> [AnyHashable: Any] {
-        let layout = changeUserInfoLayout
-        var info = layout.table
-        info.values[layout.payload] = payload
-        info.values[layout.old] = old
-        info.values[layout.new] = new
-        return info
-    }
 }
 
 /// An empty `userInfo` table with room for a payload and two more entries, about four slots
