@@ -59,8 +59,9 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 150, "the README is a front door")
     }
 
-    /// The install snippet is a manifest fragment, so it is checked rather than compiled: every
-    /// product it names exists in Package.swift, and it asks for the newest released version.
+    /// The install snippet is a whole manifest, checked rather than compiled: every product it
+    /// names exists in Package.swift, its platforms are the package's, and it asks for the newest
+    /// released version.
     @Test func installSnippetNamesRealProductsAndTheReleasedVersion() throws {
         let testFile = URL(fileURLWithPath: #filePath)
         let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -78,6 +79,9 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         #expect(version == released, "the install snippet asks for \(version); the CHANGELOG's newest release is \(released)")
         #expect(install.contains("\"Stores\""), "the snippet says where the built-in stores come from")
         #expect(install.contains(".package(path: "), "the snippet shows a local checkout too")
+        #expect(install.contains("import PackageDescription") && install.contains("let package = Package("), "a whole manifest")
+        let platforms = try #require(install.firstMatch(of: /platforms: (\[[^\]]*\])/)).output.1
+        #expect(manifest.contains("platforms: \(platforms)"), "the snippet's platforms are the package's floor")
         #expect(readme.contains("the package's name is its folder's"))
     }
 

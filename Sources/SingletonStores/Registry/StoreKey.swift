@@ -33,6 +33,10 @@ public protocol StoreKey<Value>: Sendable {
     associatedtype Value: Sendable
 
     /// The stand-in used by tests and previews, and by ``StoreValues/useStubs()``.
+    ///
+    /// Write it as a computed property that makes a new stub. Under ``StoreValues/useStubs()``
+    /// (the `.stubbedStores` trait) it is read once per scope — once per test — and every read
+    /// of the key in that scope gets the same instance, so a test reads back what it wrote.
     static var stubValue: Value { get }
 
     /// The name launch arguments use for this key, as in `--store-variant boost=running`.

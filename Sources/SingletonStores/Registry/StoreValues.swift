@@ -76,8 +76,8 @@ public struct StoreValues: Sendable {
     /// Creates registry values with no overrides: every key reads its production value.
     public init() {}
 
-    /// The current store for `key`: the override if one is set, else the stub when
-    /// ``useStubs()`` is in effect, else the key's production value (reported, and replaced by
+    /// The current store for `key`: the override if one is set, else the scope's stub when
+    /// ``useStubs()`` is in effect (made once per scope), else the key's production value (reported, and replaced by
     /// the stub, under ``forbidProductionValues()``).
     public subscript<Key: ProductionStoreKey>(key: Key.Type) -> Key.Value {
         // Inlinable, and always inlined, so that a read is specialised for the key where it is
@@ -88,7 +88,7 @@ public struct StoreValues: Sendable {
             if let value = overrides.value(at: ObjectIdentifier(key), as: Key.Value.self) {
                 return value
             }
-            if overrides.usesStubs { return Key.stubValue }
+            if let stubs = overrides.stubs { return stubs.stub(for: key) }
             if overrides.forbidsProduction { return forbiddenProductionRead(of: key) }
             return overrides.checksReadsInTests ? guardedProductionRead(of: key) : Key.productionValue
         }
@@ -106,7 +106,7 @@ public struct StoreValues: Sendable {
                 if let value = overrides.value(at: ObjectIdentifier(key), as: Key.Value.self) {
                     return value
                 }
-                if overrides.usesStubs { return Key.stubValue }
+                if let stubs = overrides.stubs { return stubs.stub(for: key) }
                 if overrides.forbidsProduction { return forbiddenProductionRead(of: key) }
                 if overrides.checksReadsInTests, let refuse = TestGuardLink.installed,
                     key is any ProductionStoreKey.Type, refuse(key)
@@ -122,6 +122,11 @@ public struct StoreValues: Sendable {
     }
 
     /// Makes every key without an override read its stub instead of its production value.
+    ///
+    /// Each key's stub is made once in the scope, on its first read: every later read in the
+    /// scope, and in the scopes and tasks it starts, gets that same instance, so what a test
+    /// writes to a stub it reads back. The next scope that calls `useStubs()` — the next test —
+    /// starts with fresh stubs.
     ///
     /// Use it to run a test or a preview with no production store at all:
     ///

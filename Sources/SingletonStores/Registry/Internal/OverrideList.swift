@@ -12,8 +12,6 @@
     // `TypedOverride` can add the typed value.
     @usableFromInline let key: ObjectIdentifier
     @usableFromInline let next: OverrideNode?
-    /// Whether this node or one after it is a `.stubs` ``ScopeMark``.
-    @usableFromInline let usesStubs: Bool
     /// Whether the newest `.strict` or `.allowed` ``ScopeMark`` in the list starting here is
     /// `.strict`.
     @usableFromInline let forbidsProduction: Bool
@@ -22,19 +20,25 @@
     @usableFromInline let allowsProduction: Bool
     /// Whether this node or one after it is a `.testGuard` ``ScopeMark``.
     @usableFromInline let guardsTests: Bool
+    /// The stubs made in the scope of the newest `.stubs` ``ScopeMark`` in the list starting
+    /// here, or `nil` when no scope uses stubs. Non-nil exactly when `usesStubs` is true.
+    @usableFromInline let stubs: StubInstances?
 
     @inlinable
     init(
         key: ObjectIdentifier, next: OverrideNode?, marksStubs: Bool = false, marksStrict: Bool = false,
-        marksAllowed: Bool = false, marksTestGuard: Bool = false
+        marksAllowed: Bool = false, marksTestGuard: Bool = false, stubs: StubInstances? = nil
     ) {
         self.key = key
         self.next = next
-        self.usesStubs = marksStubs || next?.usesStubs == true
+        self.stubs = stubs ?? next?.stubs
         self.forbidsProduction = marksStrict || (!marksAllowed && next?.forbidsProduction == true)
         self.allowsProduction = marksAllowed || (!marksStrict && next?.allowsProduction == true)
         self.guardsTests = marksTestGuard || next?.guardsTests == true
     }
+
+    /// Whether this node or one after it is a `.stubs` ``ScopeMark``.
+    @inlinable final var usesStubs: Bool { stubs != nil }
 
     /// Whether a production read must ask the test guard first: the process runs tests and
     /// no scope allowed production stores since.
@@ -107,14 +111,20 @@ final class ScopeMark: OverrideNode, @unchecked Sendable {
 
     let kind: Kind
 
-    init(_ kind: Kind, next: OverrideNode?) {
+    /// Leaves a mark of `kind`; a `.stubs` mark starts with no stub made yet.
+    convenience init(_ kind: Kind, next: OverrideNode?) {
+        self.init(kind, next: next, stubs: kind == .stubs ? StubInstances() : nil)
+    }
+
+    private init(_ kind: Kind, next: OverrideNode?, stubs: StubInstances?) {
         self.kind = kind
         super.init(
             key: ObjectIdentifier(ScopeMark.self), next: next, marksStubs: kind == .stubs, marksStrict: kind == .strict,
-            marksAllowed: kind == .allowed, marksTestGuard: kind == .testGuard)
+            marksAllowed: kind == .allowed, marksTestGuard: kind == .testGuard, stubs: stubs)
     }
 
     override func relinked(to next: OverrideNode?) -> OverrideNode {
-        ScopeMark(kind, next: next)
+        // A relinked `.stubs` mark is the same scope: it keeps the stubs already made.
+        ScopeMark(kind, next: next, stubs: kind == .stubs ? stubs : nil)
     }
 }
