@@ -20,7 +20,6 @@ private enum CountedStubKey: StoreKey {
     }
 }
 
-
 extension StoreValues {
     fileprivate var basket: ValueStore<Basket> {
         get { self[BasketKey.self] }
@@ -30,7 +29,9 @@ extension StoreValues {
 
 @Suite struct StubInstancesTests {
     @Test func aStubKeepsWhatTheScopeWroteAndIsOneInstance() throws {
-        try withStores { $0.useStubs() } operation: {
+        try withStores {
+            $0.useStubs()
+        } operation: {
             #expect(StoreValues.current.basket === StoreValues.current.basket)
             try StoreValues.current.basket.update { $0.items.append("tea") }
             #expect(StoreValues.current.basket.value.items == ["tea"])
@@ -38,29 +39,41 @@ extension StoreValues {
     }
 
     @Test func theNextScopeStartsWithAFreshStub() throws {
-        let first = try withStores { $0.useStubs() } operation: { () throws -> ValueStore<Basket> in
+        let first = try withStores {
+            $0.useStubs()
+        } operation: { () throws -> ValueStore<Basket> in
             try StoreValues.current.basket.update { $0.items.append("tea") }
             return StoreValues.current.basket
         }
-        withStores { $0.useStubs() } operation: {
+        withStores {
+            $0.useStubs()
+        } operation: {
             #expect(StoreValues.current.basket !== first)
             #expect(StoreValues.current.basket.value.items.isEmpty)
         }
     }
 
     @Test func nestedScopesTasksAndOverridesOfOtherKeysShareTheScopesStub() async throws {
-        try await withStores { $0.useStubs() } operation: {
+        try await withStores {
+            $0.useStubs()
+        } operation: {
             let outer = StoreValues.current.basket
             try outer.update { $0.items.append("tea") }
             // A nested scope that overrides another key (and so relinks nothing of ours), one that
             // removes an override (which copies the marks below it), and a child task.
-            let nested = withStores { $0[CountedStubKey.self] = ValueStore(stub: 1) } operation: {
+            let nested = withStores {
+                $0[CountedStubKey.self] = ValueStore(stub: 1)
+            } operation: {
                 StoreValues.current.basket
             }
             let afterRemoval = withStores {
                 $0[CountedStubKey.self] = ValueStore(stub: 1)
             } operation: {
-                withStores { $0.removeOverride(for: CountedStubKey.self) } operation: { StoreValues.current.basket }
+                withStores {
+                    $0.removeOverride(for: CountedStubKey.self)
+                } operation: {
+                    StoreValues.current.basket
+                }
             }
             let inTask = await Task { StoreValues.current.basket }.value
             #expect(nested === outer)
@@ -72,12 +85,16 @@ extension StoreValues {
 
     @Test func eachKeysStubIsMadeOncePerScopeAndConcurrentFirstReadsAgree() async {
         let before = CountedStubKey.made.withLock { $0 }
-        withStores { $0.useStubs() } operation: {
+        withStores {
+            $0.useStubs()
+        } operation: {
             for _ in 0..<5 { _ = StoreValues.current[CountedStubKey.self] }
         }
         #expect(CountedStubKey.made.withLock { $0 } - before == 1, "five reads in one scope make one stub")
 
-        let identities = await withStores { $0.useStubs() } operation: {
+        let identities = await withStores {
+            $0.useStubs()
+        } operation: {
             await withTaskGroup(of: ObjectIdentifier.self) { group in
                 for _ in 0..<8 { group.addTask { ObjectIdentifier(StoreValues.current[CountedStubKey.self]) } }
                 return await group.reduce(into: Set()) { $0.insert($1) }
