@@ -41,6 +41,14 @@ import StoreObservation
 /// arrives, so they are never posted twice. A document that turns bad is kept aside and
 /// reported once, and the store keeps its last good state; a removed document changes nothing
 /// until the store writes again. Pass `watching: .off` for a document no other process writes.
+///
+/// ## One type per document
+/// A document holds one type. While a store lives, a store of another type made on the same
+/// document in this process (the same key in the same folder) is refused: it reports
+/// ``StoreIssue/documentKeyInUse(key:usedBy:requestedBy:)``, starts from its default with a
+/// ``StorageError/readFailed(file:reason:)`` as its ``loadProblem``, and its updates throw
+/// ``StorageError/writeFailed(file:reason:)`` — the first store's document is never read as
+/// damaged, moved aside or overwritten. Stores of the same type may share a document.
 public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: Sendable {
     // The in-memory state. Private, so that every write goes through `update`, which writes
     // the document first: nothing can change the state without the disk.
@@ -60,6 +68,12 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     // Orders writes and follows in memory.
     private let tracker: WriteTracker
     private let follower: DiskFollower<State>
+    // This store's claim on its document, which keeps stores of other types in this process
+    // off it; `nil` when the document is not claimed (not in a file).
+    private let claim: DocumentClaim?
+    // Why this store never reads or writes its document: a store of another type in this
+    // process holds it. `nil` for every store that may use its document.
+    private let refusal: (read: StorageError, write: StorageError)?
 
     /// Loads the document named `key`, or starts from `defaultValue`.
     ///
@@ -145,23 +159,43 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         watching: StorageWatching,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void
     ) {
+        // A document a live store of another type holds is never read, moved or written.
+        var claim: DocumentClaim?
+        var refusal: (read: StorageError, write: StorageError)?
+        switch DocumentClaims.claim(State.self, key: key, storage: storage) {
+        case .claimed(let granted): claim = granted
+        case .heldByAnotherType(let holder, let file):
+            let requested = String(reflecting: State.self)
+            reportIssue(.documentKeyInUse(key: key, usedBy: holder, requestedBy: requested))
+            let reason =
+                "it holds \(holder) for another store in this process, and this store of \(requested) "
+                + "leaves it alone (give one of the two stores another key)"
+            refusal = (.readFailed(file: file, reason: reason), .writeFailed(file: file, reason: reason))
+        }
         // Watch first, load second: a version written in between is caught up on at once.
         let tracker = WriteTracker()
         let follower = DiskFollower<State>(
             key: key, storage: storage, tracker: tracker, migrations: migrations, reportIssue: reportIssue)
-        let watch = try? storage.watch(forKey: key, watching) { follower.adoptDisk() }
+        let watch = refusal == nil ? try? storage.watch(forKey: key, watching) { follower.adoptDisk() } : nil
         let loaded: StorageLoad<State>
-        do {
-            loaded = try storage.load(State.self, forKey: key, default: defaultValue, migrating: migrations)
-        } catch {
-            loaded = StorageLoad(value: defaultValue, isStored: false, recovery: error)
+        if let refusal {
+            loaded = StorageLoad(value: defaultValue, isStored: false, recovery: nil)
+            self.loadProblem = refusal.read
+        } else {
+            do {
+                loaded = try storage.load(State.self, forKey: key, default: defaultValue, migrating: migrations)
+            } catch {
+                loaded = StorageLoad(value: defaultValue, isStored: false, recovery: error)
+            }
+            self.loadProblem = loaded.recovery
         }
+        self.claim = claim
+        self.refusal = refusal
         self.key = key
         self.storage = storage
         self.defaultValue = defaultValue
         self.migrations = migrations
         self.reportIssue = reportIssue
-        self.loadProblem = loaded.recovery
         self.core = StoreCore(loaded.value, channel: channel, center: center, object: object)
         self.watch = watch ?? nil
         self.tracker = tracker
@@ -187,6 +221,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///   ``StorageError/lockTimedOut(file:holder:waited:)``); then nothing changed.
     @discardableResult
     public func update<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result {
+        if let refusal { throw refusal.write }
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
@@ -206,6 +241,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
     @discardableResult
     public func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
+        if let refusal { throw refusal.write }
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
@@ -259,6 +295,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///
     /// - Throws: ``StorageError`` when the document could not be read.
     public func reload() throws(StorageError) {
+        if let refusal { throw refusal.read }
         var recovered: StorageError?
         try core.update { (state: inout State) throws(StorageError) in
             try tracker.follow { () throws(StorageError) in

@@ -51,6 +51,16 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter error: What was wrong with the choice, naming the key or variant.
     case launchVariantsIgnored(StoreLaunchVariantError)
 
+    /// A store was made on a document that a live store of another type in this process already
+    /// uses (the same key in the same folder). The new store leaves the document alone: it
+    /// starts from its default and its writes fail; the first store is unaffected.
+    ///
+    /// - Parameters:
+    ///   - key: The document's key.
+    ///   - usedBy: The fully qualified type of the value the live store keeps in it.
+    ///   - requestedBy: The fully qualified type of the value the refused store keeps.
+    case documentKeyInUse(key: String, usedBy: String, requestedBy: String)
+
     /// Prints the issue to standard error, prefixed with `SingletonStores:`.
     public static let printToStandardError: @Sendable (StoreIssue) -> Void = { issue in
         writeLineToStandardError("SingletonStores: \(issue)")
@@ -82,6 +92,10 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
             "\(error)"
         case .unusableStoredValue(let key, let message):
             "The stored \(key) document: \(message)"
+        case .documentKeyInUse(let key, let usedBy, let requestedBy):
+            "Two stores use the document \"\(key)\": it holds \(usedBy), and a new store of \(requestedBy) "
+                + "was made on it. The new store starts from its default and never reads, moves or "
+                + "writes the document. Give one of the two stores another key."
         }
     }
 }
