@@ -108,7 +108,36 @@ prepareStores { $0.applyLaunchVariants(keys: [CartKey.self, WalletKey.self]) }
 // Doc "SingletonStores/Registry/Launch/StoreLaunchVariants.swift" snippet 3: end
 }
 
+struct Draft: Codable, Sendable, Equatable { var text = "" }
+
+enum DraftKey: StoreKey {
+    static var stubValue: ValueStore<Draft> { ValueStore(stub: Draft()) }
+}
+
+extension StoreValues {
+    var draft: ValueStore<Draft> { get { self[DraftKey.self] } set { self[DraftKey.self] = newValue } }
+}
+
+// Doc "SingletonStores/Registry/CurrentStore.swift" snippet 1: begin
+@Observable final class DraftModel {
+    @ObservationIgnored @CurrentStore(\.draft) var draft  // the store current when the model is made
+    var text: String { draft.value.text }
+}
+// Doc "SingletonStores/Registry/CurrentStore.swift" snippet 1: end
+
 @Suite struct KitDocCommentTests {
+    @Test func aModelKeepsTheStoreOfTheScopeItWasMadeIn() throws {
+        let stub = ValueStore(stub: Draft(text: "kept"))
+        let model = withStores { $0.draft = stub } operation: { DraftModel() }
+        #expect(model.draft === stub, "read once, when the model was made")
+        #expect(model.text == "kept")
+        try stub.update { $0.text = "changed" }
+        let redraws = Mutex(0)
+        _ = withObservationTracking { model.text } onChange: { redraws.withLock { $0 += 1 } }
+        try stub.update { $0.text = "again" }
+        #expect(redraws.withLock { $0 } == 1, "a view reading through the model redraws on the store's change")
+    }
+
     @Test func theCounterStubChangesPostsAndRedraws() {
         let stub = CounterStub(count: 1)
         let redraws = Mutex(0)

@@ -123,6 +123,24 @@ extension StoreValues {
 }
 // Article "GettingStarted" snippet 6: end
 
+// Article "GettingStarted" snippet 7: begin
+import Observation
+
+@Observable final class DraftModel {
+    @ObservationIgnored @CurrentStore(\.draft) var draft  // read once, when the model is made
+    var text: String { draft.value.text }  // a view reading this redraws on every change
+    func type(_ text: String) throws { try draft.update { $0.text = text } }
+}
+
+@Test func aModelMadeInATestUsesTheTestsStub() throws {
+    try withStores { $0.draft = ValueStore(stub: Draft()) } operation: {
+        let model = DraftModel()
+        try model.type("Hi")
+        #expect(StoreValues.current.draft.value.text == "Hi")
+    }
+}
+// Article "GettingStarted" snippet 7: end
+
 @Suite struct GettingStartedArticleTests {
     @Test func theStoreIsObservedAndKeptBetweenLaunches() throws {
         try withTemporaryFolder { folder in
