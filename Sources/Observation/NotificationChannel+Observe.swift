@@ -13,6 +13,10 @@ extension NotificationChannel {
     /// the delivery and whichever thread posts (see ``ObservationToken/cancel()`` for the one
     /// exception, a token cancelled from inside its own handler).
     ///
+    /// Each observer sees the values in the order they were posted, but the observers of one
+    /// channel are called in the center's order, which is not promised: on Linux it changes from
+    /// run to run. Code that needs one observer to run before another should be one observer.
+    ///
     /// - Parameters:
     ///   - center: The notification center to observe.
     ///   - object: Only notifications whose `object` is this instance are delivered; `nil`

@@ -43,6 +43,11 @@ import SingletonStoresLocking
 /// and a change reaches no observer before the previous one has reached them all — handed to
 /// its queue, for an observer on an `OperationQueue`.
 ///
+/// Among the observers of the notification center, no order is promised: a center calls its
+/// observers of one name in an order of its own, which on Linux changes from run to run. When
+/// one observer must run before another, register both with ``observe(on:_:)``, or make them one
+/// observer.
+///
 /// ## Performance
 /// Reads and writes are `@inlinable`, so they are specialised for the store's `State` where
 /// they are called: a read is a lock and a copy, with no run-time generic metadata look-up and
