@@ -154,8 +154,11 @@ struct LedgerStreamingTests {
             LedgerCompactionTests.expectSameDerivedValues(held.purchaseLedger, whole)
             #expect(try Self.size(of: file) == original, "left as it is while the lock is held")
             close(lock)  // releases it
-            try await Self.launch(folder).buy(.boostItems(2))
+            // The same store's next write reads the long document again, under the lock, and
+            // writes it back compacted with the purchase.
+            try await held.buy(.boostItems(2))
             #expect(try Self.size(of: file) < 64 * 1_024)
+            #expect(held.purchaseLedger.entries.count == PurchaseLedger.recentEntryLimit)
             let after = Self.launch(folder).purchaseLedger
             #expect(after.boostItems == whole.boostItems + 2)
             #expect(after.entryCount == whole.entryCount + 1)
