@@ -15,7 +15,7 @@ extension String {
     ///   control (U+0080–U+009F, including CSI and NEL) as `\u{…}` in hexadecimal;
     /// - the line and paragraph separators (U+2028, U+2029), which some terminals and viewers
     ///   break lines at;
-    /// - the bidirectional marks, embeddings, overrides and isolates (U+200E, U+200F,
+    /// - the bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F,
     ///   U+202A–U+202E, U+2066–U+2069), which can make a line read differently from what it
     ///   contains.
     ///
@@ -37,6 +37,41 @@ extension String {
         return escaped
     }
 
+    /// JSON text with every character ``escapingControlCharacters`` escapes that JSON leaves
+    /// raw — DEL, the C1 controls, the line and paragraph separators and the bidirectional
+    /// marks, embeddings, overrides and isolates — written as a JSON `\u` escape, so that a
+    /// document printed to a terminal cannot change its state or reorder what it shows.
+    ///
+    /// ```swift
+    /// let shown = "{\"nickname\":\"Aki\u{9B}31m\"}".escapingControlCharactersInJSON
+    /// // {"nickname":"Aki\u009B31m"}   (still valid JSON: the same strings once decoded)
+    /// ```
+    ///
+    /// Call it on valid JSON only: there such characters can only be inside strings, where the
+    /// escape stands for the very same character. The C0 controls are left as they are (every
+    /// JSON encoder escapes them in strings; outside, they are the white space between values),
+    /// and so is a backslash (in JSON it starts an escape).
+    package var escapingControlCharactersInJSON: String {
+        guard unicodeScalars.contains(where: Self.isRawInJSON) else { return self }
+        var escaped = ""
+        for scalar in unicodeScalars {
+            if Self.isRawInJSON(scalar) {
+                let digits = String(scalar.value, radix: 16, uppercase: true)
+                escaped += "\\u" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// Whether `scalar` is escaped by ``escapingControlCharacters`` but may stand raw in JSON
+    /// text: every such character but the C0 controls (valid JSON holds those only as the
+    /// white space between its values).
+    private static func isRawInJSON(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value > 0x1F && isControlOrFormatting(scalar)
+    }
+
     private static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "\\" || isControlOrFormatting(scalar)
     }
@@ -44,7 +79,7 @@ extension String {
     private static func isControlOrFormatting(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStoresLocking
 
 /// A value that hides its secrets before it goes into a ``StoreSnapshot``.
 ///
@@ -30,7 +31,10 @@ public protocol SnapshotRedactable {
 ///
 /// The document reads `{"formatVersion": 1, "stores": {"account": …, "cart": …}}`. Each value is
 /// encoded as its store's document holds it (dates as exact ISO 8601 text in UTC), after
-/// ``SnapshotRedactable/redactedForSnapshot()`` when its type hides secrets.
+/// ``SnapshotRedactable/redactedForSnapshot()`` when its type hides secrets. Control and
+/// formatting characters in its text — C1 controls, bidirectional overrides and isolates
+/// included — are written as `\u` escapes, so the document prints safely to a terminal and
+/// stays valid JSON.
 public struct StoreSnapshot: Sendable {
     /// What a redacted secret reads as: `"<redacted>"`.
     public static let redacted = "<redacted>"
@@ -63,7 +67,8 @@ public struct StoreSnapshot: Sendable {
         }
     }
 
-    /// The snapshot as a pretty-printed JSON document with sorted keys.
+    /// The snapshot as a pretty-printed JSON document with sorted keys, every control or
+    /// formatting character in its text escaped as `\u` (see the type's documentation).
     ///
     /// - Throws: ``StorageError/encodingFailed(key:reason:)`` if a value's JSON could not be
     ///   assembled (it was encoded by ``add(_:_:)`` already, so this does not happen in practice).
@@ -78,9 +83,10 @@ public struct StoreSnapshot: Sendable {
             }
         }
         do {
-            return try JSONSerialization.data(
+            let data = try JSONSerialization.data(
                 withJSONObject: ["formatVersion": Self.formatVersion, "stores": values],
                 options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            return Data(String(decoding: data, as: UTF8.self).escapingControlCharactersInJSON.utf8)
         } catch {
             throw .encodingFailed(key: "snapshot", reason: String(describing: error))
         }

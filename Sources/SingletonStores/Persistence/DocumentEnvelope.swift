@@ -172,7 +172,7 @@ enum DocumentCoding {
             let formatter = ByteCountFormatStyle(style: .binary)
             return .bad(
                 .unreadable(
-                    reason: "it holds \(formatter.format(size)), more than the \(formatter.format(DocumentFile.maximumSize)) "
+                    reason: "it holds \(formatter.format(size)), more than the \(formatter.format(DocumentFile.readLimit)) "
                         + "a document may hold"))
         case .bytes(let bytes): data = bytes
         }

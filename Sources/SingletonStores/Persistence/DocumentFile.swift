@@ -61,6 +61,16 @@ enum FileContents {
     case tooLarge(size: Int64)
 }
 
+/// The most bytes a document is read whole with: 256 MiB, lowered by tests for their task
+/// (`DocumentReadLimit.$bytes.withValue(128 * 1_024) { … }`) to try documents longer than it
+/// without writing hundreds of megabytes. A larger document is not read whole: a value that
+/// reads long documents as a stream (see ``DocumentMigrations/readingLongDocuments(over:_:)``)
+/// reads it front to back; any other is kept aside as unreadable.
+package enum DocumentReadLimit {
+    /// The limit in bytes for the current task.
+    @TaskLocal package static var bytes: Int64 = DocumentFile.maximumSize
+}
+
 /// The file-system primitives ``FileStorage`` is built on: whole-file reads, atomic
 /// replacement, and an advisory exclusive lock.
 ///
@@ -82,6 +92,55 @@ enum DocumentFile {
     /// The most bytes a document may hold: 256 MiB. A larger file is not read (reading it could
     /// exhaust memory at every launch); the storage keeps it aside as unreadable.
     static let maximumSize: Int64 = 256 * 1024 * 1024
+
+    /// The most bytes a document is read whole with: ``maximumSize``, or what a test set for
+    /// its task (see ``DocumentReadLimit``).
+    static var readLimit: Int64 { DocumentReadLimit.bytes }
+
+    /// The size of the regular file at `url` (a link is not followed); `nil` when there is
+    /// none, or something else is there.
+    static func size(of url: URL) -> Int64? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        var info = stat()
+        guard lstat(url.filePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+        #else
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.filePath)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else { return nil }
+        return (attributes?[.size] as? NSNumber)?.int64Value
+        #endif
+    }
+
+    /// Opens the document at `url` as ``contents(of:limit:)`` does (a link or anything but a
+    /// regular file is refused) and runs `body` with a stream of it, read a chunk at a time.
+    ///
+    /// - Throws: ``StorageError/readFailed(file:reason:)`` when the file could not be opened
+    ///   or read (it is left as it is), or what `body` threw.
+    static func stream<Result>(of url: URL, _ body: (inout DocumentStream) throws -> Result) throws -> Result {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        let descriptor = openRetrying(.openDocument, url.filePath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        if descriptor < 0 { throw StorageError.readFailed(file: url, reason: describe(errno)) }
+        defer { close(descriptor) }
+        var info = stat()
+        if fstat(descriptor, &info) != 0 { throw StorageError.readFailed(file: url, reason: describe(errno)) }
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            throw StorageError.readFailed(file: url, reason: "it is \(describeKind(info.st_mode)), not a regular file")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        #else
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: url) } catch {
+            throw StorageError.readFailed(file: url, reason: error.localizedDescription)
+        }
+        defer { try? handle.close() }
+        #endif
+        var stream = DocumentStream(handle: handle)
+        do {
+            return try body(&stream)
+        } catch let failure as DocumentStream.ReadFailure {
+            throw StorageError.readFailed(file: url, reason: failure.reason)
+        }
+    }
 
     /// Reads the whole file at `url`, unless it holds more than `limit` bytes.
     ///

@@ -159,6 +159,42 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
         return copy
     }
 
+    /// How a long document of the current version is read: front to back, never whole.
+    struct StreamedReading: Sendable {
+        /// Documents longer than this many bytes are streamed.
+        let threshold: Int64
+        /// Reads the value of a document from the stream, which stands at the value, with the
+        /// decoder of the document's format.
+        let read: @Sendable (_ value: inout DocumentStream, _ decoder: JSONDecoder) throws -> Value
+    }
+
+    /// How long documents are read, when they are streamed.
+    private(set) var streamedReading: StreamedReading?
+
+    /// These migrations, reading a document of the current ``version`` longer than `threshold`
+    /// bytes front to back with `read`, never whole: so that such a document loads in bounded
+    /// memory however long it grew, even past the size a document is read whole up to (256 MiB).
+    ///
+    /// For the package's own stores whose documents earlier versions let grow without bound
+    /// (the purchase ledger). `read` gets the stream standing at the document's value, and the
+    /// decoder of its format for the parts it decodes; it may return a smaller value that
+    /// stands for the same (a history folded into its totals). The storage writes that value
+    /// back, under the document's lock and as one atomic replacement, as soon as a load finds
+    /// the lock free or a write comes, when it is smaller than the document: no later launch
+    /// reads the long one again. A document of an older version is migrated whole, as before.
+    ///
+    /// ```swift
+    /// let migrations = DocumentMigrations<Ledger>(version: 2)
+    ///     .readingLongDocuments(over: 64 * 1_024) { stream, decoder in try Ledger.folding(&stream, decoder) }
+    /// ```
+    package func readingLongDocuments(
+        over threshold: Int64, _ read: @escaping @Sendable (_ value: inout DocumentStream, _ decoder: JSONDecoder) throws -> Value
+    ) -> DocumentMigrations {
+        var copy = self
+        copy.streamedReading = StreamedReading(threshold: max(threshold, 0), read: read)
+        return copy
+    }
+
     /// The value version of a document of `formatVersion` that records none.
     func versionOfUnversionedDocument(formatVersion: Int) -> Int {
         unversioned?(formatVersion) ?? 1

@@ -225,16 +225,51 @@ public struct FileStorage: StoreStorage {
         guard try FileStorageFolder.prepare(folder, creating: false, report: reportNotice) else {
             return StorageLoad(value: defaultValue(), isStored: false)
         }
+        // A document long enough to be read as a stream is read once: under the lock when it
+        // is free, so that the smaller value read from it is written back at once.
+        if let streamed = migrations?.streamedReading, let size = DocumentFile.size(of: file),
+            size > min(streamed.threshold, DocumentFile.readLimit),
+            (try? FileStorageFolder.prepare(folder, creating: true, report: reportNotice)) != nil,
+            let locked = try loadUnderLock(
+                Value.self, forKey: key, file: file, default: defaultValue(), migrations: migrations, mayRewrite: true)
+        {
+            return locked
+        }
         let first = try readDocument(Value.self, file: file, migrations: migrations)
         if let failure = first.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
-        if let value = first.value, first.migration == nil { return StorageLoad(value: value, isStored: true) }
+        if let value = first.value, first.migration == nil, first.streamedSize == nil {
+            return StorageLoad(value: value, isStored: true)
+        }
         if first.value == nil, first.problem == nil { return StorageLoad(value: defaultValue(), isStored: false) }
-        // A bad document to move aside, or an older one to migrate on disk: only when the
-        // lock is free at once. Either is left to the next write otherwise. Rewriting a
-        // migrated document is a write: only into a folder fit for writes (the next write says
-        // why, if it is not).
+        // A bad document to move aside, or an older or long one to rewrite: only when the lock
+        // is free at once. Either is left to the next write otherwise. Rewriting a document is
+        // a write: only into a folder fit for writes (the next write says why, if it is not).
         let mayRewrite =
-            first.migration != nil && (try? FileStorageFolder.prepare(folder, creating: true, report: reportNotice)) != nil
+            (first.migration != nil || first.streamedSize != nil)
+            && (try? FileStorageFolder.prepare(folder, creating: true, report: reportNotice)) != nil
+        // A long document that can't be rewritten here is used as read, taking no lock (as a
+        // document that needs nothing done is: on a read-only volume too).
+        if let value = first.value, first.migration == nil, !mayRewrite { return StorageLoad(value: value, isStored: true) }
+        if let locked = try loadUnderLock(
+            Value.self, forKey: key, file: file, default: defaultValue(), migrations: migrations, mayRewrite: mayRewrite)
+        {
+            return locked
+        }
+        if let value = first.value { return StorageLoad(value: value, isStored: true) }
+        return StorageLoad(value: defaultValue(), isStored: false)
+    }
+
+    /// The part of a load that runs under the lock, when it is free at once (`nil` otherwise):
+    /// reads the document again, moves a bad one aside, and — when `mayRewrite` — writes back
+    /// a migrated value (after a backup) or the smaller value read from a long document.
+    private func loadUnderLock<Value: Codable & Sendable>(
+        _ type: Value.Type,
+        forKey key: String,
+        file: URL,
+        default defaultValue: @autoclosure () -> Value,
+        migrations: DocumentMigrations<Value>?,
+        mayRewrite: Bool
+    ) throws(StorageError) -> StorageLoad<Value>? {
         var notices: [StorageNotice] = []
         let locked = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .never) {
             (lease: LockLease) throws(StorageError) -> StorageLoad<Value> in
@@ -242,12 +277,16 @@ public struct FileStorage: StoreStorage {
             let current = try readDocument(Value.self, file: file, migrations: migrations)
             if let failure = current.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
             if let value = current.value {
-                if mayRewrite, let migration = current.migration, let migrations {
-                    // Best effort: a document that can't be rewritten now is migrated again by
-                    // the next write, which reports why if it still can't.
-                    _ = try? write(
-                        DocumentCoding.encode(value, key: key, valueVersion: migrations.version), to: file, key: key,
-                        replacing: nil, backup: migration, lease: lease, read: read, notices: &notices)
+                if mayRewrite, let migrations, current.migration != nil || current.streamedSize != nil {
+                    // Best effort: a document that can't be rewritten now is rewritten by the
+                    // next write, which reports why if it still can't.
+                    if let data = try? DocumentCoding.encode(value, key: key, valueVersion: migrations.version),
+                        current.migration != nil || Int64(data.count) < (current.streamedSize ?? 0)
+                    {
+                        _ = try? write(
+                            data, to: file, key: key, replacing: nil, backup: current.migration, lease: lease, read: read,
+                            notices: &notices)
+                    }
                 }
                 return StorageLoad(value: value, isStored: true)
             }
@@ -257,9 +296,7 @@ public struct FileStorage: StoreStorage {
             return StorageLoad(value: defaultValue(), isStored: false, recovery: recovery)
         }
         notices.forEach(reportNotice)
-        if let locked { return locked }
-        if let value = first.value { return StorageLoad(value: value, isStored: true) }
-        return StorageLoad(value: defaultValue(), isStored: false)
+        return locked
     }
 
     /// Replaces the value stored under `key` with `value`, moving a bad document aside first.

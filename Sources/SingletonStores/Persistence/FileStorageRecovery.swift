@@ -95,8 +95,11 @@ extension FileStorage {
                 }
                 let outcome = try body(&value)
                 let after = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
-                // A migrated document is rewritten even when the body left its value as it was.
-                let changed = after != before || current.migration != nil
+                // A migrated document is rewritten even when the body left its value as it was,
+                // and so is a long one whose value is smaller than the document it was read from.
+                let changed =
+                    after != before || current.migration != nil
+                    || current.streamedSize.map { Int64(after.count) < $0 } ?? false
                 let recovery: StorageError?
                 if changed {
                     switch try write(
@@ -157,7 +160,19 @@ extension FileStorage {
     func readDocument<Value: Codable & Sendable>(
         _ type: Value.Type, file: URL, migrations: DocumentMigrations<Value>?
     ) throws(StorageError) -> DocumentRead<Value> {
-        let contents = try DocumentFile.contents(of: file)
+        let limit = DocumentFile.readLimit
+        var contents: FileContents
+        if let migrations, let streamed = migrations.streamedReading {
+            contents = try DocumentFile.contents(of: file, limit: min(streamed.threshold, limit))
+            if case .tooLarge(let size) = contents {
+                if let read = try readStreamed(Value.self, file: file, size: size, migrations: migrations, streamed: streamed) {
+                    return read
+                }
+                contents = try DocumentFile.contents(of: file, limit: limit)
+            }
+        } else {
+            contents = try DocumentFile.contents(of: file, limit: limit)
+        }
         var read = decodeDocument(Value.self, contents, file: file, migrations: migrations)
         if case .bytes(let bytes) = contents, read.value != nil, read.migration == nil, read.problem == nil,
             WrittenDocuments.areOwn(bytes, of: Value.self, in: file, valueVersion: migrations?.version)
@@ -165,6 +180,71 @@ extension FileStorage {
             read.encoding = bytes
         }
         return read
+    }
+
+    /// Reads the long document `file` (`size` bytes) front to back with `streamed`: its
+    /// versions first, then its value. Nothing is moved or written.
+    ///
+    /// - Returns: What the document holds; `nil` when it is to be read whole instead: when it
+    ///   is of an older value version (migrations read documents whole), or when the stream
+    ///   could not read it and it is small enough to be read whole (which then says what is
+    ///   wrong, as it always did).
+    /// - Throws: When the document could not be read at all (it is left as it is).
+    private func readStreamed<Value: Codable & Sendable>(
+        _ type: Value.Type, file: URL, size: Int64, migrations: DocumentMigrations<Value>,
+        streamed: DocumentMigrations<Value>.StreamedReading
+    ) throws(StorageError) -> DocumentRead<Value>? {
+        let readsWhole = size <= DocumentFile.readLimit
+        func damaged(_ reason: String) -> DocumentRead<Value>? {
+            readsWhole ? nil : DocumentRead(problem: .corrupted(reason: reason))
+        }
+        var formatVersion: Int?
+        var valueVersion: Int?
+        do {
+            try DocumentFile.stream(of: file) { stream in
+                try stream.forEachMember { key, stream in
+                    switch key {
+                    case "formatVersion":
+                        formatVersion = try JSONDecoder().decode(Int.self, from: Data(stream.valueBytes(limit: 64)))
+                    case "valueVersion":
+                        valueVersion = try JSONDecoder().decode(Int?.self, from: Data(stream.valueBytes(limit: 64)))
+                    default: try stream.skipValue()
+                    }
+                }
+                try stream.expectEnd()
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            return damaged("it is not a document with a format version: \(DocumentCoding.summary(of: error))")
+        }
+        guard let formatVersion else { return damaged("it is not a document with a format version: missing “formatVersion”") }
+        if formatVersion > DocumentFormat.current { return DocumentRead(problem: .newerFormat(found: formatVersion)) }
+        if formatVersion < DocumentFormat.oldestReadable {
+            return DocumentRead(problem: .corrupted(reason: "it has an unknown format version \(formatVersion)"))
+        }
+        let found = valueVersion ?? migrations.versionOfUnversionedDocument(formatVersion: formatVersion)
+        if found > migrations.version {
+            return DocumentRead(problem: .newerValueVersion(found: found, supported: migrations.version))
+        }
+        guard found == migrations.version else { return nil }
+        let decoder = DocumentFormat.decoder(version: formatVersion)
+        let value: Value?
+        do {
+            value = try DocumentFile.stream(of: file) { stream -> Value? in
+                var value: Value?
+                try stream.forEachMember { key, stream in
+                    if key == "value" { value = try streamed.read(&stream, decoder) } else { try stream.skipValue() }
+                }
+                return value
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            return damaged("its value is not a valid \(Value.self): \(DocumentCoding.summary(of: error))")
+        }
+        guard let value else { return damaged("its value is not a valid \(Value.self): missing “value”") }
+        return DocumentRead(value: value, streamedSize: size)
     }
 
     /// What `contents`, read from `file`, hold.
@@ -371,6 +451,10 @@ struct DocumentRead<Value> {
     /// The document's bytes, when they are known to be exactly what encoding `value` gives
     /// (this process committed them).
     var encoding: Data?
+    /// The size of the long document `value` was read from as a stream (see
+    /// ``DocumentMigrations/readingLongDocuments(over:_:)``): the value is written back when
+    /// its encoding is smaller.
+    var streamedSize: Int64?
 }
 
 /// A document of an older value version, migrated in memory: its bytes as they were, and the

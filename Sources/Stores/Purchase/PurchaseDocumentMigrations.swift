@@ -23,8 +23,13 @@ enum PurchaseDocumentMigrations {
     }
 
     /// The ledger's: entry by entry, from the synthesized shape of version 1.
+    /// A long ledger of the current version (every one earlier versions wrote, however long) is
+    /// read front to back and compacted as it is read (see ``PurchaseLedger/streamed(from:decoder:)``).
     static let ledger = builtIn(PurchaseLedger.self)
         .step(from: 1) { (old: PurchaseLedgerVersion1) in old }
+        .readingLongDocuments(over: PurchaseLedger.streamingThreshold) { stream, decoder in
+            try PurchaseLedger.streamed(from: &stream, decoder: decoder)
+        }
 
     /// The local backend's receipts: each product from the synthesized shape of version 1.
     static let receipts = builtIn([PurchaseReceipt].self)

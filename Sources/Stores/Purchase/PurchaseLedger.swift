@@ -17,8 +17,11 @@ import SingletonStores
 /// newest ``recentEntryLimit``: its document stays the same size however many purchases came
 /// before, and a crash leaves the old document or the compacted one. Counts are the same with or
 /// without a checkpoint; ``receiptIDs`` keeps the newest ``retainedReceiptIDCount`` ids.
-/// A document written before checkpoints existed loads as it is and is compacted on its next
-/// change.
+/// A document written before checkpoints existed — however long, past the 256 MiB a document
+/// is read whole up to — is read front to back in bounded memory, its entries folded into a
+/// checkpoint as they come, and the compacted ledger written back as soon as its lock is free
+/// (on the first launch, a read-only one too): no later launch reads the long history again.
+/// A short one (under 64 KiB) loads as it is and is compacted on its next change.
 ///
 /// On disk a ledger with no checkpoint is `{"entries": […]}`, as every version wrote it; a
 /// compacted one is `{"checkpoint": {…}, "entriesSinceCheckpoint": […]}`, so that a version
@@ -58,6 +61,13 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
 
     /// An empty ledger.
     public init() {}
+
+    /// A ledger of these parts, as read from a document (see ``PurchaseLedger/streamed(from:decoder:)``).
+    init(checkpoint: LedgerCheckpoint?, entries: [LedgerEntry], unreadableEntries: [UnreadableLedgerEntry]) {
+        self.checkpoint = checkpoint
+        self.entries = entries
+        self.unreadableEntries = unreadableEntries
+    }
 
     private enum CodingKeys: String, CodingKey {
         case entries, unreadableEntries, checkpoint, entriesSinceCheckpoint
@@ -108,7 +118,7 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
     }
 
     /// A decoding error in a sentence.
-    private static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         switch error {
         case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),

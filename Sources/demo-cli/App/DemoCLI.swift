@@ -78,8 +78,8 @@ enum DemoCLI {
             return await PurchaseCommand.run(invocation.command, context: context)
         case .link, .targetShow, .targetSet:
             return LinkCommand.run(invocation.command, context: context)
-        case .export:
-            return ExportCommand.run(context: context)
+        case .export(let includingPersonal):
+            return ExportCommand.run(includingPersonal: includingPersonal, context: context)
         }
     }
 }

@@ -165,9 +165,12 @@ enum CommandTable {
         ) { arguments throws(UsageError) in .reset(confirmed: arguments.has("--yes")) },
         CommandSpec(
             path: ["export"], arguments: "", argumentCount: 0...0,
-            summary: "Print the state of every store as one JSON document, for a bug report (account ids and receipts redacted).",
-            options: []
-        ) { _ throws(UsageError) in .export },
+            summary:
+                "Print the state of every store as one JSON document, for a bug report (account ids, receipts and the nickname redacted).",
+            options: [
+                .flag("--include-personal", "Include the nickname as it is, for a report that needs it.")
+            ]
+        ) { arguments throws(UsageError) in .export(includingPersonal: arguments.has("--include-personal")) },
     ]
 
     /// The command groups and what they hold, for `demo-cli boost` and help.

@@ -2,8 +2,10 @@ import Foundation
 import Stores
 
 /// `demo-cli export`: the state of every store as one JSON document on standard output, for a
-/// bug report. The profile's account id and the purchase receipts are redacted; the boost is
-/// shown as what a screen shows (time left, paused, the recorded end).
+/// bug report. The profile's account id and the purchase receipts are redacted, and so is the
+/// nickname unless the user asks to include it (`--include-personal`); the boost is shown as
+/// what a screen shows (time left, paused, the recorded end). Text is printed with control and
+/// formatting characters escaped as JSON `\u` escapes.
 enum ExportCommand {
     /// What the boost's part of the snapshot says.
     struct BoostState: Encodable {
@@ -12,14 +14,25 @@ enum ExportCommand {
         let endDate: Date?
     }
 
-    static func run(context: CommandContext) -> ExitStatus {
+    /// A profile redacted already, added to the snapshot as it is (its type would redact the
+    /// nickname again).
+    struct RedactedProfile: Encodable {
+        let profile: UserProfile
+
+        func encode(to encoder: any Encoder) throws {
+            try profile.encode(to: encoder)
+        }
+    }
+
+    static func run(includingPersonal: Bool, context: CommandContext) -> ExitStatus {
         let stores = context.stores()
         var snapshot = StoreSnapshot()
         do throws(StorageError) {
             let boost = stores.boost
             try snapshot.add(
                 "boost", BoostState(remainingSeconds: boost.remainingSeconds, isPaused: boost.isPaused, endDate: boost.endDate))
-            try snapshot.add("profile", stores.profile.profile)
+            let profile = stores.profile.profile.redactedForSnapshot(keepingPersonalText: includingPersonal)
+            try snapshot.add("profile", RedactedProfile(profile: profile))
             try snapshot.add("purchases", stores.purchases.purchaseLedger)
             try snapshot.add("apiTarget", stores.apiTarget.target)
             context.console.print(String(decoding: try snapshot.json(), as: UTF8.self))

@@ -80,6 +80,18 @@ struct DataFolderBinaryTests {
         }
     }
 
+    /// The refusal names the folder with its control characters escaped, as the prompt does.
+    @Test func resetsRefusalWithoutATerminalEscapesTheFolder() throws {
+        try withDemoBinary { binary in
+            let folder = binary.dataFolder.appending(path: "a\u{1B}]0;x\u{9B}1m\u{202E}b").path(percentEncoded: false)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let refused = try binary.run(["--data-dir", folder, "reset"], withDataFolder: false)
+            #expect(refused.reason == .exit && refused.status == 1, "\(refused)")
+            #expect(refused.standardError.contains(#"a\u{1B}]0;x\u{9B}1m\u{202E}b"#), "\(refused.standardError)")
+            #expect(!refused.standardError.unicodeScalars.contains { [0x1B, 0x9B, 0x202E].contains($0.value) })
+        }
+    }
+
     @Test func versionPrintsThePackageVersion() throws {
         try withDemoBinary { binary in
             let result = try binary.run(["--version"])

@@ -58,7 +58,8 @@ struct CommandLineParserTests {
         (["data-dir"], .dataDirectory),
         (["reset"], .reset(confirmed: false)),
         (["reset", "--yes"], .reset(confirmed: true)),
-        (["export"], .export),
+        (["export"], .export(includingPersonal: false)),
+        (["export", "--include-personal"], .export(includingPersonal: true)),
     ]
 
     @Test(arguments: valid)

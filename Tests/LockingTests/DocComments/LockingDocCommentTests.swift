@@ -69,4 +69,13 @@ let shown = "Aki\ngender: female\u{1B}]0;owned\u{07}".escapingControlCharacters
 // Doc "Locking/String+Escaping.swift" snippet 1: end
         #expect(shown == #"Aki\ngender: female\u{1B}]0;owned\u{7}"#)
     }
+
+    @Test func escapingControlCharactersInJSON() {
+// Doc "Locking/String+Escaping.swift" snippet 2: begin
+let shown = "{\"nickname\":\"Aki\u{9B}31m\"}".escapingControlCharactersInJSON
+// {"nickname":"Aki\u009B31m"}   (still valid JSON: the same strings once decoded)
+// Doc "Locking/String+Escaping.swift" snippet 2: end
+        #expect(shown == #"{"nickname":"Aki\u009B31m"}"#)
+        #expect("a\\b \u{202E} \u{85}".escapingControlCharactersInJSON == #"a\b \u202E \u0085"#, "a backslash is kept")
+    }
 }

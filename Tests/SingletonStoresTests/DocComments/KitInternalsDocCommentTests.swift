@@ -153,6 +153,74 @@ let migrations = DocumentMigrations<[Receipt]>(version: 2)
         }
     }
 
+    @Test func documentMigrationsReadingLongDocuments() throws {
+        struct Ledger: Codable, Sendable, Equatable {
+            var total = 0
+            var entries: [Int] = []
+            /// The total of a stored ledger, its entries folded into it as they are read.
+            static func folding(_ stream: inout DocumentStream, _ decoder: JSONDecoder) throws -> Ledger {
+                var ledger = Ledger()
+                try stream.forEachMember { key, stream in
+                    switch key {
+                    case "total": ledger.total += try decoder.decode(Int.self, from: Data(stream.valueBytes(limit: 64)))
+                    case "entries":
+                        try stream.forEachElement { stream in
+                            ledger.total += try decoder.decode(Int.self, from: Data(stream.valueBytes(limit: 64)))
+                        }
+                    default: try stream.skipValue()
+                    }
+                }
+                return ledger
+            }
+        }
+// Doc "SingletonStores/Persistence/DocumentMigrations.swift" snippet 4: begin
+let migrations = DocumentMigrations<Ledger>(version: 2)
+    .readingLongDocuments(over: 64 * 1_024) { stream, decoder in try Ledger.folding(&stream, decoder) }
+// Doc "SingletonStores/Persistence/DocumentMigrations.swift" snippet 4: end
+        try withTemporaryFolder { folder in
+            // 100,000 entries: longer than 64 KiB, and than a read limit lowered to 128 KiB.
+            let file = folder.appending(path: "ledger.json")
+            let entries = Array(repeating: "1", count: 100_000).joined(separator: ", ")
+            try Data(#"{"formatVersion": 2, "valueVersion": 2, "value": {"entries": [\#(entries)], "total": 5}}"#.utf8).write(to: file)
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let loaded = try DocumentReadLimit.$bytes.withValue(128 * 1_024) {
+                try storage.load(Ledger.self, forKey: "ledger", default: Ledger(), migrations: migrations)
+            }
+            #expect(loaded.recovery == nil, "not kept aside for its size")
+            #expect(loaded.value == Ledger(total: 100_005))
+            // The load found the lock free: the smaller value replaced the long document.
+            let size = try FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))[.size] as? Int
+            #expect((size ?? .max) < 1_024)
+            #expect(try storage.load(Ledger.self, forKey: "ledger", default: Ledger(), migrations: migrations).value == loaded.value)
+            // A long document whose value is not what the reader reads is still kept aside.
+            try Data(#"{"formatVersion": 2, "valueVersion": 2, "value": {"entries": {"x": "\#(entries)"}}}"#.utf8).write(to: file)
+            let damaged = try DocumentReadLimit.$bytes.withValue(128 * 1_024) {
+                try storage.load(Ledger.self, forKey: "ledger", default: Ledger(), migrations: migrations)
+            }
+            #expect(damaged.value == Ledger())
+            #expect(damaged.recovery?.keptFile != nil)
+        }
+    }
+
+    @Test func documentStream() throws {
+        struct Entry: Decodable { var amount: Int }
+        let decoder = JSONDecoder()
+        var stream = DocumentStream(bytes: Array(#"{"other": {"a": [1, "]\"}"]}, "entries": [{"amount": 2}, {"amount": 3}]} "#.utf8))
+// Doc "SingletonStores/Persistence/DocumentStream.swift" snippet 1: begin
+var total = 0
+try stream.forEachMember { key, stream in
+    guard key == "entries" else { return try stream.skipValue() }
+    try stream.forEachElement { stream in
+        total += try decoder.decode(Entry.self, from: Data(stream.valueBytes(limit: 4_096))).amount
+    }
+}
+// Doc "SingletonStores/Persistence/DocumentStream.swift" snippet 1: end
+        #expect(total == 5)
+        try stream.expectEnd()
+        var truncated = DocumentStream(bytes: Array(#"{"entries": [{"amount": 2}"#.utf8))
+        #expect(throws: DocumentStream.Malformed.self) { try truncated.forEachMember { _, stream in try stream.skipValue() } }
+    }
+
     // MARK: - Locking helpers
 
     @Test func lateBound() throws {
