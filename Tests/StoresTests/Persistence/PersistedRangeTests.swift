@@ -132,7 +132,7 @@ struct PersistedRangeTests {
         try await purchases.buy(.boostItems(1))
         #expect(purchases.ownedBoostItems == 1)
         #expect(
-            storage.value([PurchaseReceipt].self, forKey: "receipts")?.count == 1, "the refused one never reached the backend")
+            try await LocalPurchaseBackend(storage: storage).restore().count == 1, "the refused one never reached the backend")
         await #expect(throws: PurchaseError.invalidProduct(product)) {
             try await PurchaseStoreStub().buy(product)
         }

@@ -250,18 +250,25 @@ struct LedgerCompactionTests {
         }
     }
 
-    @Test func theLocalBackendKeepsItsNewestReceipts() async throws {
+    /// Receipts not yet credited are all kept, however many (they were dropped beyond the
+    /// newest 64 before they were credited); once credited, the newest 64 are kept for restores.
+    @Test func theLocalBackendKeepsEveryReceiptUntilItIsCreditedThenItsNewest() async throws {
         let storage = InMemoryStorage()
         let backend = LocalPurchaseBackend(storage: storage)
-        var ids: [String] = []
+        var receipts: [PurchaseReceipt] = []
         for _ in 0..<(LocalPurchaseBackend.retainedReceiptCount + 10) {
             guard case .purchased(let receipt) = try await backend.purchase(.boostItems(1)) else {
                 Issue.record("the local backend approves every purchase")
                 return
             }
-            ids.append(receipt.id)
+            receipts.append(receipt)
         }
-        #expect(try backend.pendingReceipts().map(\.id) == Array(ids.suffix(LocalPurchaseBackend.retainedReceiptCount)))
-        #expect(try await backend.restore().count == LocalPurchaseBackend.retainedReceiptCount)
+        #expect(try backend.pendingReceipts() == receipts)
+        try backend.finish(Array(receipts.prefix(5)))
+        #expect(try backend.pendingReceipts() == Array(receipts.dropFirst(5)))
+        #expect(try await backend.restore() == Array(receipts.dropFirst(5)), "the 69 pending; the 5 credited are beyond 64")
+        try backend.finish(receipts)
+        #expect(try backend.pendingReceipts() == [])
+        #expect(try await backend.restore() == Array(receipts.suffix(LocalPurchaseBackend.retainedReceiptCount)))
     }
 }
