@@ -44,8 +44,16 @@ public enum PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
         case .lockTimedOut(_, let holder, _):
             "it could not be credited yet: the purchases store is held by another process" + (holder.map { " (pid \($0))" } ?? "")
         default:
-            "it could not be credited yet: " + (reason.errorDescription ?? reason.description).trimmingSuffix(".")
+            "it could not be credited yet: " + Self.clause(reason.errorDescription ?? reason.description)
         }
+    }
+}
+
+extension PurchaseError {
+    /// `sentence` as a clause: its first letter in lower case, without its closing period.
+    fileprivate static func clause(_ sentence: String) -> String {
+        let trimmed = sentence.trimmingSuffix(".")
+        return trimmed.prefix(1).lowercased() + trimmed.dropFirst()
     }
 }
 

@@ -31,21 +31,41 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 /// ``useBoostItem(duration:)`` starts a boost only if none is running in any process, and spends
 /// the item in the same step: the decision is taken under the boost document's lock from what is
 /// on disk, and the ledger entry that spends the item also records the boost it starts (a
-/// ``BoostGrant``). So a boost that does not start never costs an item, two concurrent taps
+/// ``BoostGrant``, with its end on the boot time line and its length). Under the ledger's lock
+/// the spend checks that no other item was spent on a boost since the decision (the boost's
+/// lock file may have been removed meanwhile); if one was, nothing is spent and the boost
+/// decides again. So a boost that does not start never costs an item, two concurrent taps
 /// with one item — in one process or in two — spend exactly one, and a crash at any moment
 /// leaves either the item unspent and no boost, or the item spent and its boost running to its
-/// original end.
+/// original end. Once the item is spent, the use succeeds: a boost document that then can't be
+/// written is reported (``StoreIssue/countdownRunsFromItsGrant(key:_:)``), and the boost runs
+/// from its grant, protected as if the document had been written.
 ///
 /// A boost that is already running is not extended: using an item then is refused with
 /// ``PurchaseError/boostNotStarted(_:)`` and nothing is spent.
 ///
 /// ## Interrupted purchases
-/// A purchase killed between payment and credit is credited when the store is next created:
-/// the backend's ``PurchaseBackend/pendingReceipts()`` are compared with the ledger, and every
-/// receipt it lacks is added (each receipt is credited once, whatever happens). Creating the
-/// store never waits for another process: while one holds the ledger's lock (a purchase in
-/// progress, or a process that was stopped), the receipts are left to a later launch and the
-/// store shows the ledger as last committed. The backend is never called under the lock.
+/// A purchase is paid for when the backend returns its receipt, and credited when the ledger
+/// records it. When the ledger can't be written then (another process holds its lock, the disk
+/// is full), ``buy(_:)`` throws ``PurchaseError/notYetCredited(_:reason:)``: the purchase is
+/// taken, and is credited when the store is next created, or with the next purchase or restore
+/// — never "nothing changed, try again", which would buy twice. A purchase killed between
+/// payment and credit is credited the same way. The backend's
+/// ``PurchaseBackend/pendingReceipts()`` are compared with the ledger, every receipt it lacks
+/// is added, and every receipt the ledger holds is then finished
+/// (``PurchaseBackend/finish(_:)``), as StoreKit finishes a transaction only once its content
+/// is delivered: so each receipt is credited once, whatever happens. Creating the store never
+/// waits for another process: while one holds the ledger's lock (a purchase in progress, or a
+/// process that was stopped), the receipts are left to a later launch and the store shows the
+/// ledger as last committed. The backend is never called under the lock.
+///
+/// ## A ledger kept aside
+/// A ledger that can't be read, or that a newer version wrote, is kept aside by the storage and
+/// this store starts a new one. Receipts already finished are not pending, so the new ledger
+/// never credits a purchase the kept one had credited — its items, and the items it spent,
+/// stay in the kept file, which the message names (put it back while the app is closed, or
+/// update the app). ``restore()``, which a user asks for, credits every receipt the backend
+/// returns that the ledger lacks, as on a new install.
 public final class PurchaseManager: PurchaseStoreContract {
     /// The app's purchase state: the local backend, the default data folder and clocks.
     public static let shared = PurchaseManager()
@@ -152,7 +172,9 @@ public final class PurchaseManager: PurchaseStoreContract {
         }
     }
 
-    /// Restores earlier purchases: receipts the ledger lacks are added.
+    /// Restores earlier purchases: receipts the ledger lacks are added, then finished with the
+    /// backend. After a ledger was kept aside, this credits the purchases it held again (not
+    /// the items it spent): it is the user's choice, as on a new install.
     ///
     /// - Returns: How many receipts were new.
     /// - Throws: ``PurchaseError/busy(_:)`` if a purchase or restore is running, or the backend's

@@ -21,7 +21,8 @@ enum PurchaseCommand {
                 // Taken, not lost: say so, and what is owned now (without it).
                 _ = context.fail(PurchaseError.notYetCredited(receipt, reason: reason).description)
                 context.console.print(
-                    "Bought \(product): recorded; it will be credited when the purchases store is free. Until then: \(summary(purchases))")
+                    "Bought \(product): recorded; it will be credited when the purchases store is free. Until then: \(summary(purchases))"
+                )
                 return .purchaseNotYetCredited
             } catch {
                 return context.fail(error.description)
