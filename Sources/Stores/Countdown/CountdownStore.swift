@@ -286,9 +286,12 @@ public final class CountdownStore: Sendable {
                     var started = BoostRecord.running(
                         endDate: wallClock.date(after: length), left: length, bootClock: bootClock, settled: nil)
                     var grant = BoostGrant(id: UUID().uuidString, record: started)
-                    let spendCheck = BoostSpendCheck(latestGrantID: latestGrantID)
-                    grant.spendCheck = spendCheck
-                    check = spendCheck
+                    // Only a countdown that reads the ledger's grants decides from them.
+                    if journal.grantsKey != nil {
+                        let spendCheck = BoostSpendCheck(latestGrantID: latestGrantID)
+                        grant.spendCheck = spendCheck
+                        check = spendCheck
+                    }
                     do throws(PurchaseError) {
                         try payment(grant)
                     } catch {
