@@ -3,7 +3,8 @@ import SingletonStores
 import Timers
 
 /// The production backend of this package: approves every purchase at once and keeps the
-/// receipts as the `receipts` document, so restores work across runs of the CLI.
+/// receipts as the `receipts` document, so restores work across runs of the CLI (premium, and
+/// any purchase not yet credited: see ``restore()``).
 ///
 /// A receipt is kept until it is credited, however long that takes: a purchase whose credit
 /// failed (the ledger's lock held by a stopped process, a full disk) is credited at a later
@@ -56,13 +57,18 @@ public struct LocalPurchaseBackend: PurchaseBackend {
         return .purchased(receipt)
     }
 
-    /// Every receipt kept: those not yet credited, and the newest ``retainedReceiptCount``
-    /// credited ones.
+    /// The receipts a restore may credit: those not yet credited, and the credited premium
+    /// ones among the newest ``retainedReceiptCount``.
+    ///
+    /// Boost items are consumed: once credited, a restore never offers them again (as StoreKit
+    /// never restores a consumable), so a ledger that was lost or kept aside cannot bring back
+    /// items already bought and spent. Premium is offered again: crediting a premium receipt
+    /// to a ledger that lacks it gives the same end date it gave before.
     public func restore() async throws(PurchaseError) -> [PurchaseReceipt] {
         do {
             return try storage.load(
                 [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
-            ).value.map(\.receipt)
+            ).value.filter(\.isRestorable).map(\.receipt)
         } catch {
             throw .storage(error)
         }
@@ -141,6 +147,14 @@ struct StoredReceipt: Codable, Sendable, Equatable {
     var receipt: PurchaseReceipt
     /// Whether its purchase was credited; `nil` when an earlier version wrote it.
     var credited: Bool?
+
+    /// Whether a restore may offer it: not yet credited, or premium (see
+    /// ``LocalPurchaseBackend/restore()``).
+    var isRestorable: Bool {
+        guard credited == true else { return true }
+        if case .premium = receipt.product { return true }
+        return false
+    }
 
     init(_ receipt: PurchaseReceipt, credited: Bool?) {
         self.receipt = receipt

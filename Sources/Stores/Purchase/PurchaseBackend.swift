@@ -14,7 +14,9 @@ import Foundation
 /// (older ones are folded into its checkpoint), and a ledger that had to be kept aside
 /// (unreadable, or written by a newer version) remembers none: so ``pendingReceipts()`` returns
 /// only receipts not yet finished, never one that was. ``restore()``, which a user asks for,
-/// may return finished ones: ``PurchaseManager`` credits those its ledger lacks.
+/// may return finished ones that can be delivered again without giving anything twice —
+/// premium, whose end date a receipt fixes — but, as StoreKit never restores a consumable,
+/// no finished purchase of boost items: ``PurchaseManager`` credits those its ledger lacks.
 /// ``LocalPurchaseBackend`` keeps every receipt until it is finished, and the newest
 /// ``LocalPurchaseBackend/retainedReceiptCount`` after that.
 public protocol PurchaseBackend: Sendable {

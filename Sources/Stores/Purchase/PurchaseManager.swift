@@ -64,8 +64,9 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 /// this store starts a new one. Receipts already finished are not pending, so the new ledger
 /// never credits a purchase the kept one had credited — its items, and the items it spent,
 /// stay in the kept file, which the message names (put it back while the app is closed, or
-/// update the app). ``restore()``, which a user asks for, credits every receipt the backend
-/// returns that the ledger lacks, as on a new install.
+/// update the app). ``restore()``, which a user asks for, credits what the backend returns
+/// that the ledger lacks: premium again (the same end date), never boost items already
+/// credited (see ``PurchaseBackend/restore()``).
 public final class PurchaseManager: PurchaseStoreContract {
     /// The app's purchase state: the local backend, the default data folder and clocks.
     public static let shared = PurchaseManager()
@@ -172,9 +173,9 @@ public final class PurchaseManager: PurchaseStoreContract {
         }
     }
 
-    /// Restores earlier purchases: receipts the ledger lacks are added, then finished with the
-    /// backend. After a ledger was kept aside, this credits the purchases it held again (not
-    /// the items it spent): it is the user's choice, as on a new install.
+    /// Restores earlier purchases: the receipts the backend restores that the ledger lacks are
+    /// added, then finished with the backend (a backend restores no consumed boost items, so a
+    /// ledger kept aside gives back premium, never items bought and spent).
     ///
     /// - Returns: How many receipts were new.
     /// - Throws: ``PurchaseError/busy(_:)`` if a purchase or restore is running, or the backend's

@@ -77,6 +77,9 @@ struct PurchaseCreditBinaryTests {
             #expect(buy.lines == ["Bought 1 boost item. You own 1 boost item; no premium."], "\(buy)")
             #expect(buy.standardError.contains("was written by a newer version"), "\(buy)")
             #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 1")
+            // Nor does a restore: the items were consumed once credited.
+            let restore = try binary.run(["purchase", "restore"])
+            #expect(restore.lines == ["Restored 0 purchases. You own 1 boost item; no premium."], "\(restore)")
         }
     }
 }
