@@ -38,7 +38,7 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 /// with one item — in one process or in two — spend exactly one, and a crash at any moment
 /// leaves either the item unspent and no boost, or the item spent and its boost running to its
 /// original end. Once the item is spent, the use succeeds: a boost document that then can't be
-/// written is reported (``StoreIssue/countdownRunsFromItsGrant(key:_:)``), and the boost runs
+/// written is reported (`StoreIssue.countdownRunsFromItsGrant(key:_:)`), and the boost runs
 /// from its grant, protected as if the document had been written.
 ///
 /// A boost that is already running is not extended: using an item then is refused with
