@@ -25,7 +25,8 @@
 //       Stores that follow other processes (see Following.swift).
 //
 // --crash-at POINT kills the process with SIGKILL when it reaches the named fault-injection
-// point; --trace prints every point reached to standard error.
+// point; --pause-at POINT prints "paused at POINT" and stops the process (SIGSTOP) there, for
+// the test to act and then send SIGCONT; --trace prints every point reached to standard error.
 // Exit status: 0 on success, 1 on a storage or purchase error, 2 on bad arguments.
 import Foundation
 import SingletonStoresTestSupport
@@ -60,6 +61,15 @@ if let index = arguments.firstIndex(of: "--crash-at"), arguments.indices.contain
     arguments.removeSubrange(index...(index + 1))
     FaultInjection.install { reached in
         if reached.name == point { kill(getpid(), SIGKILL) }
+    }
+}
+if let index = arguments.firstIndex(of: "--pause-at"), arguments.indices.contains(index + 1) {
+    let point = arguments[index + 1]
+    arguments.removeSubrange(index...(index + 1))
+    FaultInjection.install { reached in
+        guard reached.name == point else { return }
+        FileHandle.standardOutput.write(Data("paused at \(point)\n".utf8))
+        raise(SIGSTOP)
     }
 }
 if let index = arguments.firstIndex(of: "--trace") {

@@ -37,18 +37,21 @@ struct BoostJournal: Sendable {
     /// document's lock, and writes the record back if `body` changed it.
     ///
     /// `body` may spend an item in the ledger (the `purchases` key is always taken after the
-    /// `boost` key). It must not post or call observers: the lock is held.
+    /// `boost` key); it is also given the id of the newest grant the ledger held when the record
+    /// was read (`nil` for none), for the spend to check under the ledger's lock. It must not
+    /// post or call observers: the lock is held.
     ///
     /// - Parameter waits: Whether to wait (up to the storage's lock timeout) while another
     ///   process holds the lock; when `false` and it does, `body` does not run and the result
     ///   is `nil`.
     func transaction<Outcome>(
         waits: Bool = true,
-        _ body: (inout BoostRecord) throws(StorageError) -> Outcome
+        _ body: (inout BoostRecord, _ latestGrantID: String?) throws(StorageError) -> Outcome
     ) throws(StorageError) -> Outcome? {
         let merged = { (record: inout BoostRecord) throws(StorageError) -> Outcome in
-            record = record.merging(try latestGrant())
-            return try body(&record)
+            let grant = try latestGrant()
+            record = record.merging(grant)
+            return try body(&record, grant?.id)
         }
         let committed =
             waits

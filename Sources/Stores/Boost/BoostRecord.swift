@@ -123,9 +123,13 @@ struct BoostRecord: Codable, Sendable, Equatable {
         }
     }
 
-    /// This record, or the boost of `grant` when the grant is newer than anything recorded here.
+    /// This record, or the boost of `grant` when the grant is newer than anything recorded here:
+    /// with the grant's end on the boot time line and its length as the cap, when the grant
+    /// recorded them, so a boost read back from its grant is protected as one written here.
     func merging(_ grant: BoostGrant?) -> BoostRecord {
         guard let grant, grant.id != settledGrantID else { return self }
-        return BoostRecord(endDate: grant.endDate, settledGrantID: grant.id)
+        return BoostRecord(
+            endDate: grant.endDate, settledGrantID: grant.id, bootID: grant.bootID,
+            endSinceBootSeconds: grant.endSinceBootSeconds, remainingSecondsWhenWritten: grant.lengthSeconds)
     }
 }

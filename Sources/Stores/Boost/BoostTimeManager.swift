@@ -191,18 +191,22 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// The decision is taken under the `boost` document's lock from what is on disk. `payment`
     /// runs under that lock with the ``BoostGrant`` describing the boost; it should record the
     /// grant in the same write that spends the item (``PurchaseManager`` writes it into the
-    /// ledger entry). A crash after that write leaves the item spent and its boost running to
-    /// the grant's end; a crash before it leaves neither. That holds when the ledger is in this
-    /// manager's storage (the default); with separate storages the boost's own record, written
-    /// right after, is what a later launch reads, so a crash between the two writes would show
-    /// the item spent and no boost.
+    /// ledger entry, and checks there that no other item was spent since this decision). A
+    /// crash after that write leaves the item spent and its boost running to the grant's end,
+    /// with the same protections against a date set back as a boost written here; a crash
+    /// before it leaves neither. Once `payment` returned, the call succeeds: a boost document
+    /// that can't be written then is reported to `reportIssue`, and the boost runs from its
+    /// grant. That holds when the ledger is in this manager's storage (the default); with
+    /// separate storages the boost's own record, written right after, is what a later launch
+    /// reads, so a crash between the two writes would show the item spent and no boost.
     ///
     /// - Parameters:
     ///   - duration: Seconds, above zero; more than ``maximumDuration`` is clamped.
     ///   - payment: Spends what the boost costs, or throws to refuse it. It must not post or
     ///     touch the boost.
     /// - Throws: ``PurchaseError/boostNotStarted(_:)`` when a boost is running (nothing was
-    ///   spent), or what `payment` threw.
+    ///   spent), what `payment` threw, or the storage's error when the decision could not be
+    ///   taken (nothing was spent).
     public func startCountDownIfIdle(
         duration: Int, paidBy payment: (BoostGrant) throws(PurchaseError) -> Void
     ) throws(PurchaseError) {

@@ -238,48 +238,90 @@ public final class CountdownStore: Sendable {
     /// The decision is taken under the document's lock from what is on disk. `payment`
     /// runs under that lock with the ``BoostGrant`` describing the countdown; it should record the
     /// grant in the same write that spends the item (``PurchaseManager`` writes it into the
-    /// ledger entry). A crash after that write leaves the item spent and its countdown running to
-    /// the grant's end; a crash before it leaves neither. That holds when the ledger is in this
-    /// store's storage (the default); with separate storages the countdown's own record, written
-    /// right after, is what a later launch reads, so a crash between the two writes would show
-    /// the item spent and no countdown.
+    /// ledger entry, after checking under the ledger's lock that no other item was spent on a
+    /// countdown since this decision — should the document's lock file be removed meanwhile,
+    /// the decision is taken again). From the moment `payment` returns, the countdown is the
+    /// grant's: the grant carries its end on the boot time line and its length, so a later
+    /// launch that finds only the grant (killed before the document was written, or the write
+    /// failed) shows it as this store would have written it, and a failed write of the
+    /// document is reported to `reportIssue`, not thrown — the item was spent and its countdown
+    /// runs. That holds when the ledger is in this store's storage (the default); with
+    /// separate storages the countdown's own record is what a later launch reads.
     ///
     /// - Parameters:
     ///   - duration: Seconds, above zero; more than ``maximumDuration`` is clamped.
     ///   - payment: Spends what the countdown costs, or throws to refuse it. It must not post or
     ///     touch the countdown.
-    /// - Throws: ``PurchaseError/boostNotStarted(_:)`` when a countdown is running (nothing was
-    ///   spent), or what `payment` threw.
+    /// - Throws: ``PurchaseError/boostNotStarted(_:)`` when a countdown is running, or what
+    ///   `payment` threw, or the storage's error when the decision could not be read or taken;
+    ///   then nothing was spent.
     public func startCountDownIfIdle(
         duration: Int, paidBy payment: (BoostGrant) throws(PurchaseError) -> Void
     ) throws(PurchaseError) {
         guard duration > 0 else { throw .boostNotStarted(.invalidDuration(duration)) }
         let length = Self.clamped(duration)
-        var failure: PurchaseError?
-        do throws(StorageError) {
-            try transact {
-                (record: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) throws(StorageError)
-                    -> BoostModel.Phase in
-                if let running = phase.shownSeconds(at: now) {
-                    failure = .boostNotStarted(.alreadyRunning(remainingSeconds: running))
-                    return phase
+        // The grant the item was spent on, once it was: from then on the countdown is that
+        // grant's, whatever happens to the write of this record.
+        var paid: BoostGrant?
+        var attempt = 0
+        while true {
+            attempt += 1
+            var failure: PurchaseError?
+            var check: BoostSpendCheck?
+            do throws(StorageError) {
+                try transact {
+                    (
+                        record: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant,
+                        latestGrantID: String?
+                    ) throws(StorageError) -> BoostModel.Phase in
+                    // Run again after the item was spent (the lock file was removed or replaced
+                    // before this record was written): the disk holds the grant, which is the
+                    // countdown now; it is adopted and written as it is.
+                    if paid != nil { return phase }
+                    failure = nil
+                    if let running = phase.shownSeconds(at: now) {
+                        failure = .boostNotStarted(.alreadyRunning(remainingSeconds: running))
+                        return phase
+                    }
+                    var started = BoostRecord.running(
+                        endDate: wallClock.date(after: length), left: length, bootClock: bootClock, settled: nil)
+                    var grant = BoostGrant(id: UUID().uuidString, record: started)
+                    // Only a countdown that reads the ledger's grants decides from them.
+                    if journal.grantsKey != nil {
+                        let spendCheck = BoostSpendCheck(latestGrantID: latestGrantID)
+                        grant.spendCheck = spendCheck
+                        check = spendCheck
+                    }
+                    do throws(PurchaseError) {
+                        try payment(grant)
+                    } catch {
+                        failure = error
+                        return phase
+                    }
+                    grant.spendCheck = nil
+                    paid = grant
+                    FaultInjection.reach(.boostItemSpent)
+                    started.settledGrantID = grant.id
+                    record = started
+                    return .running(deadline: now.advanced(by: length))
                 }
-                let grant = BoostGrant(id: UUID().uuidString, endDate: wallClock.date(after: length))
-                do throws(PurchaseError) {
-                    try payment(grant)
-                } catch {
-                    failure = error
-                    return phase
-                }
-                FaultInjection.reach(.boostItemSpent)
-                record = BoostRecord.running(endDate: grant.endDate, left: length, bootClock: bootClock, settled: grant.id)
-                return .running(deadline: now.advanced(by: length))
+            } catch {
+                guard paid != nil else { throw failure ?? .storage(error) }
+                // Spent, and the grant is on disk: the countdown runs from it. Say so, and show it.
+                journal.reportIssue(.countdownRunsFromItsGrant(key: key, error))
+                followDisk()
+                return
             }
-        } catch {
-            throw failure ?? .storage(error)
+            if paid != nil { return }
+            // Another item was spent on a countdown after this decision: decide again, from disk.
+            if check?.isStale == true, attempt < Self.spendAttempts { continue }
+            if let failure { throw failure }
+            return
         }
-        if let failure { throw failure }
     }
+
+    /// How many times an item use decides again when another item was spent meanwhile.
+    private static let spendAttempts = 8
 
     /// Ends the running countdown now; posts the end on ``ends`` if one was running.
     public func stopCountDown() {
@@ -407,7 +449,7 @@ public final class CountdownStore: Sendable {
     ) throws(StorageError) -> Outcome? {
         var outcome: Outcome?
         try transact(waits: waits) {
-            (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant) -> BoostModel.Phase in
+            (_: inout BoostRecord, phase: BoostModel.Phase, now: CountdownTimer.Instant, _: String?) -> BoostModel.Phase in
             var next = phase
             outcome = decide(&next, now)
             return next
@@ -424,12 +466,13 @@ public final class CountdownStore: Sendable {
     /// every lock (its posts may call back into this store).
     private func transact(
         waits: Bool = true,
-        _ decide: (inout BoostRecord, BoostModel.Phase, CountdownTimer.Instant) throws(StorageError) -> BoostModel.Phase
+        _ decide: (inout BoostRecord, BoostModel.Phase, CountdownTimer.Instant, _ latestGrantID: String?) throws(StorageError)
+            -> BoostModel.Phase
     ) throws(StorageError) {
         model.withLock { $0.transactionsUnderWay += 1 }
         defer { if model.withLock({ $0.endTransaction() }) { followDisk() } }
         let committed = try journal.transaction(waits: waits) {
-            (record: inout BoostRecord) throws(StorageError) -> BoostModel.Commit in
+            (record: inout BoostRecord, latestGrantID: String?) throws(StorageError) -> BoostModel.Commit in
             let now = timer.now
             let onDisk = record
             let (current, adopted) = model.withLock { model -> (BoostModel.Phase, Bool) in
@@ -440,7 +483,7 @@ public final class CountdownStore: Sendable {
                 }
                 return (model.phase, false)
             }
-            let next = try decide(&record, current, now)
+            let next = try decide(&record, current, now, latestGrantID)
             if record == onDisk, next != current {
                 record = BoostModel.record(
                     of: next, at: now, wallClock: wallClock, bootClock: bootClock, settled: onDisk.settledGrantID)

@@ -3,12 +3,17 @@ import SingletonStores
 import Timers
 
 /// The production backend of this package: approves every purchase at once and keeps the
-/// receipts as the `receipts` document, so restores work across runs of the CLI.
+/// receipts as the `receipts` document, so restores work across runs of the CLI (premium, and
+/// any purchase not yet credited: see ``restore()``).
 ///
-/// The document keeps the newest ``retainedReceiptCount`` receipts, so a launch, which reads
-/// them all to credit any the ledger lacks, costs the same however many purchases came before;
-/// a restore brings back those receipts. A longer document written by an earlier version is
-/// cut down on the next purchase.
+/// A receipt is kept until it is credited, however long that takes: a purchase whose credit
+/// failed (the ledger's lock held by a stopped process, a full disk) is credited at a later
+/// launch, and is never dropped before. ``PurchaseManager`` marks each receipt credited
+/// (``finish(_:)``) once its ledger holds it, and the document keeps only the newest
+/// ``retainedReceiptCount`` of those, for restores, so a launch, which reads the receipts not yet
+/// credited, costs the same however many purchases came before. A longer document written by
+/// an earlier version is cut down on the next write; its receipts carry no mark, and the newest
+/// ``retainedReceiptCount`` of them are offered for credit once (the ledger skips those it has).
 ///
 /// ```swift
 /// let purchases = PurchaseManager(backend: LocalPurchaseBackend(storage: FileStorage()))
@@ -18,9 +23,10 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     private let storage: any StoreStorage
     private let wallClock: WallClock
 
-    /// How many of the newest receipts the `receipts` document keeps: far fewer than the
-    /// ``PurchaseLedger/retainedReceiptIDCount`` ids a ledger remembers, so every receipt this
-    /// backend returns that was already credited is recognised.
+    /// How many of the newest credited receipts the `receipts` document keeps (receipts not yet
+    /// credited are all kept): far fewer than the ``PurchaseLedger/retainedReceiptIDCount`` ids
+    /// a ledger remembers, so every receipt this backend returns that was already credited is
+    /// recognised.
     public static let retainedReceiptCount = 64
 
     /// Creates the backend.
@@ -33,17 +39,17 @@ public struct LocalPurchaseBackend: PurchaseBackend {
         self.wallClock = wallClock
     }
 
-    /// Records a receipt for `product` and returns it.
+    /// Records a receipt for `product`, not yet credited, and returns it.
     public func purchase(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         let receipt = PurchaseReceipt(id: UUID().uuidString, product: product, date: wallClock.now())
         do {
             try storage.update(
-                [PurchaseReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.receipts
+                [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
             ) { receipts in
                 LedgerDecoding.count(receipts: receipts.count)
-                receipts.append(receipt)
-                receipts.removeFirst(max(receipts.count - Self.retainedReceiptCount, 0))
+                receipts.append(StoredReceipt(receipt, credited: false))
+                Self.trim(&receipts)
             }
         } catch {
             throw .storage(error)
@@ -51,33 +57,125 @@ public struct LocalPurchaseBackend: PurchaseBackend {
         return .purchased(receipt)
     }
 
-    /// The newest ``retainedReceiptCount`` receipts.
+    /// The receipts a restore may credit: those not yet credited, and the credited premium
+    /// ones among the newest ``retainedReceiptCount``.
+    ///
+    /// Boost items are consumed: once credited, a restore never offers them again (as StoreKit
+    /// never restores a consumable), so a ledger that was lost or kept aside cannot bring back
+    /// items already bought and spent. Premium is offered again: crediting a premium receipt
+    /// to a ledger that lacks it gives the same end date it gave before.
     public func restore() async throws(PurchaseError) -> [PurchaseReceipt] {
-        try pendingReceipts()
-    }
-
-    /// The newest ``retainedReceiptCount`` receipts: the ones already credited are skipped by
-    /// the ledger. A longer document, written by an earlier version, is cut down to them here,
-    /// once, so later launches read only those.
-    public func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt] {
         do {
-            var receipts = try storage.load(
-                [PurchaseReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.receipts
-            ).value
-            LedgerDecoding.count(receipts: receipts.count)
-            if receipts.count > Self.retainedReceiptCount {
-                receipts = try storage.update(
-                    [PurchaseReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.receipts
-                ) { receipts in
-                    receipts.removeFirst(max(receipts.count - Self.retainedReceiptCount, 0))
-                }.value
-            }
-            return receipts
+            return try storage.load(
+                [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
+            ).value.filter(\.isRestorable).map(\.receipt)
         } catch {
             throw .storage(error)
         }
     }
 
+    /// The receipts not yet credited: those whose credit failed or was interrupted, and, of a
+    /// document an earlier version wrote, its newest ``retainedReceiptCount`` (the ledger skips
+    /// the ones it has). A longer document is cut down here, once, so later launches read less.
+    public func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt] {
+        do {
+            var receipts = try storage.load(
+                [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
+            ).value
+            LedgerDecoding.count(receipts: receipts.count)
+            if Self.trimmable(receipts) > 0 {
+                receipts = try storage.update(
+                    [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
+                ) { receipts in Self.trim(&receipts) }.value
+            }
+            return receipts.filter { $0.credited != true }.map(\.receipt)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Marks `receipts` credited: they are no longer pending, and the oldest credited ones
+    /// beyond ``retainedReceiptCount`` are forgotten.
+    public func finish(_ receipts: [PurchaseReceipt]) throws(PurchaseError) {
+        let ids = Set(receipts.map(\.id))
+        guard !ids.isEmpty else { return }
+        do {
+            try storage.update(
+                [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
+            ) { stored in
+                for index in stored.indices where ids.contains(stored[index].receipt.id) {
+                    stored[index].credited = true
+                }
+                Self.trim(&stored)
+            }
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// How many receipts ``trim(_:)`` would forget: credited (or unmarked) ones beyond the
+    /// newest ``retainedReceiptCount``.
+    private static func trimmable(_ receipts: [StoredReceipt]) -> Int {
+        let forgettable = receipts.lazy.filter { $0.credited != false }.count
+        return min(max(receipts.count - retainedReceiptCount, 0), forgettable)
+    }
+
+    /// Forgets the oldest credited (or unmarked) receipts while more than
+    /// ``retainedReceiptCount`` are kept; a receipt not yet credited is never forgotten.
+    static func trim(_ receipts: inout [StoredReceipt]) {
+        var excess = trimmable(receipts)
+        guard excess > 0 else { return }
+        receipts.removeAll { receipt in
+            guard excess > 0, receipt.credited != false else { return false }
+            excess -= 1
+            return true
+        }
+    }
+
     /// The receipts' document key.
     static let key = "receipts"
+}
+
+/// A receipt as the `receipts` document keeps it: the receipt's fields, and `"credited": true`
+/// once its purchase is in the ledger, or `"credited": false` until then.
+///
+/// A receipt an earlier version wrote carries neither (``credited`` is `nil`): that version
+/// credited receipts without marking them, and the ledger skips the ones it has. An earlier
+/// version reading this document ignores the mark.
+struct StoredReceipt: Codable, Sendable, Equatable {
+    /// The receipt.
+    var receipt: PurchaseReceipt
+    /// Whether its purchase was credited; `nil` when an earlier version wrote it.
+    var credited: Bool?
+
+    /// Whether a restore may offer it: not yet credited, or premium (see
+    /// ``LocalPurchaseBackend/restore()``).
+    var isRestorable: Bool {
+        guard credited == true else { return true }
+        if case .premium = receipt.product { return true }
+        return false
+    }
+
+    init(_ receipt: PurchaseReceipt, credited: Bool?) {
+        self.receipt = receipt
+        self.credited = credited
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, product, date, credited
+    }
+
+    /// Decodes the receipt (range-checked as ``PurchaseReceipt`` is) and its mark.
+    init(from decoder: any Decoder) throws {
+        receipt = try PurchaseReceipt(from: decoder)
+        credited = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Bool.self, forKey: .credited)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(receipt.id, forKey: .id)
+        try container.encode(receipt.product, forKey: .product)
+        try container.encode(receipt.date, forKey: .date)
+        try container.encodeIfPresent(credited, forKey: .credited)
+    }
 }

@@ -8,12 +8,17 @@ import Foundation
 /// conforms its payment SDK to this protocol.
 ///
 /// A receipt is credited once: ``PurchaseManager`` skips every receipt whose id its ledger
-/// remembers, and a ledger remembers the ids of its newest
-/// ``PurchaseLedger/retainedReceiptIDCount`` purchases (older ones are folded into its
-/// checkpoint). So a backend must not return a receipt from ``pendingReceipts()`` or
-/// ``restore()`` once that many newer purchases were credited — a payment SDK's unfinished
-/// transactions are far fewer, and ``LocalPurchaseBackend`` keeps only its newest
-/// ``LocalPurchaseBackend/retainedReceiptCount``.
+/// remembers, and tells the backend, with ``finish(_:)``, each receipt its ledger holds — as
+/// StoreKit's rule goes, a transaction is finished only after its content is delivered. A
+/// ledger remembers the ids of its newest ``PurchaseLedger/retainedReceiptIDCount`` purchases
+/// (older ones are folded into its checkpoint), and a ledger that had to be kept aside
+/// (unreadable, or written by a newer version) remembers none: so ``pendingReceipts()`` returns
+/// only receipts not yet finished, never one that was. ``restore()``, which a user asks for,
+/// may return finished ones that can be delivered again without giving anything twice —
+/// premium, whose end date a receipt fixes — but, as StoreKit never restores a consumable,
+/// no finished purchase of boost items: ``PurchaseManager`` credits those its ledger lacks.
+/// ``LocalPurchaseBackend`` keeps every receipt until it is finished, and the newest
+/// ``LocalPurchaseBackend/retainedReceiptCount`` after that.
 public protocol PurchaseBackend: Sendable {
     /// Asks for payment for `product`.
     ///
@@ -33,11 +38,23 @@ public protocol PurchaseBackend: Sendable {
     /// launch. The default returns none; a payment SDK with unfinished transactions returns
     /// them here.
     func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt]
+
+    /// Marks `receipts` credited: their purchases are in the ledger, so
+    /// ``pendingReceipts()`` no longer returns them (a payment SDK finishes the transactions).
+    ///
+    /// ``PurchaseManager`` calls it after each ledger write that credited receipts, and at
+    /// launch for pending receipts its ledger already holds (a process killed between the two).
+    /// A failure leaves the receipts pending; the next launch finishes them. The default does
+    /// nothing.
+    func finish(_ receipts: [PurchaseReceipt]) throws(PurchaseError)
 }
 
 extension PurchaseBackend {
     /// No receipts held on the device.
     public func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt] { [] }
+
+    /// Nothing to mark.
+    public func finish(_ receipts: [PurchaseReceipt]) throws(PurchaseError) {}
 }
 
 /// What a purchase came to, when it did not fail.

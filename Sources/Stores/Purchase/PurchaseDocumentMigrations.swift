@@ -34,6 +34,11 @@ enum PurchaseDocumentMigrations {
     /// The local backend's receipts: each product from the synthesized shape of version 1.
     static let receipts = builtIn([PurchaseReceipt].self)
         .step(from: 1) { (old: [PurchaseReceiptVersion1]) in old.map(\.current) }
+
+    /// The same document as the local backend reads it, each receipt with its mark of credit
+    /// (a receipt of version 1 carries none: see ``StoredReceipt``).
+    static let storedReceipts = builtIn([StoredReceipt].self)
+        .step(from: 1) { (old: [PurchaseReceiptVersion1]) in old.map { StoredReceipt($0.current, credited: nil) } }
 }
 
 /// A receipt as version 1 of the `receipts` document stored it.

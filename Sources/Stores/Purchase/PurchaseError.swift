@@ -15,6 +15,11 @@ public enum PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
     case boostNotStarted(BoostError)
     /// The purchase ledger could not be read or written; nothing changed.
     case storage(StorageError)
+    /// The purchase was paid for and its receipt recorded, but the ledger could not be written
+    /// to credit it (another process held its lock, the disk is full…). It is credited when the
+    /// purchases store is free: at the next launch, purchase or restore. Buying again would buy
+    /// again.
+    case notYetCredited(PurchaseReceipt, reason: StorageError)
 
     /// What went wrong and what to do.
     public var description: String {
@@ -26,6 +31,37 @@ public enum PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noBoostItems: "You have no boost items. Buy some first (purchase buy)."
         case .boostNotStarted(let error): "The boost did not start, so your item was not spent: \(error)"
         case .storage(let error): "\(error)"
+        case .notYetCredited(let receipt, let reason):
+            "Bought \(receipt.product): the purchase is recorded, but \(Self.why(reason)). "
+                + "It will be credited when the purchases store is free (the next time the app starts, buys or restores); "
+                + "do not buy it again."
         }
+    }
+
+    /// Why a receipt could not be credited, in a clause.
+    private static func why(_ reason: StorageError) -> String {
+        switch reason {
+        case .lockTimedOut(_, let holder, _):
+            "it could not be credited yet: the purchases store is held by another process" + (holder.map { " (pid \($0))" } ?? "")
+        default:
+            "it could not be credited yet: " + Self.clause(reason.errorDescription ?? reason.description)
+        }
+    }
+}
+
+extension PurchaseError {
+    /// `sentence` as a clause: its first letter in lower case, without its closing period.
+    fileprivate static func clause(_ sentence: String) -> String {
+        let trimmed = sentence.trimmingSuffix(".")
+        return trimmed.prefix(1).lowercased() + trimmed.dropFirst()
+    }
+}
+
+extension String {
+    /// The string without the trailing run of `character`.
+    fileprivate func trimmingSuffix(_ character: Character) -> Substring {
+        var end = endIndex
+        while end > startIndex, self[index(before: end)] == character { end = index(before: end) }
+        return self[..<end]
     }
 }

@@ -205,12 +205,23 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
 /// the item, so the spend and its boost are written to disk as one step.
 ///
 /// A crash right after the ledger was saved cannot lose the item: the next launch finds the
-/// entry and shows its boost running until ``endDate`` (or over, if that has passed).
+/// entry and shows its boost running until ``endDate`` (or over, if that has passed), with the
+/// same protections as the boost's own record: its end on the device's boot time line and the
+/// cap of its length, so a date set back cannot stretch it.
 public struct BoostGrant: Sendable, Codable, Hashable {
     /// A unique id of this use of an item.
     public var id: String
     /// When the boost ends, on the wall clock.
     public var endDate: Date
+    /// The boot the boost's ``endSinceBootSeconds`` belongs to, where the platform tells.
+    var bootID: String?
+    /// When the boost ends, in seconds since that boot.
+    var endSinceBootSeconds: Double?
+    /// The boost's length when it started, in seconds: the most time left it may show.
+    var lengthSeconds: Double?
+    /// For the boost that is deciding this grant: what the purchase ledger must still hold for
+    /// the item to be spent on it (never stored).
+    var spendCheck: BoostSpendCheck?
 
     /// Creates a grant.
     public init(id: String, endDate: Date) {

@@ -31,21 +31,42 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 /// ``useBoostItem(duration:)`` starts a boost only if none is running in any process, and spends
 /// the item in the same step: the decision is taken under the boost document's lock from what is
 /// on disk, and the ledger entry that spends the item also records the boost it starts (a
-/// ``BoostGrant``). So a boost that does not start never costs an item, two concurrent taps
+/// ``BoostGrant``, with its end on the boot time line and its length). Under the ledger's lock
+/// the spend checks that no other item was spent on a boost since the decision (the boost's
+/// lock file may have been removed meanwhile); if one was, nothing is spent and the boost
+/// decides again. So a boost that does not start never costs an item, two concurrent taps
 /// with one item — in one process or in two — spend exactly one, and a crash at any moment
 /// leaves either the item unspent and no boost, or the item spent and its boost running to its
-/// original end.
+/// original end. Once the item is spent, the use succeeds: a boost document that then can't be
+/// written is reported (`StoreIssue.countdownRunsFromItsGrant(key:_:)`), and the boost runs
+/// from its grant, protected as if the document had been written.
 ///
 /// A boost that is already running is not extended: using an item then is refused with
 /// ``PurchaseError/boostNotStarted(_:)`` and nothing is spent.
 ///
 /// ## Interrupted purchases
-/// A purchase killed between payment and credit is credited when the store is next created:
-/// the backend's ``PurchaseBackend/pendingReceipts()`` are compared with the ledger, and every
-/// receipt it lacks is added (each receipt is credited once, whatever happens). Creating the
-/// store never waits for another process: while one holds the ledger's lock (a purchase in
-/// progress, or a process that was stopped), the receipts are left to a later launch and the
-/// store shows the ledger as last committed. The backend is never called under the lock.
+/// A purchase is paid for when the backend returns its receipt, and credited when the ledger
+/// records it. When the ledger can't be written then (another process holds its lock, the disk
+/// is full), ``buy(_:)`` throws ``PurchaseError/notYetCredited(_:reason:)``: the purchase is
+/// taken, and is credited when the store is next created, or with the next purchase or restore
+/// — never "nothing changed, try again", which would buy twice. A purchase killed between
+/// payment and credit is credited the same way. The backend's
+/// ``PurchaseBackend/pendingReceipts()`` are compared with the ledger, every receipt it lacks
+/// is added, and every receipt the ledger holds is then finished
+/// (``PurchaseBackend/finish(_:)``), as StoreKit finishes a transaction only once its content
+/// is delivered: so each receipt is credited once, whatever happens. Creating the store never
+/// waits for another process: while one holds the ledger's lock (a purchase in progress, or a
+/// process that was stopped), the receipts are left to a later launch and the store shows the
+/// ledger as last committed. The backend is never called under the lock.
+///
+/// ## A ledger kept aside
+/// A ledger that can't be read, or that a newer version wrote, is kept aside by the storage and
+/// this store starts a new one. Receipts already finished are not pending, so the new ledger
+/// never credits a purchase the kept one had credited — its items, and the items it spent,
+/// stay in the kept file, which the message names (put it back while the app is closed, or
+/// update the app). ``restore()``, which a user asks for, credits what the backend returns
+/// that the ledger lacks: premium again (the same end date), never boost items already
+/// credited (see ``PurchaseBackend/restore()``).
 public final class PurchaseManager: PurchaseStoreContract {
     /// The app's purchase state: the local backend, the default data folder and clocks.
     public static let shared = PurchaseManager()
@@ -120,17 +141,26 @@ public final class PurchaseManager: PurchaseStoreContract {
     /// - Returns: What the purchase came to.
     /// - Throws: ``PurchaseError/busy(_:)`` if a purchase or restore is running (nothing
     ///   changes), ``PurchaseError/invalidProduct(_:)``, or the backend's failure (the flow ends
-    ///   in ``PurchaseFlowState/failed(reason:)``).
+    ///   in ``PurchaseFlowState/failed(reason:)``); ``PurchaseError/notYetCredited(_:reason:)``
+    ///   when the purchase was paid for but the ledger could not be written: the backend keeps
+    ///   the receipt pending and the next launch (or purchase, or restore) credits it.
     @discardableResult
     public func buy(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         try move(to: .purchasing(product))
-        do {
+        do throws(PurchaseError) {
             let outcome = try await backend.purchase(product)
             switch outcome {
             case .purchased(let receipt):
                 FaultInjection.reach(.purchasePaid)
-                try record([receipt])
+                do throws(PurchaseError) {
+                    try record([receipt])
+                } catch {
+                    // Paid and recorded by the backend, which keeps it pending: never "nothing
+                    // changed, try again" — buying again would buy again.
+                    guard case .storage(let problem) = error else { throw error }
+                    throw PurchaseError.notYetCredited(receipt, reason: problem)
+                }
                 FaultInjection.reach(.purchaseCredited)
                 try? move(to: .purchased(product))
             case .cancelled:
@@ -143,7 +173,9 @@ public final class PurchaseManager: PurchaseStoreContract {
         }
     }
 
-    /// Restores earlier purchases: receipts the ledger lacks are added.
+    /// Restores earlier purchases: the receipts the backend restores that the ledger lacks are
+    /// added, then finished with the backend (a backend restores no consumed boost items, so a
+    /// ledger kept aside gives back premium, never items bought and spent).
     ///
     /// - Returns: How many receipts were new.
     /// - Throws: ``PurchaseError/busy(_:)`` if a purchase or restore is running, or the backend's
@@ -181,22 +213,47 @@ public final class PurchaseManager: PurchaseStoreContract {
         try boost.startCountDownIfIdle(duration: duration) { grant throws(PurchaseError) in
             // Under the boost's lock: spend on disk, from the ledger as it is on disk.
             readLedger = true
-            let spent: Bool
+            FaultInjection.reach(.boostItemSpending)
+            var recorded = grant
+            recorded.spendCheck = nil
+            let spend: Spend
             do throws(StorageError) {
-                spent = try storage.update(
+                spend = try storage.update(
                     PurchaseLedger.self, forKey: Self.ledgerKey, default: PurchaseLedger(),
                     migrations: PurchaseDocumentMigrations.ledger
-                ) { ledger in
-                    guard ledger.boostItems > 0 else { return false }
-                    ledger.append(.boostItemUsed, at: now, boost: grant)
+                ) { ledger -> Spend in
+                    // Under the ledger's lock: no other item was spent on a boost since the
+                    // boost decided (its lock file may have been removed meanwhile).
+                    if let check = grant.spendCheck, ledger.latestBoostGrant?.id != check.latestGrantID {
+                        check.markStale()
+                        return .stale(ledger.latestBoostGrant)
+                    }
+                    guard ledger.boostItems > 0 else { return .noItems }
+                    ledger.append(.boostItemUsed, at: now, boost: recorded)
                     ledger.compact()
-                    return true
+                    return .spent
                 }.outcome
             } catch {
                 throw .storage(error)
             }
-            guard spent else { throw .noBoostItems }
+            switch spend {
+            case .spent: return
+            case .noItems: throw .noBoostItems
+            case .stale(let newer):
+                let left = newer.map { $0.endDate.timeIntervalSince(now).rounded(.up) } ?? 0
+                throw .boostNotStarted(.alreadyRunning(remainingSeconds: left >= 1 && left < 1e15 ? Int(left) : 1))
+            }
         }
+    }
+
+    /// What an item use found in the ledger on disk.
+    private enum Spend {
+        /// The item was spent on the boost.
+        case spent
+        /// No item is owned; nothing was spent.
+        case noItems
+        /// Another item was spent on a boost (this one) since the boost decided; nothing was spent.
+        case stale(BoostGrant?)
     }
 
     /// Calls `handler` with every change of the ledger.
@@ -228,10 +285,28 @@ public final class PurchaseManager: PurchaseStoreContract {
         }
     }
 
-    /// Adds the receipts the ledger does not have yet; returns how many were added.
+    /// Adds the receipts the ledger does not have yet, and the backend's pending ones; returns
+    /// how many of `receipts` were added. The backend then finishes every receipt the ledger
+    /// holds.
     @discardableResult
     private func record(_ receipts: [PurchaseReceipt]) throws(PurchaseError) -> Int {
-        try ledgerUpdate { ledger -> Int in Self.credit(receipts, to: &ledger) }
+        // Pending receipts ride along (one whose credit failed earlier, say); a backend that
+        // can't list them now is asked again at the next launch.
+        let given = Set(receipts.map(\.id))
+        let pending = ((try? backend.pendingReceipts()) ?? []).filter { !given.contains($0.id) }
+        let added = try ledgerUpdate { ledger -> Int in
+            _ = Self.credit(pending, to: &ledger)  // older: credited first, in the backend's order
+            return Self.credit(receipts, to: &ledger)
+        }
+        finish(receipts + pending)
+        return added
+    }
+
+    /// Tells the backend that `receipts` are in the ledger. A failure leaves them pending, and
+    /// they are finished at the next launch (the ledger skips them meanwhile): nothing to report.
+    private func finish(_ receipts: [PurchaseReceipt]) {
+        guard !receipts.isEmpty else { return }
+        try? backend.finish(receipts)
     }
 
     /// Appends the receipts `ledger` lacks; returns how many.
@@ -259,10 +334,17 @@ public final class PurchaseManager: PurchaseStoreContract {
             if case .storage(let problem) = error { reportIssue(.storageRecovered(problem)) }
             return
         }
+        guard !pending.isEmpty else { return }
         let known = ledger.state.receiptIDs
-        guard pending.contains(where: { !known.contains($0.id) }) else { return }
+        guard pending.contains(where: { !known.contains($0.id) }) else {
+            finish(pending)  // credited by a process killed before it finished them
+            return
+        }
         do {
-            try ledger.updateIfAvailable { ledger in Self.credit(pending, to: &ledger) }
+            // `nil` when another process holds the lock: the receipts stay pending.
+            if try ledger.updateIfAvailable({ ledger in Self.credit(pending, to: &ledger) }) != nil {
+                finish(pending)
+            }
         } catch {
             reportIssue(.storageRecovered(error))
         }

@@ -3,6 +3,9 @@
 /// The points on the built-in stores' paths that span two documents.
 @_spi(FaultInjection)
 extension FaultInjection.Point {
+    /// The boost decided, under its lock, that an item may start it; the item is about to be
+    /// spent under the ledger's lock.
+    public static let boostItemSpending = Self("boost.item-spending")
     /// A boost item was spent in the ledger on disk; the `boost` record is not yet written.
     public static let boostItemSpent = Self("boost.item-spent")
     /// The backend returned a receipt; the ledger does not credit it yet.

@@ -4,6 +4,10 @@ enum ExitStatus: Int32, Sendable {
     case success = 0
     /// The operation was refused or failed (no boost items, a storage error…): a message says why.
     case failure = 1
+    /// `purchase buy`: the purchase was paid for and its receipt recorded, but it could not be
+    /// credited yet (another process holds the purchases store, the disk is full): it is credited
+    /// when the purchases store is free, at the next run. Do not buy again.
+    case purchaseNotYetCredited = 3
     /// The command line was wrong (`EX_USAGE` from sysexits.h).
     case usage = 64
     /// The command's work was done (a purchase is recorded, a boost saved), but its output could

@@ -77,6 +77,12 @@ enum HelpText {
             [
                 ("0", "Done (a live view ended with Ctrl-C too)."),
                 ("1", "Refused or failed (a storage error, no boost items…): a message says why."),
+                (
+                    "3",
+                    "'purchase buy': bought and recorded, but not credited yet (another run holds the purchases "
+                        + "store, the disk is full…): it is credited when the purchases store is free, at the next "
+                        + "run; do not buy again."
+                ),
                 ("64", "Bad command line."),
                 (
                     "74",

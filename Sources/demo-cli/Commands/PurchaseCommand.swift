@@ -17,6 +17,13 @@ enum PurchaseCommand {
                 case .cancelled:
                     return context.fail("The purchase of \(product) was cancelled; nothing was charged.")
                 }
+            } catch .notYetCredited(let receipt, let reason) {
+                // Taken, not lost: say so, and what is owned now (without it).
+                _ = context.fail(PurchaseError.notYetCredited(receipt, reason: reason).description)
+                context.console.print(
+                    "Bought \(product): recorded; it will be credited when the purchases store is free. Until then: \(summary(purchases))"
+                )
+                return .purchaseNotYetCredited
             } catch {
                 return context.fail(error.description)
             }

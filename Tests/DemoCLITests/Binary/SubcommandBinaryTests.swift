@@ -102,13 +102,21 @@ struct SubcommandBinaryTests {
             #expect(show.lines[0] == "boost items: 3")
             #expect(show.lines[1].hasPrefix("premium: premium until "))
             #expect(show.lines[2] == "flow: idle")
-            // The ledger is lost; the next launch credits the local backend's receipts again,
-            // and a restore then finds nothing missing.
+            // The ledger is lost. A launch credits only receipts never credited, so nothing comes
+            // back by itself (a ledger kept aside must not lead to a receipt credited twice); a
+            // restore gives back premium (the same end date), not boost items, which are
+            // consumed once credited.
             try FileManager.default.removeItem(at: binary.dataFolder.appending(path: "purchases.json"))
-            #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 3")
+            #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 0")
             let restore = try binary.run(["purchase", "restore"])
             #expect(restore.status == 0)
-            #expect(restore.lines.first?.hasPrefix("Restored 0 purchases. You own 3 boost items;") == true)
+            #expect(
+                restore.lines.first?.hasPrefix("Restored 1 purchase. You own 0 boost items; premium until ") == true,
+                "\(restore)")
+            let premiumEnd = show.lines[1].dropFirst("premium: premium until ".count)
+            #expect(restore.lines.first?.hasSuffix(premiumEnd + ".") == true, "the same end date: \(restore)")
+            let again = try binary.run(["purchase", "restore"])
+            #expect(again.lines.first?.hasPrefix("Restored 0 purchases. You own 0 boost items;") == true, "\(again)")
         }
     }
 

@@ -44,7 +44,8 @@ struct BoostItemProcessTests {
             }
             #expect(
                 points == [
-                    "purchases:before-write", "purchases:temporary-written", "purchases:after-write", "boost.item-spent",
+                    "boost.item-spending", "purchases:before-write", "purchases:temporary-written", "purchases:after-write",
+                    "boost.item-spent",
                     "boost:before-write", "boost:temporary-written", "boost:after-write",
                 ])
             for point in points {
@@ -65,7 +66,8 @@ struct BoostItemProcessTests {
                         #expect(report.boostSeconds == 0, "\(point): no item spent, so no boost")
                     }
                     // Killed after the ledger was written, the item must be spent.
-                    let ledgerWritten = !["purchases:before-write", "purchases:temporary-written"].contains(point)
+                    let ledgerWritten = !["boost.item-spending", "purchases:before-write", "purchases:temporary-written"]
+                        .contains(point)
                     #expect(spent == ledgerWritten, "\(point)")
                     // And the store goes on: a second use is refused while the boost runs.
                     let again = try helper.run("use", Self.day)
@@ -85,7 +87,9 @@ struct BoostItemProcessTests {
             #expect(
                 points == [
                     "receipts:before-write", "receipts:temporary-written", "receipts:after-write", "purchase.paid",
-                    "purchases:before-write", "purchases:temporary-written", "purchases:after-write", "purchase.credited",
+                    "purchases:before-write", "purchases:temporary-written", "purchases:after-write",
+                    // The backend marks the receipt credited.
+                    "receipts:before-write", "receipts:temporary-written", "receipts:after-write", "purchase.credited",
                 ])
             for point in points {
                 try withTemporaryFolder { folder in

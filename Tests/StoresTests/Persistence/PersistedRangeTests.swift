@@ -129,10 +129,11 @@ struct PersistedRangeTests {
         let storage = InMemoryStorage()
         let purchases = PurchaseManager(storage: storage, center: NotificationCenter())
         await #expect(throws: PurchaseError.invalidProduct(product)) { try await purchases.buy(product) }
-        try await purchases.buy(.boostItems(1))
-        #expect(purchases.ownedBoostItems == 1)
+        // Premium: a restore offers its receipt once credited (boost items are consumed).
+        try await purchases.buy(.premium(days: 1))
+        #expect(purchases.premiumExpiry != nil)
         #expect(
-            storage.value([PurchaseReceipt].self, forKey: "receipts")?.count == 1, "the refused one never reached the backend")
+            try await LocalPurchaseBackend(storage: storage).restore().count == 1, "the refused one never reached the backend")
         await #expect(throws: PurchaseError.invalidProduct(product)) {
             try await PurchaseStoreStub().buy(product)
         }

@@ -82,13 +82,18 @@ struct StoredDateRangeTests {
             try await first.buy(.boostItems(5))
             wall.set(to: Date(timeIntervalSince1970: -3_600))
             try await first.buy(.boostItems(1))
+            try await first.buy(.premium(days: 1))
 
             let relaunched = PurchaseManager(
                 storage: storage, wallClock: wall.wallClock, center: NotificationCenter(), watching: .off,
                 reportIssue: { reports.append($0) })
             #expect(relaunched.ownedBoostItems == 6)
+            #expect(relaunched.premiumExpiry == Date(timeIntervalSince1970: -3_600 + 86_400))
             #expect(relaunched.loadProblem == nil)
-            #expect(try await LocalPurchaseBackend(storage: storage).restore().count == 2)
+            // The receipts read back too: a restore offers the premium one, dated 1969 (boost
+            // items, once credited, are consumed).
+            let restorable = try await LocalPurchaseBackend(storage: storage).restore()
+            #expect(restorable.map(\.date) == [Date(timeIntervalSince1970: -3_600)])
             #expect(reports.values.isEmpty, "\(reports.values)")
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))
             #expect(!names.contains { $0.contains("~") }, "nothing was kept aside: \(names)")

@@ -253,18 +253,32 @@ struct LedgerCompactionTests {
         }
     }
 
-    @Test func theLocalBackendKeepsItsNewestReceipts() async throws {
+    /// Receipts not yet credited are all kept, however many (they were dropped beyond the
+    /// newest 64 before they were credited); once credited, the newest 64 are kept for restores.
+    @Test func theLocalBackendKeepsEveryReceiptUntilItIsCreditedThenItsNewest() async throws {
         let storage = InMemoryStorage()
         let backend = LocalPurchaseBackend(storage: storage)
-        var ids: [String] = []
+        var receipts: [PurchaseReceipt] = []
         for _ in 0..<(LocalPurchaseBackend.retainedReceiptCount + 10) {
             guard case .purchased(let receipt) = try await backend.purchase(.boostItems(1)) else {
                 Issue.record("the local backend approves every purchase")
                 return
             }
-            ids.append(receipt.id)
+            receipts.append(receipt)
         }
-        #expect(try backend.pendingReceipts().map(\.id) == Array(ids.suffix(LocalPurchaseBackend.retainedReceiptCount)))
-        #expect(try await backend.restore().count == LocalPurchaseBackend.retainedReceiptCount)
+        #expect(try backend.pendingReceipts() == receipts)
+        try backend.finish(Array(receipts.prefix(5)))
+        #expect(try backend.pendingReceipts() == Array(receipts.dropFirst(5)))
+        #expect(try await backend.restore() == Array(receipts.dropFirst(5)), "the 69 pending")
+        try backend.finish(receipts)
+        #expect(try backend.pendingReceipts() == [])
+        #expect(try await backend.restore() == [], "boost items, once credited, are consumed")
+        // Premium, credited, is restored: it gives the same end date again.
+        guard case .purchased(let premium) = try await backend.purchase(.premium(days: 30)) else {
+            Issue.record("the local backend approves every purchase")
+            return
+        }
+        try backend.finish([premium])
+        #expect(try await backend.restore() == [premium])
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+@testable import SingletonStores
+import SingletonStoresLocking
+import SingletonStoresTestSupport
+import Stores
+import Testing
+import Timers
+
+/// What a purchase reports when its receipt is recorded but the ledger write that credits it
+/// fails (a full disk at the ledger's rename), what a boost reports when its own record fails
+/// after the item was spent, and that neither loses or doubles anything.
+@Suite("Purchases and boosts whose second write fails")
+struct PurchaseCreditTests {
+    /// Problems reported by the stores.
+    final class Issues: Sendable {
+        private let all = Locked<[String]>([])
+        func append(_ issue: StoreIssue) { all.withLock { $0.append("\(issue)") } }
+        var descriptions: [String] { all.withLock { $0 } }
+    }
+
+    private static func purchases(
+        folder: URL, wall: ManualWallClock, boost: (any BoostTimeManagerContract)? = nil, issues: Issues = Issues()
+    ) -> PurchaseManager {
+        PurchaseManager(
+            storage: FileStorage(folder: folder), wallClock: wall.wallClock, boost: boost, center: NotificationCenter(),
+            watching: .off, reportIssue: { issues.append($0) })
+    }
+
+    /// Buys `product` with the receipt's rename going through and the ledger's failing
+    /// (`ENOSPC`); returns what the purchase threw.
+    private static func buyWithTheLedgerRenameFailing(
+        _ product: PurchaseProduct, _ purchases: PurchaseManager
+    ) async -> PurchaseError? {
+        let faults = FileFaults([.rename: [0, ENOSPC]])
+        do {
+            try await FileFaults.$current.withValue(faults) {
+                _ = try await purchases.buy(product)
+            }
+        } catch let error as PurchaseError {
+            #expect(faults.isUsedUp)
+            return error
+        } catch {
+            Issue.record("\(error)")
+        }
+        return nil
+    }
+
+    @Test func aPurchaseWhoseLedgerWriteFailsSaysItIsRecordedAndIsCreditedOnce() async throws {
+        try await withTemporaryFolder { folder in
+            let wall = ManualWallClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+            let purchases = Self.purchases(folder: folder, wall: wall)
+            // The receipt's write goes through; the ledger's rename finds the disk full — 70
+            // times, more than the 64 credited receipts the backend keeps.
+            for number in 1...70 {
+                let product = PurchaseProduct.boostItems(number == 1 ? 7 : 1)
+                let error = await Self.buyWithTheLedgerRenameFailing(product, purchases)
+                guard case .notYetCredited(let receipt, .writeFailed)? = error else {
+                    Issue.record("purchase \(number): \(String(describing: error))")
+                    continue
+                }
+                #expect(receipt.product == product)
+                let said = error?.description ?? ""
+                #expect(!said.localizedCaseInsensitiveContains("try again"), "\(said)")
+                #expect(said.contains("the purchase is recorded"), "\(said)")
+                purchases.acknowledge()
+            }
+            #expect(purchases.ownedBoostItems == 0)
+
+            // The next launch credits every one of them once; later launches credit nothing.
+            #expect(Self.purchases(folder: folder, wall: wall).ownedBoostItems == 76)
+            #expect(Self.purchases(folder: folder, wall: wall).ownedBoostItems == 76)
+            let next = Self.purchases(folder: folder, wall: wall)
+            try await next.buy(.boostItems(1))
+            #expect(next.ownedBoostItems == 77)
+            #expect(Self.purchases(folder: folder, wall: wall).ownedBoostItems == 77)
+        }
+    }
+
+    @Test func aPurchaseWhoseLedgerWriteFailsIsCreditedByTheNextPurchase() async throws {
+        try await withTemporaryFolder { folder in
+            let wall = ManualWallClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+            let purchases = Self.purchases(folder: folder, wall: wall)
+            let error = await Self.buyWithTheLedgerRenameFailing(.boostItems(3), purchases)
+            #expect(error.map { if case .notYetCredited = $0 { true } else { false } } == true, "\(String(describing: error))")
+            purchases.acknowledge()
+            try await purchases.buy(.boostItems(4))
+            #expect(purchases.ownedBoostItems == 7)
+            #expect(Self.purchases(folder: folder, wall: wall).ownedBoostItems == 7)
+        }
+    }
+}
