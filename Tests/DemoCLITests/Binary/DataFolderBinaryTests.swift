@@ -37,6 +37,39 @@ struct DataFolderBinaryTests {
         }
     }
 
+    /// From outside: a folder whose path fits but whose files' names don't was created 125
+    /// levels deep, then every command named an internal file.
+    @Test func aFolderTooDeepForItsFilesIsOneClearErrorAndCreatesNothing() throws {
+        try withDemoBinary { binary in
+            var folder = binary.dataFolder.path(percentEncoded: false)
+            while folder.hasSuffix("/") { folder.removeLast() }
+            while folder.utf8.count + 101 < 4080 { folder += "/" + String(repeating: "d", count: 100) }
+            folder += "/" + String(repeating: "e", count: 4080 - folder.utf8.count - 1)
+            for command in [["profile", "show"], ["boost", "start"]] {
+                let result = try binary.run(["--data-dir", folder] + command, withDataFolder: false)
+                #expect(result.reason == .exit && result.status == 1, "\(result)")
+                #expect(result.errorLines.count == 1, "\(result.errorLines)")
+                #expect(result.standardError.contains("leaves no room for the names of the files kept in it"))
+                #expect(!result.standardError.contains("folder-check"))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: binary.dataFolder.path(percentEncoded: false)).isEmpty)
+        }
+    }
+
+    /// From outside: with the data folder at a home folder, `profile show` renamed the user's own
+    /// `profile.json` to `profile~corrupt-….json`.
+    @Test func aReadLeavesTheUsersOwnFileInADocumentsPlace() throws {
+        try withDemoBinary { binary in
+            let profile = binary.dataFolder.appending(path: "profile.json")
+            try Data("my own profile, not JSON".utf8).write(to: profile)
+            _ = try binary.run(["profile", "show"])
+            _ = try binary.run(["profile", "set", "--nickname", "Aki"])
+            #expect(try String(contentsOf: profile, encoding: .utf8) == "my own profile, not JSON")
+            let names = try FileManager.default.contentsOfDirectory(atPath: binary.dataFolder.path(percentEncoded: false))
+            #expect(!names.contains { $0.hasPrefix("profile~") }, "\(names)")
+        }
+    }
+
     @Test func dataDirPrintsTheFolderInUse() throws {
         try withDemoBinary { binary in
             let folder = binary.dataFolder.path(percentEncoded: false)
