@@ -241,6 +241,8 @@ public struct FileStorage: StoreStorage {
         if let failure = first.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
         if let value = first.value, first.migration == nil { return StorageLoad(value: value, isStored: true) }
         if first.value == nil, first.problem == nil { return StorageLoad(value: defaultValue(), isStored: false) }
+        // Another program's file in the document's place is left alone: not even a lock file is made for it.
+        if first.value == nil, let problem = first.problem { try checkMayKeepAside(file, problem: problem) }
         // A bad document to move aside, or an older one to migrate on disk: only when the
         // lock is free at once. Either is left to the next write otherwise. Rewriting a
         // migrated document is a write: only into a folder fit for writes (the next write says

@@ -217,16 +217,22 @@ extension FileStorage {
     /// moved: another file in the document's place — the user's own `profile.json` in a home
     /// folder — is left where it is, and this throws ``StorageError/keepAsideFailed(file:reason:)``.
     func keepAside(_ file: URL, key: String, problem: DocumentProblem) throws(StorageError) -> StorageError {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        guard DocumentFile.isInLibraryFormat(file) || FileStorageFolder.isOwn(folder) else {
-            throw .keepAsideFailed(file: file, reason: "\(problem.summary), and \(Self.notOursReason)")
-        }
-        #endif
+        try checkMayKeepAside(file, problem: problem)
         let kept = try freeKeptName(for: file, key: key, problem: problem)
         if let failure = DocumentFile.renameItem(file, to: kept) {
             throw .keepAsideFailed(file: file, reason: "\(problem.summary); moving it to \(kept.filePath) failed: \(failure)")
         }
         return report(problem, file: file, keptAt: kept)
+    }
+
+    /// Throws ``StorageError/keepAsideFailed(file:reason:)`` unless the bad document `file` may
+    /// be moved aside: it is in the library's format, or the folder is the library's own.
+    func checkMayKeepAside(_ file: URL, problem: DocumentProblem) throws(StorageError) {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        guard DocumentFile.isInLibraryFormat(file) || FileStorageFolder.isOwn(folder) else {
+            throw .keepAsideFailed(file: file, reason: "\(problem.summary), and \(Self.notOursReason)")
+        }
+        #endif
     }
 
     /// Writes `data` as the document of `key`. When the current document is bad (`problem`),

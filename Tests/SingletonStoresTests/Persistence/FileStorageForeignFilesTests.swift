@@ -168,12 +168,16 @@ struct FileStorageForeignFilesTests {
             try Data("my own notes, not JSON".utf8).write(to: profile)
             try Data("x".utf8).write(to: home.appending(path: ".bashrc"))
             let storage = FileStorage(folder: home, reportNotice: { _ in })
-            for operation in [Self.load, Self.update] {
+            for (index, operation) in [Self.load, Self.update].enumerated() {
                 #expect {
                     try operation(storage)
                 } throws: { error in
                     guard case StorageError.keepAsideFailed(_, let reason) = error else { return false }
                     return reason.contains("not in this app's data format")
+                }
+                if index == 0 {
+                    let names = try FileManager.default.contentsOfDirectory(atPath: Self.path(home)).sorted()
+                    #expect(names == [".bashrc", "counter.json"], "a read makes nothing, not even a lock file")
                 }
             }
             #expect(try String(contentsOf: profile, encoding: .utf8) == "my own notes, not JSON")
