@@ -282,7 +282,8 @@ enum FileStorageFolder {
             let code = errno
             guard code == EEXIST else {
                 throw .folderUnavailable(
-                    folder: folder, reason: "\(path.escapingControlCharacters) could not be created: \(DocumentFile.describe(code))")
+                    folder: folder,
+                    reason: "\(path.escapingControlCharacters) could not be created: \(DocumentFile.describe(code))")
             }
             // Another process created it meanwhile, or someone put something else there: the
             // walk below tells.
@@ -291,7 +292,8 @@ enum FileStorageFolder {
             throw .folderUnavailable(folder: folder, reason: "it was removed while being created")
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw .folderUnavailable(folder: folder, reason: "a file is in the way at \(trimmed(folder.filePath).escapingControlCharacters)")
+            throw .folderUnavailable(
+                folder: folder, reason: "a file is in the way at \(trimmed(folder.filePath).escapingControlCharacters)")
         }
         if createdIt, info.st_uid == geteuid() { adopt(folder, expected: info) }
         try checkOwnerAndMode(folder, info, tightening: true, report: report)

@@ -159,7 +159,9 @@ struct FileStorageAsUserTests {
             let run = try Self.run(uid: Self.nobody, folder: URL(filePath: link), steps: ["load", "update"])
             #expect(run.lines.count == 2, "\(run.standardError)")
             for line in run.lines {
-                #expect(line.contains("error folderUnavailable: ") && line.contains("symbolic link") && line.contains("(uid 1)"), "\(line)")
+                #expect(
+                    line.contains("error folderUnavailable: ") && line.contains("symbolic link") && line.contains("(uid 1)"),
+                    "\(line)")
             }
             #expect(try snapshot(of: target) == before)
             let direct = try Self.run(uid: Self.nobody, folder: target, steps: ["update"])

@@ -115,7 +115,8 @@ struct FileStorageForeignFilesTests {
             // With the sticky bit (a shared folder like /tmp), others can't replace the user's folder.
             try #require(chmod(Self.path(open), 0o1777) == 0)
             try Self.update(FileStorage(folder: folder, reportNotice: { _ in }))
-            #expect(try FileStorage(folder: folder).load(PersistedCounter.self, forKey: "counter", default: .init()).value.count == 8)
+            #expect(
+                try FileStorage(folder: folder).load(PersistedCounter.self, forKey: "counter", default: .init()).value.count == 8)
         }
     }
 
