@@ -131,9 +131,8 @@ enum FileStorageFolder {
 
     /// Refuses a folder of another user. Before a write (`tightening`), makes a folder that
     /// others can access private — but only the library's own (see ``isOwn(_:)``) or an empty
-    /// one, never a shared folder with the sticky bit. A
-    /// folder it did not make for itself (a home folder, `/tmp`, `/`) is never changed, and a
-    /// read never changes any folder.
+    /// one, never a shared folder with the sticky bit. A folder it did not make for itself (a
+    /// home folder, `/tmp`, `/`) is never changed, and a read never changes any folder.
     private static func checkOwnerAndMode(
         _ folder: URL, _ info: stat, tightening: Bool, report: @Sendable (StorageNotice) -> Void
     ) throws(StorageError) {
