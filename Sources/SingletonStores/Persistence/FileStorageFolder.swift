@@ -125,6 +125,18 @@ enum FileStorageFolder {
         #endif
     }
 
+    /// The name of the file that marks a folder as the library's own: it is written in each data
+    /// folder the library creates.
+    static let markerName = ".singleton-stores-folder"
+
+    /// What the marker file says, for a person who finds it.
+    static let markerText = Data(
+        """
+        This folder was made by SingletonStores for its documents. A file in it that is not a
+        document SingletonStores can read may be moved aside (renamed with ~corrupt-<time>).
+
+        """.utf8)
+
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
     /// Folders whose "could not be made private" notice was already reported by this process.
     private static let reportedFolders = Locked<Set<String>>([])
@@ -189,18 +201,6 @@ enum FileStorageFolder {
         let first = reportedFolders.withLock { $0.insert(folder.filePath).inserted }
         if first { report(notice) }
     }
-
-    /// The name of the file that marks a folder as the library's own: it is written in each data
-    /// folder the library creates.
-    static let markerName = ".singleton-stores-folder"
-
-    /// What the marker file says, for a person who finds it.
-    static let markerText = Data(
-        """
-        This folder was made by SingletonStores for its documents. A file in it that is not a
-        document SingletonStores can read may be moved aside (renamed with ~corrupt-<time>).
-
-        """.utf8)
 
     /// Whether `folder` is the library's own: it holds the marker file (``markerName``), a
     /// regular file of the current user with no other name. In such a folder a file in a
