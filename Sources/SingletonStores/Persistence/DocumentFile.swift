@@ -145,7 +145,8 @@ enum DocumentFile {
     /// Reads the whole file at `url`, unless it holds more than `limit` bytes.
     ///
     /// - Throws: ``StorageError/readFailed(file:reason:)`` when the file is there but could
-    ///   not be read (it is left as it is), including when it is a symbolic link.
+    ///   not be read (it is left as it is), including when it is a symbolic link or belongs to
+    ///   another user (never read as this user's data).
     static func contents(of url: URL, limit: Int64 = maximumSize) throws(StorageError) -> FileContents {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         let path = url.filePath
@@ -166,6 +167,7 @@ enum DocumentFile {
         if let code = FileFaults.injected(.fstat) ?? (fstat(descriptor, &info) == 0 ? nil : errno) {
             throw .readFailed(file: url, reason: describe(code))
         }
+        if info.st_uid != geteuid() { throw .readFailed(file: url, reason: otherOwnerReason(info.st_uid)) }
         if (info.st_mode & S_IFMT) != S_IFREG { return .notARegularFile(kind: describeKind(info.st_mode)) }
         let size = Int64(info.st_size)
         if size > limit { return .tooLarge(size: size) }
@@ -275,6 +277,56 @@ enum DocumentFile {
         #else
         try? FileManager.default.removeItem(at: url)
         #endif
+    }
+
+    /// The end of ``otherOwnerReason(_:)``, by which a message recognises it.
+    static let otherOwnerMarker = "so it is not read as your data"
+
+    /// Whether the file at `url` is in the library's format, as far as its first bytes tell: a
+    /// regular file of the current user, with no other name, that starts as the library's
+    /// documents do (`{"formatVersion": <digit>`, spaces allowed). Such a file the library may
+    /// have written; any other is never renamed or removed as the library's, except in a
+    /// folder the library made for itself.
+    static func isInLibraryFormat(_ url: URL) -> Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        // Only a regular file is opened at all: opening a device may do something.
+        guard itemKind(at: url.filePath) == .regularFile else { return false }
+        let descriptor = open(url.filePath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        if descriptor < 0 { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid(),
+            info.st_nlink == 1
+        else { return false }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        return startsLikeADocument(buffer[0..<count])
+        #else
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        return startsLikeADocument((try? handle.read(upToCount: 256)) ?? Data())
+        #endif
+    }
+
+    /// Whether `bytes` start as a document's envelope: `{`, then `"formatVersion"`, `:` and a
+    /// digit, with JSON white space between them.
+    static func startsLikeADocument(_ bytes: some Collection<UInt8>) -> Bool {
+        var rest = bytes[...]
+        func skipSpace() { rest = rest.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
+        func take(_ text: String) -> Bool {
+            guard rest.starts(with: text.utf8) else { return false }
+            rest = rest.dropFirst(text.utf8.count)
+            return true
+        }
+        skipSpace()
+        guard take("{") else { return false }
+        skipSpace()
+        guard take("\"formatVersion\"") else { return false }
+        skipSpace()
+        guard take(":") else { return false }
+        skipSpace()
+        return rest.first.map { (0x30...0x39).contains($0) } ?? false
     }
 
     /// How long a lock is waited for.
@@ -407,7 +459,15 @@ enum DocumentFile {
         let path = lockFile.filePath + "-queue"
         while true {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (creating ? O_CREAT : 0), 0o600)
-            if descriptor >= 0 || errno != EINTR { return descriptor }
+            if descriptor < 0, errno == EINTR { continue }
+            guard descriptor >= 0 else { return descriptor }
+            // A turnstile that is not a plain file of this user is not used.
+            var info = stat()
+            if fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG || foreignLockFileProblem(info) != nil {
+                close(descriptor)
+                return -1
+            }
+            return descriptor
         }
     }
 
@@ -440,12 +500,32 @@ enum DocumentFile {
                 reason: "it is \(describeKind(info.st_mode)), not a regular file; quit every process that uses "
                     + "this folder, then remove it (a lock file holds no data)")
         }
-        if info.st_mode & 0o777 != 0o600, info.st_uid == geteuid() {
+        if let problem = foreignLockFileProblem(info) {
+            close(descriptor)
+            throw .lockFailed(file: lockFile, reason: problem)
+        }
+        if info.st_mode & 0o777 != 0o600 {
             _ = fchmod(descriptor, 0o600)  // created under a narrow umask, or by an older version
         }
         let identity = FileStamp(
             device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
         return (descriptor, identity)
+    }
+
+    /// Why the lock file opened with `info` is not one the library may use, or `nil` when it
+    /// is: it must belong to the current user and have no other name (a hard link to another
+    /// file would have that file's mode changed and its lock taken).
+    static func foreignLockFileProblem(_ info: stat) -> String? {
+        if info.st_uid != geteuid() {
+            return "it belongs to another user (uid \(info.st_uid)), not to you (uid \(geteuid())), so it is not "
+                + "used; quit every process that uses this folder, then remove it (a lock file holds no data)"
+        }
+        // No name at all (0) is a lock file removed since it was opened: the lease sees that.
+        if info.st_nlink > 1 {
+            return "it has \(info.st_nlink) names (hard links), so it may be another file and is not used; quit "
+                + "every process that uses this folder, then remove it (a lock file holds no data)"
+        }
+        return nil
     }
 
     /// Sleeps the calling thread for `duration` (a wait for another process, on real time).
@@ -485,6 +565,11 @@ enum DocumentFile {
         case S_IFLNK: "a symbolic link"
         default: "something other than a regular file"
         }
+    }
+
+    /// Why a document of another user is not read.
+    static func otherOwnerReason(_ owner: uid_t) -> String {
+        "it belongs to another user (uid \(owner)), not to you (uid \(geteuid())), \(otherOwnerMarker)"
     }
 
     /// Why a document that is a symbolic link is not read.

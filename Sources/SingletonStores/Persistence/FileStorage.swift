@@ -22,19 +22,27 @@ import Foundation
 /// current folder); else, on Apple platforms, `Application Support/<appName>`; elsewhere
 /// `$XDG_DATA_HOME/<appName>` (when absolute) or `~/.local/share/<appName>`. The folder (and
 /// any missing parent) is created with permissions `0700` when first written to, whatever the
-/// process's umask. The folder must belong to you: one owned by another user is refused
-/// (``StorageError/folderUnavailable(folder:reason:)``, naming its owner). A read never changes
-/// a folder's permissions. Before a write, a folder others can access is made private (`0700`)
-/// only when it is the library's own — it holds nothing but the library's files — and that is
-/// reported through `reportNotice` when others could change it
+/// process's umask; a folder it creates holds a marker file, `.singleton-stores-folder`, that
+/// makes it the library's own. The folder must belong to you: one owned by another user is
+/// refused (``StorageError/folderUnavailable(folder:reason:)``, naming its owner), and so is
+/// one whose path another user could change, checked as OpenSSH's `StrictModes` does: every
+/// folder on the way must belong to you or root and must not be writable by others unless it
+/// has the sticky bit (as `/tmp` has), and a symbolic link on the way must belong to you or
+/// root (it is followed, and its target checked the same way). The folder's path must leave
+/// room for its files' names (up to 255 bytes each) within the system's limit. A read never
+/// changes a folder's permissions. Before a write, a folder others can access is made private
+/// (`0700`) only when it is the library's own, or empty, and that is reported through
+/// `reportNotice` when others could change it
 /// (``StorageNotice/folderMadePrivate(folder:previousMode:)``). A folder the library did not
 /// make for itself is never changed: one holding other files is written to as it is, unless
 /// others can change files in it (then writes are refused, saying so); a shared folder with the
 /// sticky bit, such as `/tmp`, is used as it is and reported once
 /// (``StorageNotice/folderNotPrivate(folder:mode:reason:)``). A file where the folder or one
-/// of its parents should be is reported as "a file is in the way at <path>". The folder may be
-/// a symbolic link you made (it is followed); inside it, links are never followed: a document,
-/// lock file or temporary file that is a link is refused with an error and left alone.
+/// of its parents should be is reported as "a file is in the way at <path>". Inside the
+/// folder, links are never followed: a document, lock file or temporary file that is a link is
+/// refused with an error and left alone. A document or lock file of another user is never
+/// used as yours (``StorageError/readFailed(file:reason:)``,
+/// ``StorageError/lockFailed(file:reason:)``), nor is a lock file with other names (hard links).
 ///
 /// **Documents.** `{"formatVersion": 2, "value": …}`, pretty-printed with sorted keys, file
 /// permissions `0600` whatever the umask. A write goes to a temporary file in the same folder,
@@ -80,7 +88,11 @@ import Foundation
 /// ``formatVersion``, or of a newer value version than the ``DocumentMigrations`` given) are
 /// never overwritten or deleted: they are renamed to `<key>~<reason>-<UTC time>.json` (with `-2`, `-3`… when that name is taken), the call
 /// continues from the default, and the ``StorageError`` naming both files comes back as its
-/// `recovery`. When a write replaces a bad document, moving it aside and writing the new one
+/// `recovery`. Only a file that starts as the library's documents do (`{"formatVersion": …`) is
+/// renamed anywhere; any other file in a document's place — your own `profile.json` in a home
+/// folder — is renamed only in a folder the library made for itself, and elsewhere left where it
+/// is: reads and writes of that key throw ``StorageError/keepAsideFailed(file:reason:)`` until
+/// it is moved away. When a write replaces a bad document, moving it aside and writing the new one
 /// are one step: if the write fails, the bad document is back in place.
 ///
 /// **Locking.** Moving bad documents aside, ``save(_:forKey:)`` and
@@ -241,6 +253,8 @@ public struct FileStorage: StoreStorage {
             return StorageLoad(value: value, isStored: true)
         }
         if first.value == nil, first.problem == nil { return StorageLoad(value: defaultValue(), isStored: false) }
+        // Another program's file in the document's place is left alone: not even a lock file is made for it.
+        if first.value == nil, let problem = first.problem { try checkMayKeepAside(file, problem: problem) }
         // A bad document to move aside, or an older or long one to rewrite: only when the lock
         // is free at once. Either is left to the next write otherwise. Rewriting a document is
         // a write: only into a folder fit for writes (the next write says why, if it is not).

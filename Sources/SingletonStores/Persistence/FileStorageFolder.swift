@@ -68,42 +68,40 @@ enum FileStorageFolder {
     /// Checks that `folder` can be trusted, creating it (and missing parents, each `0700`
     /// whatever the umask) when `creating` is set.
     ///
-    /// The folder may be, or lie under, a symbolic link the user made: that is followed. The
-    /// folder itself must belong to the current user. Only before a write (`creating`), and
-    /// only when the folder is the library's own (it holds nothing but the library's files and
-    /// has no sticky bit), a folder others can access is made private (`0700`); that is
-    /// `report`ed when others could change it. A folder that holds other files is never
-    /// changed: a write is refused when others can change files in it, unless it has the
-    /// sticky bit (a shared folder such as `/tmp`, reported once).
+    /// Its path must be one no one but the user or root can change (see ``TrustedPath``): the
+    /// folder may be, or lie under, a symbolic link the user or root made (that is followed, and
+    /// its target checked the same way), but not one of another user, nor a folder others can
+    /// change without the sticky bit. The folder itself must belong to the current user, and
+    /// its path must leave room for the names of the files kept in it. Only before a write
+    /// (`creating`), and only when the folder is the library's own (see ``isOwn(_:)``), a folder
+    /// others can access is made private (`0700`); that is `report`ed when others could change
+    /// it. A folder that is not the library's own is never changed: a write is refused when
+    /// others can change files in it, unless it has the sticky bit (a shared folder such as
+    /// `/tmp`, reported once).
     ///
     /// - Returns: Whether the folder exists (always `true` when `creating`).
-    /// - Throws: ``StorageError/folderUnavailable(folder:reason:)`` when a file is in the way,
-    ///   the folder belongs to another user, others can change it and it can't be made private,
-    ///   or it can't be created.
+    /// - Throws: ``StorageError/folderUnavailable(folder:reason:)`` when its path can't be
+    ///   trusted, a file is in the way, the folder belongs to another user, its path is too long,
+    ///   others can change it and it can't be made private, or it can't be created.
     static func prepare(
         _ folder: URL, creating: Bool, report: @Sendable (StorageNotice) -> Void
     ) throws(StorageError) -> Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let path = folder.filePath
-        var info = stat()
-        if stat(path, &info) == 0 {
+        let path = trimmed(folder.filePath)
+        if let problem = lengthProblem(of: path) ?? roomProblem(of: path) {
+            throw .folderUnavailable(folder: folder, reason: problem)
+        }
+        switch try walk(folder, path) {
+        case .exists(_, let info):
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw .folderUnavailable(folder: folder, reason: "a file is in the way at \(trimmed(path))")
+                throw .folderUnavailable(folder: folder, reason: "a file is in the way at \(path.escapingControlCharacters)")
             }
             try checkOwnerAndMode(folder, info, tightening: creating, report: report)
             return true
-        }
-        let code = errno
-        switch code {
-        case ENOENT where !creating:
-            return false
-        case ENOENT:
-            try makeFolders(folder, report: report)
+        case .missing(let existing, let names):
+            guard creating else { return false }
+            try makeFolders(folder, under: existing, names: names, report: report)
             return true
-        case ENOTDIR:
-            throw .folderUnavailable(folder: folder, reason: "a file is in the way at \(firstNonFolder(in: path))")
-        default:
-            throw .folderUnavailable(folder: folder, reason: DocumentFile.describe(code))
         }
         #else
         var isFolder: ObjCBool = false
@@ -127,15 +125,26 @@ enum FileStorageFolder {
         #endif
     }
 
+    /// The name of the file that marks a folder as the library's own: it is written in each data
+    /// folder the library creates.
+    static let markerName = ".singleton-stores-folder"
+
+    /// What the marker file says, for a person who finds it.
+    static let markerText = Data(
+        """
+        This folder was made by SingletonStores for its documents. A file in it that is not a
+        document SingletonStores can read may be moved aside (renamed with ~corrupt-<time>).
+
+        """.utf8)
+
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
     /// Folders whose "could not be made private" notice was already reported by this process.
     private static let reportedFolders = Locked<Set<String>>([])
 
     /// Refuses a folder of another user. Before a write (`tightening`), makes a folder that
-    /// others can access private — but only one that is the library's own: it holds nothing but
-    /// the library's documents (or nothing at all) and is not a shared folder with the sticky
-    /// bit. A folder it did not make for itself (a home folder, `/tmp`, `/`) is never changed,
-    /// and a read never changes any folder.
+    /// others can access private — but only the library's own (see ``isOwn(_:)``) or an empty
+    /// one, never a shared folder with the sticky bit. A folder it did not make for itself (a
+    /// home folder, `/tmp`, `/`) is never changed, and a read never changes any folder.
     private static func checkOwnerAndMode(
         _ folder: URL, _ info: stat, tightening: Bool, report: @Sendable (StorageNotice) -> Void
     ) throws(StorageError) {
@@ -145,20 +154,26 @@ enum FileStorageFolder {
                 folder: folder,
                 reason: "it belongs to another user (uid \(info.st_uid)), not to you (uid \(me)), so its files can't be trusted")
         }
+        guard tightening else { return }
         let mode = Int(info.st_mode & 0o7777)
-        guard tightening, mode & 0o077 != 0 else { return }
         let othersCanChange = mode & 0o022 != 0
         if mode & Int(S_ISVTX) != 0 {
             // A shared folder such as /tmp: others may add files, but not touch ours.
-            reportOnce(folder, .folderNotPrivate(folder: folder, mode: mode, reason: sharedFolderReason), report: report)
+            if mode & 0o077 != 0 {
+                reportOnce(folder, .folderNotPrivate(folder: folder, mode: mode, reason: sharedFolderReason), report: report)
+            }
             return
         }
-        if let stranger = firstForeignEntry(in: folder) {
+        guard mode & 0o077 != 0 else { return }
+        // An empty folder is as good as the library's own: nothing in it is anyone else's.
+        let own = isOwn(folder) || firstEntry(in: folder) == nil
+        if !own {
             guard othersCanChange else { return }  // readable by others only; documents are 0600
+            let holding = firstEntry(in: folder).map { ", and it holds \($0.escapingControlCharacters)" } ?? ""
             throw .folderUnavailable(
                 folder: folder,
-                reason: "other users can change files in it (permissions \(StorageNotice.octal(mode))), and it holds "
-                    + "\(stranger.escapingControlCharacters), which is not this library's, so it was left as it is. "
+                reason: "other users can change files in it (permissions \(StorageNotice.octal(mode)))\(holding); "
+                    + "this library did not make it for itself, so it was left as it is. "
                     + "Choose a folder only you can change, or make this one private with chmod 700")
         }
         if let failure = makePrivate(folder, expected: info) {
@@ -187,36 +202,50 @@ enum FileStorageFolder {
         if first { report(notice) }
     }
 
-    /// The first name in `folder` that is not one of the library's files (documents, lock files,
-    /// temporary and kept-aside files), or `nil` when every entry is the library's. A folder
-    /// that can't be listed counts as holding something else.
-    static func firstForeignEntry(in folder: URL) -> String? {
+    /// Whether `folder` is the library's own: it holds the marker file (``markerName``), a
+    /// regular file of the current user with no other name. In such a folder a file in a
+    /// document's place that is not in the library's format may be kept aside; elsewhere it is
+    /// never renamed or removed.
+    static func isOwn(_ folder: URL) -> Bool {
+        var info = stat()
+        guard lstat(folder.appending(path: markerName, directoryHint: .notDirectory).filePath, &info) == 0 else {
+            return false
+        }
+        return (info.st_mode & S_IFMT) == S_IFREG && info.st_uid == geteuid() && info.st_nlink == 1
+    }
+
+    /// Makes the folder checked as `expected` the library's own by writing its marker file
+    /// (``markerName``); returns whether it now is.
+    @discardableResult
+    static func adopt(_ folder: URL, expected: stat) -> Bool {
+        let descriptor = open(folder.filePath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor < 0 { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_dev == expected.st_dev, info.st_ino == expected.st_ino else {
+            return false
+        }
+        let marker = openat(descriptor, markerName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if marker < 0 { return errno == EEXIST && isOwn(folder) }
+        defer { close(marker) }
+        _ = fchmod(marker, 0o600)
+        _ = markerText.withUnsafeBytes { write(marker, $0.baseAddress, $0.count) }
+        return true
+    }
+
+    /// The first name in `folder` other than the marker file, or `nil` when it holds nothing
+    /// else. A folder that can't be listed counts as holding something (its path).
+    static func firstEntry(in folder: URL) -> String? {
         guard let directory = opendir(folder.filePath) else { return folder.filePath }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name == "." || name == ".." { continue }
-            if !isLibraryFileName(name) { return name }
+            if name == "." || name == ".." || name == markerName { continue }
+            return name
         }
         return nil
-    }
-
-    /// Whether `name` is one the library gives its files: `<key>.json`, `<key>.lock`,
-    /// `<key>~<id>.tmp` or `<key>~<reason>-<time>.json`.
-    static func isLibraryFileName(_ name: String) -> Bool {
-        let suffixes = [".json", ".lock", ".tmp"]
-        guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
-        let stem = name.dropLast(suffix.count)
-        let key = stem.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        guard StorageKey.problem(with: key) == nil else { return false }
-        return stem.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-", "~", ":", "+": true
-            default: false
-            }
-        }
     }
 
     /// Sets the permissions of the folder checked as `expected` to `0700`; returns why not.
@@ -233,36 +262,45 @@ enum FileStorageFolder {
         return nil
     }
 
-    /// Creates `folder` and its missing parents, each `0700`.
-    ///
-    /// A path the system cannot hold is refused before anything is created: otherwise the
-    /// parents before an over-long name would be made, then left behind.
-    private static func makeFolders(_ folder: URL, report: @Sendable (StorageNotice) -> Void) throws(StorageError) {
-        let target = trimmed(folder.filePath)
-        if let problem = lengthProblem(of: target) {
-            throw .folderUnavailable(folder: folder, reason: problem)
-        }
-        for path in prefixes(of: target) {
-            var info = stat()
-            if stat(path, &info) == 0 {
-                if (info.st_mode & S_IFMT) != S_IFDIR {
-                    throw .folderUnavailable(folder: folder, reason: "a file is in the way at \(path)")
-                }
-                if path == target { try checkOwnerAndMode(folder, info, tightening: true, report: report) }
-                continue
-            }
+    /// Creates the folders `names` under the existing folder `existing` (links resolved), each
+    /// `0700`, marks the last — `folder` — as the library's own, then checks the whole path
+    /// again.
+    private static func makeFolders(
+        _ folder: URL, under existing: String, names: [String], report: @Sendable (StorageNotice) -> Void
+    ) throws(StorageError) {
+        var path = existing == "/" ? "" : existing
+        var createdIt = false
+        for name in names {
+            path += "/" + name
+            createdIt = false
             if mkdir(path, 0o700) == 0 {
                 _ = chmod(path, 0o700)  // the umask may have narrowed it
+                createdIt = true
                 continue
             }
             let code = errno
-            if code == EEXIST, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                // Another process created it meanwhile.
-                if path == target { try checkOwnerAndMode(folder, info, tightening: true, report: report) }
-                continue
+            guard code == EEXIST else {
+                throw .folderUnavailable(
+                    folder: folder,
+                    reason: "\(path.escapingControlCharacters) could not be created: \(DocumentFile.describe(code))")
             }
-            throw .folderUnavailable(folder: folder, reason: "\(path) could not be created: \(DocumentFile.describe(code))")
+            // Another process created it meanwhile, or someone put something else there: the
+            // walk below tells.
         }
+        guard case .exists(_, let info) = try walk(folder, trimmed(folder.filePath)) else {
+            throw .folderUnavailable(folder: folder, reason: "it was removed while being created")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw .folderUnavailable(
+                folder: folder, reason: "a file is in the way at \(trimmed(folder.filePath).escapingControlCharacters)")
+        }
+        if createdIt, info.st_uid == geteuid() { adopt(folder, expected: info) }
+        try checkOwnerAndMode(folder, info, tightening: true, report: report)
+    }
+
+    /// ``TrustedPath/walk(_:)`` of `path`, its refusal as the folder's error.
+    private static func walk(_ folder: URL, _ path: String) throws(StorageError) -> TrustedPath.Walk {
+        do { return try TrustedPath.walk(path) } catch { throw .folderUnavailable(folder: folder, reason: error.reason) }
     }
 
     /// The longest name of a file or folder, in bytes (`NAME_MAX`).
@@ -274,6 +312,18 @@ enum FileStorageFolder {
     #else
     static let maximumPathLength = 4095
     #endif
+
+    /// Why the folder at `path` is too deep for the files the library keeps in it — its path,
+    /// a slash and a name of up to ``maximumNameLength`` bytes would be longer than
+    /// ``maximumPathLength`` — or `nil` when there is room.
+    static func roomProblem(of path: String) -> String? {
+        let length = path.utf8.count
+        let room = maximumPathLength - 1 - maximumNameLength
+        guard length > room else { return nil }
+        return "its path is \(length) bytes long, which leaves no room for the names of the files kept in it "
+            + "(the system allows \(maximumPathLength) bytes in all, and a folder's path may take up to \(room), "
+            + "so that its files' names fit); choose a folder with a shorter path"
+    }
 
     /// Why `path` is too long for the file system (a name over ``maximumNameLength`` bytes, or the
     /// whole over ``maximumPathLength``), or `nil` when it is not.
@@ -287,27 +337,6 @@ enum FileStorageFolder {
                 + "\(maximumNameLength) the system allows"
         }
         return nil
-    }
-
-    /// The first ancestor of `path` (or `path` itself) that exists and is not a folder.
-    private static func firstNonFolder(in path: String) -> String {
-        for prefix in prefixes(of: trimmed(path)) {
-            var info = stat()
-            if stat(prefix, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { return prefix }
-        }
-        return trimmed(path)
-    }
-
-    /// `/a`, `/a/b`, `/a/b/c` for `/a/b/c` (relative paths likewise, without the leading slash).
-    private static func prefixes(of path: String) -> [String] {
-        let absolute = path.hasPrefix("/")
-        var result: [String] = []
-        var current = absolute ? "" : "."
-        for part in path.split(separator: "/") {
-            current = current.isEmpty && absolute ? "/\(part)" : "\(current)/\(part)"
-            result.append(current)
-        }
-        return result
     }
 
     /// `path` without a trailing slash (except for `/` itself).

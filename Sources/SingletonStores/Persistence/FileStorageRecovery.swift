@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 extension FileStorage {
@@ -11,6 +18,11 @@ extension FileStorage {
     func temporaryURL(forKey key: String) -> URL {
         folder.appending(path: "\(key)~\(TemporaryNames.processID)-\(TemporaryNames.next()).tmp", directoryHint: .notDirectory)
     }
+
+    /// Why a bad file that is not in the library's format is left in place.
+    static let notOursReason =
+        "it is not in this app's data format, in a folder the app did not make for its data, so it may be "
+        + "another program's file and was neither moved nor replaced"
 
     /// How old a temporary file of an older version (no process id in its name) must be to be
     /// removed as left over: 10 minutes.
@@ -29,6 +41,7 @@ extension FileStorage {
             let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
             guard let id = parts.last, id.count == 32, id.allSatisfy(\.isHexDigit), parts.count <= 2 else { continue }
             let file = folder.appending(path: name, directoryHint: .notDirectory)
+            guard Self.isOwnPlainFile(file) else { continue }
             if parts.count == 2 {
                 guard let pid = Int32(parts[0]), pid > 0, !Self.isRunning(pid) else { continue }
             } else {
@@ -45,6 +58,18 @@ extension FileStorage {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         if pid == getpid() { return true }
         return kill(pid, 0) == 0 || errno != ESRCH
+        #else
+        return true
+        #endif
+    }
+
+    /// Whether the file at `url` is a regular file of the current user with no other name
+    /// (links are not followed): one a writer of this user may have left.
+    static func isOwnPlainFile(_ url: URL) -> Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        var info = stat()
+        guard lstat(url.filePath, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFREG && info.st_uid == geteuid() && info.st_nlink == 1
         #else
         return true
         #endif
@@ -266,12 +291,28 @@ extension FileStorage {
     /// Moves the bad document `file` aside and returns the report naming where it went.
     ///
     /// Call only while holding the key's lock.
+    ///
+    /// Only a document in the library's format (see ``DocumentFile/isInLibraryFormat(_:)``), or
+    /// any file in a folder the library made for itself (``FileStorageFolder/isOwn(_:)``), is
+    /// moved: another file in the document's place — the user's own `profile.json` in a home
+    /// folder — is left where it is, and this throws ``StorageError/keepAsideFailed(file:reason:)``.
     func keepAside(_ file: URL, key: String, problem: DocumentProblem) throws(StorageError) -> StorageError {
+        try checkMayKeepAside(file, problem: problem)
         let kept = try freeKeptName(for: file, key: key, problem: problem)
         if let failure = DocumentFile.renameItem(file, to: kept) {
             throw .keepAsideFailed(file: file, reason: "\(problem.summary); moving it to \(kept.filePath) failed: \(failure)")
         }
         return report(problem, file: file, keptAt: kept)
+    }
+
+    /// Throws ``StorageError/keepAsideFailed(file:reason:)`` unless the bad document `file` may
+    /// be moved aside: it is in the library's format, or the folder is the library's own.
+    func checkMayKeepAside(_ file: URL, problem: DocumentProblem) throws(StorageError) {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        guard DocumentFile.isInLibraryFormat(file) || FileStorageFolder.isOwn(folder) else {
+            throw .keepAsideFailed(file: file, reason: "\(problem.summary), and \(Self.notOursReason)")
+        }
+        #endif
     }
 
     /// Writes `data` as the document of `key`. When the current document is bad (`problem`),

@@ -33,8 +33,9 @@ public enum StorageError: Error, Sendable, Equatable {
     /// don't contain `..`.
     case invalidKey(String, reason: String)
 
-    /// The data folder could not be created or used: a file is in the way, it belongs to
-    /// another user, or others can change it and it could not be made private.
+    /// The data folder could not be created or used: a file is in the way, it or a folder or
+    /// link on its path belongs to another user, others can change a folder on its path, its
+    /// path is too long for its files, or others can change it and it could not be made private.
     case folderUnavailable(folder: URL, reason: String)
 
     /// Something other than a regular file (a folder, a pipe, a device) is where the document
@@ -69,12 +70,14 @@ public enum StorageError: Error, Sendable, Equatable {
     case writeFailed(file: URL, reason: String)
 
     /// The document is there but could not be read: permission denied, no free file
-    /// descriptor, no memory, a disk error, or it is a symbolic link (never followed). It was
-    /// left where it is, unchanged, and nothing was written.
+    /// descriptor, no memory, a disk error, it is a symbolic link (never followed), or it
+    /// belongs to another user (never read as yours). It was left where it is, unchanged, and
+    /// nothing was written.
     case readFailed(file: URL, reason: String)
 
-    /// The document is bad but could not be moved aside; it is still in place, unchanged,
-    /// and nothing was written.
+    /// The document is bad but could not be moved aside — or, not being in the library's
+    /// format in a folder the library did not make for itself, may be another program's file
+    /// and was not moved; it is still in place, unchanged, and nothing was written.
     case keepAsideFailed(file: URL, reason: String)
 
     /// The lock file that serialises writers could not be opened or locked; nothing was read
@@ -194,9 +197,13 @@ extension StorageError: CustomStringConvertible {
         case .lockTimedOut:
             "Try again when that process has finished; nothing was lost. If it never finishes, it may be "
                 + "stopped or hung: quit it (do not remove the lock file while any process uses the folder)."
+        case .readFailed(_, let reason) where reason.contains(DocumentFile.otherOwnerMarker):
+            "Move the file away if it is not yours; the app will not use it while it is there."
         case .readFailed:
             "Check that the file and its folder are readable by you, and that the app has free file "
                 + "descriptors and memory and the disk is working; then try again."
+        case .keepAsideFailed(_, let reason) where reason.contains(FileStorage.notOursReason):
+            "Move the file away yourself while the app is closed (or choose another data folder); then try again."
         case .keepAsideFailed:
             "Check that the folder is writable by you, or move the file away yourself while the app "
                 + "is closed; then try again."

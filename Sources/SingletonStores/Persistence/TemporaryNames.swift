@@ -33,6 +33,26 @@ enum TemporaryNames {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
+    /// Whether `name` is exactly the name of a temporary file of the store `key`:
+    /// `<key>~<pid>-<32 hex digits>.tmp`, or `<key>~<32 hex digits>.tmp` (older versions).
+    static func isTemporaryName(_ name: String, forKey key: String) -> Bool {
+        let prefix = "\(key)~"
+        guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { return false }
+        let stem = name.dropFirst(prefix.count).dropLast(".tmp".count)
+        let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
+        guard let id = parts.last, id.utf8.count == 32, id.utf8.allSatisfy(isHexDigit) else { return false }
+        switch parts.count {
+        case 1: return true
+        case 2: return !parts[0].isEmpty && parts[0].utf8.allSatisfy { (0x30...0x39).contains($0) }
+        default: return false
+        }
+    }
+
+    /// Whether `byte` is `0`–`9`, `a`–`f` or `A`–`F`.
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
+    }
+
     /// The names in `folder` that start with `prefix` and end with `.tmp`; none when it can't
     /// be listed. Other entries are skipped without being turned into strings.
     static func candidates(in folder: URL, prefix: String) -> [String] {

@@ -14,8 +14,9 @@ import Stores
 enum DataFolderCheck {
     /// The problem with the data folder, or `nil` when it can be used (or does not exist yet).
     ///
-    /// Nothing is created or changed, except what the storage does for any read: a folder
-    /// others could access is made private (and that is reported as a warning).
+    /// Nothing is created or changed: a read never changes a folder. The folder's path is
+    /// proved first (see `FileStorage`): a folder reached through another user's link, or whose
+    /// path leaves no room for its files' names, is refused here with one message.
     static func problem(dataDirectory: String?, console: Console) -> StorageError? {
         let storage = DemoStores.storage(dataDirectory: dataDirectory, console: console)
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStores
 import Stores
 
 #if canImport(Glibc)
@@ -35,8 +36,9 @@ enum DataFolderCommand {
     }
 
     /// `reset`: removes each store's document, its lock file and any temporary file a killed
-    /// writer left; every other file in the folder — damaged documents kept aside included —
-    /// stays. Asks first on a terminal unless `confirmed`; refuses without `confirmed` elsewhere.
+    /// writer left — only those the library wrote (see `LibraryFiles`): a file of the same name
+    /// that is not in its format, not the user's own, or a link, is left and named. Every other
+    /// file in the folder — damaged documents kept aside included — stays. Asks first on a terminal unless `confirmed`; refuses without `confirmed` elsewhere.
     ///
     /// Run it while no other run of demo-cli uses the folder (a live view would keep showing
     /// what it had read).
@@ -56,10 +58,14 @@ enum DataFolderCommand {
                 return .failure
             }
         }
-        var names = keys.flatMap { ["\($0).json", "\($0).lock"] }
-        // Temporary files of writers that were killed: `<key>~<id>.tmp`.
-        let present = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        names += present.filter { name in name.hasSuffix(".tmp") && keys.contains { name.hasPrefix("\($0)~") } }.sorted()
+        var names: [String] = []
+        var foreign: [String] = []
+        let url = URL(filePath: folder.path, directoryHint: .isDirectory)
+        for key in keys {
+            let files = LibraryFiles.files(forKey: key, in: url)
+            names += files.own
+            foreign += files.foreign
+        }
         var removed: [String] = []
         for name in names {
             let path = folder.path + "/" + name
@@ -68,7 +74,9 @@ enum DataFolderCommand {
                 removed.append(name)
             } else if errno != ENOENT {
                 let reason = StandardStream.describe(errno)
-                return context.fail("could not remove \(path): \(reason); removed before it: \(removed.joined(separator: ", "))")
+                return context.fail(
+                    "could not remove \(path.escapingControlCharacters): \(reason); removed before it: "
+                        + removed.joined(separator: ", ").escapingControlCharacters)
             }
         }
         if removed.isEmpty {
@@ -77,6 +85,11 @@ enum DataFolderCommand {
             console.print(
                 "Removed \(removed.count) file\(removed.count == 1 ? "" : "s") from \(shown): \(removed.joined(separator: ", "))."
             )
+        }
+        if !foreign.isEmpty {
+            console.print(
+                "Left \(foreign.joined(separator: ", ").escapingControlCharacters) in place: "
+                    + "\(foreign.count == 1 ? "it was" : "they were") not saved by demo-cli.")
         }
         return .success
     }

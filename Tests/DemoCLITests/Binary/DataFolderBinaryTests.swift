@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import SingletonStoresTestSupport
 import Testing
@@ -34,6 +39,67 @@ struct DataFolderBinaryTests {
             #expect(result.standardError.contains("300 bytes long"))
             #endif
             #expect(try FileManager.default.contentsOfDirectory(atPath: binary.dataFolder.path(percentEncoded: false)).isEmpty)
+        }
+    }
+
+    /// From outside: a folder whose path fits but whose files' names don't was created 125
+    /// levels deep, then every command named an internal file.
+    @Test func aFolderTooDeepForItsFilesIsOneClearErrorAndCreatesNothing() throws {
+        try withDemoBinary { binary in
+            var folder = binary.dataFolder.path(percentEncoded: false)
+            while folder.hasSuffix("/") { folder.removeLast() }
+            while folder.utf8.count + 101 < 4080 { folder += "/" + String(repeating: "d", count: 100) }
+            folder += "/" + String(repeating: "e", count: 4080 - folder.utf8.count - 1)
+            for command in [["profile", "show"], ["boost", "start"]] {
+                let result = try binary.run(["--data-dir", folder] + command, withDataFolder: false)
+                #expect(result.reason == .exit && result.status == 1, "\(result)")
+                #expect(result.errorLines.count == 1, "\(result.errorLines)")
+                #expect(result.standardError.contains("leaves no room for the names of the files kept in it"))
+                #expect(!result.standardError.contains("folder-check"))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: binary.dataFolder.path(percentEncoded: false)).isEmpty)
+        }
+    }
+
+    /// From outside: `nobody` made a link in a sticky shared folder to a folder only root may
+    /// enter; root's `reset --yes` through it deleted that folder's files, and a read renamed one.
+    @Test(.enabled(if: geteuid() == 0, "giving a link to another user needs root"))
+    func resetThroughAnotherUsersLinkIsRefusedAndRemovesNothing() throws {
+        try withDemoBinary { binary in
+            let base = binary.dataFolder.path(percentEncoded: false).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            let target = "/\(base)/root-only"
+            let set = try binary.run(["--data-dir", target, "profile", "set", "--nickname", "Root"], withDataFolder: false)
+            try #require(set.status == 0, "\(set)")
+            let shared = "/\(base)/shared"
+            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+            #expect(chmod(shared, 0o1777) == 0)
+            let link = "\(shared)/data"
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            #expect(lchown(link, 65534, 65534) == 0)
+            let before = try FileManager.default.contentsOfDirectory(atPath: target).sorted()
+            for command in [["reset", "--yes"], ["profile", "show"]] {
+                let result = try binary.run(["--data-dir", link] + command, withDataFolder: false)
+                #expect(result.reason == .exit && result.status == 1, "\(result)")
+                #expect(result.errorLines.count == 1, "\(result.errorLines)")
+                #expect(result.standardError.contains("symbolic link \(link), which belongs to another user (uid 65534)"))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: target).sorted() == before)
+            let shown = try binary.run(["--data-dir", target, "profile", "show"], withDataFolder: false)
+            #expect(shown.lines.first == "nickname: Root")
+        }
+    }
+
+    /// From outside: with the data folder at a home folder, `profile show` renamed the user's own
+    /// `profile.json` to `profile~corrupt-….json`.
+    @Test func aReadLeavesTheUsersOwnFileInADocumentsPlace() throws {
+        try withDemoBinary { binary in
+            let profile = binary.dataFolder.appending(path: "profile.json")
+            try Data("my own profile, not JSON".utf8).write(to: profile)
+            _ = try binary.run(["profile", "show"])
+            _ = try binary.run(["profile", "set", "--nickname", "Aki"])
+            #expect(try String(contentsOf: profile, encoding: .utf8) == "my own profile, not JSON")
+            let names = try FileManager.default.contentsOfDirectory(atPath: binary.dataFolder.path(percentEncoded: false))
+            #expect(!names.contains { $0.hasPrefix("profile~") }, "\(names)")
         }
     }
 

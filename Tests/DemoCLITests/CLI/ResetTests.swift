@@ -22,10 +22,13 @@ struct ResetTests {
         return (status, output)
     }
 
+    /// Two documents and a lock file as the library writes them, and a file of the user's.
     private func makeStoreFiles(in folder: URL) throws {
-        for name in ["purchases.json", "purchases.lock", "boost.json", "notes.txt"] {
-            try Data("{}".utf8).write(to: folder.appending(path: name))
+        for name in ["purchases.json", "boost.json"] {
+            try Data("{\n  \"formatVersion\" : 2,\n  \"value\" : {}\n}".utf8).write(to: folder.appending(path: name))
         }
+        try Data().write(to: folder.appending(path: "purchases.lock"))
+        try Data("{}".utf8).write(to: folder.appending(path: "notes.txt"))
     }
 
     private func names(in folder: URL) throws -> [String] {
@@ -64,7 +67,30 @@ struct ResetTests {
         }
     }
 
-    @Test func aLinkInPlaceOfADocumentIsRemovedNotWhatItPointsTo() async throws {
+    /// From outside: with the data folder at a home folder, `reset --yes` removed the user's
+    /// own `profile.json`, `purchases.json`, `profile~draft.tmp` and `boost~1.tmp`.
+    @Test func filesThatAreNotTheLibrarysAreLeftAndNamed() async throws {
+        try await withTemporaryFolder { home in
+            let mine = [
+                "profile.json": "my profile, not JSON", "purchases.json": "{}", "profile~draft.tmp": "draft",
+                "boost~1.tmp": "1", "boost.lock": "not empty",
+            ]
+            for (name, text) in mine { try Data(text.utf8).write(to: home.appending(path: name)) }
+            let (status, output) = await run(["reset", "--yes"], folder: home, answer: nil)
+            #expect(status == .success)
+            #expect(try names(in: home) == mine.keys.sorted())
+            for (name, text) in mine {
+                #expect(try String(contentsOf: home.appending(path: name), encoding: .utf8) == text)
+            }
+            #expect(output.standardOutput.contains("No saved files in "), "\(output.standardOutput)")
+            #expect(
+                output.standardOutput.contains(
+                    "Left boost.lock, profile.json, purchases.json in place: they were not saved by demo-cli."),
+                "\(output.standardOutput)")
+        }
+    }
+
+    @Test func aLinkInPlaceOfADocumentIsLeftAndWhatItPointsToToo() async throws {
         try await withTemporaryFolder { folder in
             let elsewhere = folder.appending(path: "elsewhere.txt")
             try Data("keep".utf8).write(to: elsewhere)
@@ -75,7 +101,7 @@ struct ResetTests {
                 withDestinationPath: elsewhere.path(percentEncoded: false))
             let (status, _) = await run(["reset", "--yes"], folder: data, answer: nil)
             #expect(status == .success)
-            #expect(try names(in: data).isEmpty)
+            #expect(try names(in: data) == ["profile.json"])
             #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "keep")
         }
     }

@@ -135,6 +135,40 @@ struct FileStorageAsUserTests {
         }
     }
 
+    /// From outside: not only root follows another user's link — an unprivileged user's data
+    /// folder reached through a link a third user made in a shared folder is refused too, and
+    /// the folder it points to is left as it is; the same folder by its own path is used.
+    @Test(.enabled(if: geteuid() == 0, "becoming an unprivileged user needs root; as one, there is no one to become"))
+    func aDataFolderReachedThroughAThirdUsersLinkIsRefusedForAnUnprivilegedUserToo() throws {
+        try withTemporaryFolder { parent in
+            try #require(chmod(parent.path(percentEncoded: false), 0o755) == 0)
+            let target = parent.appending(path: "nobodys", directoryHint: .isDirectory)
+            try FileStorage(folder: target, reportNotice: { _ in }).save(PersistedCounter(count: 5), forKey: "counter")
+            for name in ["", FileStorageFolder.markerName, "counter.json", "counter.lock"] {
+                try Self.giveToNobody(target.appending(path: name))
+            }
+            let shared = parent.appending(path: "shared", directoryHint: .isDirectory)
+            try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+            try #require(chmod(shared.path(percentEncoded: false), 0o1777) == 0)
+            let link = shared.appending(path: "data").path(percentEncoded: false)
+            try FileManager.default.createSymbolicLink(
+                atPath: link, withDestinationPath: String(target.path(percentEncoded: false).dropLast()))
+            let daemon: uid_t = 1  // a third user, neither root nor the one the child becomes
+            try #require(lchown(link, daemon, gid_t(daemon)) == 0)
+            let before = try snapshot(of: target)
+            let run = try Self.run(uid: Self.nobody, folder: URL(filePath: link), steps: ["load", "update"])
+            #expect(run.lines.count == 2, "\(run.standardError)")
+            for line in run.lines {
+                #expect(
+                    line.contains("error folderUnavailable: ") && line.contains("symbolic link") && line.contains("(uid 1)"),
+                    "\(line)")
+            }
+            #expect(try snapshot(of: target) == before)
+            let direct = try Self.run(uid: Self.nobody, folder: target, steps: ["update"])
+            #expect(direct.lines == ["update: ok count=6"], "\(direct.standardError)")
+        }
+    }
+
     @Test func noFreeFileDescriptorLeavesTheDocumentInPlace() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })

@@ -108,10 +108,11 @@ struct FileStorageFolderModeTests {
         }
     }
 
-    @Test func aFolderHoldingOnlyTheLibrarysFilesIsMadePrivateQuietlyWhenOnlyReadable() throws {
+    @Test func aFolderTheLibraryMadeIsMadePrivateQuietlyWhenOnlyReadable() throws {
         try withTemporaryFolder { parent in
             let names = ["counter.json", "counter.lock", "profile~corrupt-2025-05-10T08:53:20Z.json", "boost~1A2B.tmp"]
             let folder = try Self.folder(in: parent, mode: 0o755, holding: names)
+            try LibraryFiles.markAsOwn(folder)
             let notices = Recorder<StorageNotice>()
             try? Self.update(FileStorage(folder: folder, reportNotice: { notices.append($0) }))
             #expect(try Self.mode(of: folder) == 0o700)
@@ -119,13 +120,25 @@ struct FileStorageFolderModeTests {
         }
     }
 
-    @Test(arguments: [
-        ("counter.json", true), ("counter.lock", true), ("boost~1A2B-3C.tmp", true),
-        ("profile~corrupt-2025-05-10T08:53:20.5Z-2.json", true), ("notes.txt", false), (".profile", false),
-        ("..json", false), ("a b.json", false), ("Documents", false),
-    ])
-    func theLibrarysFileNamesAreRecognised(name: String, isLibrarys: Bool) {
-        #expect(FileStorageFolder.isLibraryFileName(name) == isLibrarys)
+    /// From outside: a write made private (0777 → 0700) a folder that held only other apps'
+    /// files whose names end in `.json`, `.lock` or `.tmp`.
+    @Test(arguments: [0o777, 0o755] as [mode_t])
+    func aFolderOfOtherAppsFilesWithNamesLikeTheLibrarysKeepsItsMode(mode: mode_t) throws {
+        try withTemporaryFolder { parent in
+            let folder = try Self.folder(in: parent, mode: mode, holding: ["settings.json", "notes.lock", "report.tmp"])
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            if mode & 0o022 != 0 {
+                #expect {
+                    try Self.update(storage)
+                } throws: { error in
+                    guard case StorageError.folderUnavailable(_, let reason) = error else { return false }
+                    return reason.contains("did not make it for itself") && reason.contains("chmod 700")
+                }
+            } else {
+                try Self.update(storage)
+            }
+            #expect(try Self.mode(of: folder) == Int(mode))
+        }
     }
 }
 #endif

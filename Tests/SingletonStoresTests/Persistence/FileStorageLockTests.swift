@@ -70,6 +70,7 @@ struct FileStorageLockTests {
 
     @Test func aLoadOfABadDocumentDoesNotWaitForTheLock() throws {
         try withTemporaryFolder { folder in
+            try LibraryFiles.markAsOwn(folder)  // a folder the library made: bad files are kept aside
             let storage = FileStorage(folder: folder, lockTimeout: .seconds(600), reportNotice: { _ in })
             try storage.save(PersistedCounter(count: 1), forKey: "counter")
             try Data("not json".utf8).write(to: storage.fileURL(forKey: "counter"))

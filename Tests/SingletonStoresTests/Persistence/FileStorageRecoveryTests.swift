@@ -39,8 +39,11 @@ struct BadDocument: Sendable, CustomTestStringConvertible {
 @Suite("FileStorage recovery from bad documents")
 struct FileStorageRecoveryTests {
     /// A storage whose clock is frozen, so kept-file names are predictable.
-    static func storage(in folder: URL) -> FileStorage {
-        FileStorage(folder: folder, now: { Date(timeIntervalSince1970: 1_795_000_000) })  // 2026-11-18T11:06:40Z
+    /// A storage in `folder`, made the library's own (as a folder it creates is), so that a file
+    /// in a document's place that is not in the library's format is kept aside there too.
+    static func storage(in folder: URL) throws -> FileStorage {
+        try LibraryFiles.markAsOwn(folder)
+        return FileStorage(folder: folder, now: { Date(timeIntervalSince1970: 1_795_000_000) })  // 2026-11-18T11:06:40Z
     }
 
     /// Checks the recovery report and the kept file, and returns the kept file.
@@ -70,7 +73,7 @@ struct FileStorageRecoveryTests {
     @Test(arguments: BadDocument.all)
     func loadKeepsBadDocumentAsideAndStartsFromDefaults(bad: BadDocument) throws {
         try withTemporaryFolder { folder in
-            let storage = Self.storage(in: folder)
+            let storage = try Self.storage(in: folder)
             let file = try storage.fileURL(forKey: "counter")
             try Data(bad.bytes).write(to: file)
 
@@ -91,7 +94,7 @@ struct FileStorageRecoveryTests {
     @Test(arguments: BadDocument.all)
     func updateKeepsBadDocumentAsideAndAppliesTheBodyToDefaults(bad: BadDocument) throws {
         try withTemporaryFolder { folder in
-            let storage = Self.storage(in: folder)
+            let storage = try Self.storage(in: folder)
             let file = try storage.fileURL(forKey: "counter")
             try Data(bad.bytes).write(to: file)
 
@@ -108,7 +111,7 @@ struct FileStorageRecoveryTests {
     @Test(arguments: BadDocument.all)
     func saveNeverOverwritesABadDocument(bad: BadDocument) throws {
         try withTemporaryFolder { folder in
-            let storage = Self.storage(in: folder)
+            let storage = try Self.storage(in: folder)
             let file = try storage.fileURL(forKey: "counter")
             try Data(bad.bytes).write(to: file)
 
@@ -120,7 +123,7 @@ struct FileStorageRecoveryTests {
 
     @Test func unreadableDocumentIsKeptAside() throws {
         try withTemporaryFolder { folder in
-            let storage = Self.storage(in: folder)
+            let storage = try Self.storage(in: folder)
             let file = try storage.fileURL(forKey: "counter")
             // A folder where the document should be: it exists but can't be read as a file
             // (permission bits would not stop the root user that may run these tests).
@@ -144,7 +147,7 @@ struct FileStorageRecoveryTests {
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
     @Test func pipeInPlaceOfTheDocumentDoesNotHangAndIsKeptAside() throws {
         try withTemporaryFolder { folder in
-            let storage = Self.storage(in: folder)
+            let storage = try Self.storage(in: folder)
             let file = try storage.fileURL(forKey: "counter")
             try #require(mkfifo(file.path(percentEncoded: false), 0o600) == 0)
             let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
@@ -160,7 +163,7 @@ struct FileStorageRecoveryTests {
 
     @Test func twoRecoveriesInTheSameSecondKeepBothFiles() throws {
         try withTemporaryFolder { folder in
-            let storage = Self.storage(in: folder)  // frozen clock: every recovery has the same time stamp
+            let storage = try Self.storage(in: folder)  // frozen clock: every recovery has the same time stamp
             let file = try storage.fileURL(forKey: "counter")
             var kept: [URL] = []
             for round in 1...3 {

@@ -18,6 +18,7 @@ struct FileStorageSizeLimitTests {
 
     @Test func aThreeGigabyteDocumentIsKeptAsideUnreadAndTheStoreStartsFromItsDefault() throws {
         try withTemporaryFolder { folder in
+            try LibraryFiles.markAsOwn(folder)  // a folder the library made: bad files are kept aside
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             let file = try storage.fileURL(forKey: "counter")
             try Self.sparseFile(at: file, size: 3 << 30)

@@ -126,6 +126,7 @@ struct FileStorageTransientErrorTests {
 
     @Test func badDocumentThatCanNotBeMovedAsideStaysInPlace() throws {
         try withTemporaryFolder { folder in
+            try LibraryFiles.markAsOwn(folder)  // a folder the library made: bad files are kept aside
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             let file = try storage.fileURL(forKey: "counter")
             try Data("not json".utf8).write(to: file)
@@ -150,6 +151,7 @@ struct FileStorageTransientErrorTests {
 
     @Test func failedWriteAfterKeepingABadDocumentAsidePutsItBack() throws {
         try withTemporaryFolder { folder in
+            try LibraryFiles.markAsOwn(folder)  // a folder the library made: bad files are kept aside
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             let file = try storage.fileURL(forKey: "counter")
             try Data("not json".utf8).write(to: file)

@@ -1,6 +1,7 @@
 import SingletonStoresTestSupport
 import Foundation
 import Testing
+@testable import SingletonStores
 
 /// The POSIX permission bits of the item at `url`.
 func permissions(of url: URL) throws -> Int {
@@ -14,9 +15,10 @@ func permissions(of url: URL) throws -> Int {
 func snapshot(of folder: URL) throws -> [String: Data?] {
     var entries: [String: Data?] = [:]
     // A turnstile file (`<key>.lock-queue`) holds no data and is made by the first writer that
-    // has to wait, which on a busy machine can be any writer: it is left out.
+    // has to wait, which on a busy machine can be any writer: it is left out, as is the marker
+    // of a folder the library made.
     for name in try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))
-    where !name.hasSuffix(".lock-queue") {
+    where !name.hasSuffix(".lock-queue") && name != FileStorageFolder.markerName {
         let url = folder.appending(path: name, directoryHint: .notDirectory)
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path(percentEncoded: false))
         let isFile = attributes[.type] as? FileAttributeType == .typeRegular

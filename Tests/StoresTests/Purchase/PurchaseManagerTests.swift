@@ -1,6 +1,7 @@
 import SingletonStoresTestSupport
 import Foundation
 import StoreObservation
+import SingletonStores
 import SingletonStoresTesting
 import Stores
 import Testing
@@ -189,6 +190,7 @@ private struct PurchaseRig {
 
     @Test func corruptedLedgerIsKeptAsideAndReported() throws {
         try withTemporaryFolder { folder in
+            try LibraryFiles.markAsOwn(folder)  // a folder the library made: bad files are kept aside
             try Data([0xFF, 0x00, 0x13]).write(to: folder.appending(path: "purchases.json"))
             let reports = Recorder<StoreIssue>()
             let purchases = PurchaseManager(

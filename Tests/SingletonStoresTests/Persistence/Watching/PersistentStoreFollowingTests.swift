@@ -60,6 +60,7 @@ struct PersistentStoreFollowingTests {
 
     @Test func aBadDocumentIsReportedOnceKeptAsideAndTheStoreKeepsItsState() throws {
         try withTemporaryFolder { folder in
+            try LibraryFiles.markAsOwn(folder)  // a folder the library made: bad files are kept aside
             let watcher = FollowingCounter(folder: folder)
             try watcher.set(7)
             let document = try FileStorage(folder: folder).fileURL(forKey: "counter")
