@@ -30,11 +30,11 @@ import Timers
     }
 
     @Test(arguments: Wait.allCases)
-    func aCancelledWaiterReturnsWithin100msAndTheEffectRunsOn(_ wait: Wait) async {
+    func aCancelledWaiterReturnsWithin100msAndTheEffectRunsOn(_ wait: Wait) async throws {
         let clock = ManualClock()
         let automaton = Self.endlessJobs(clock: clock)
         let job = await automaton.send(.start("A"))
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         // The waiter and the automaton's actor code it calls run on a thread of their own, so
         // the measurement does not include waiting for a free thread of the shared pool, which
         // the tests running in parallel may keep busy.
@@ -72,11 +72,11 @@ import Timers
         await automaton.shutdown()
     }
 
-    @Test func cancellingOneWaiterLeavesTheOthersWaiting() async {
+    @Test func cancellingOneWaiterLeavesTheOthersWaiting() async throws {
         let clock = ManualClock()
         let automaton = makeJobAutomaton(clock: clock) { timedJob($0, until: 1, clock: clock, log: Recorder()) }
         let job = await automaton.send(.start("A"))
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         let cancelled = Task { await job.wait() }
         let patient = Task {
             await job.wait()
