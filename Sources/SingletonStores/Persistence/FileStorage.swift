@@ -190,7 +190,8 @@ public struct FileStorage: StoreStorage {
     /// Reading takes no lock and never waits (documents are replaced atomically). Only when
     /// the document is bad, and the lock is free at once, does it lock, look again, and move
     /// the document aside; while another process holds the lock, it returns the default and
-    /// leaves the document to the next write.
+    /// leaves the document to the next write. (A lock this process let go of, still held for a
+    /// moment by a child process being started, counts as free: it is waited for.)
     public func load<Value: Codable & Sendable>(
         _ type: Value.Type,
         forKey key: String,

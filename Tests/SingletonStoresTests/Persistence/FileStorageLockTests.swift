@@ -89,6 +89,66 @@ struct FileStorageLockTests {
         }
     }
 
+    /// A lock this process let go of can still be held, for a moment, by a child process that
+    /// another thread is starting: the child holds copies of the parent's descriptors from its
+    /// fork until it runs its program. That is no other holder, and a load that finds the lock
+    /// so moves a bad document aside all the same (it did not, and tests that spawn processes in
+    /// parallel made recoveries and migrations at load fail now and then).
+    @Test func aLoadMovesABadDocumentAsideWhileAChildStillHoldsACopyOfThisProcesssLock() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            let file = try storage.fileURL(forKey: "counter")
+            try Data("not json".utf8).write(to: file)
+            // The fork's copy, made to last: the child's standard input is a descriptor on which
+            // this process took the lock; this process then closes its own.
+            let descriptor = open(folder.appending(path: "counter.lock").path(percentEncoded: false), O_RDONLY)
+            try #require(descriptor >= 0)
+            try #require(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+            let child = Process()
+            child.executableURL = URL(filePath: "/bin/sleep")
+            child.arguments = ["1"]
+            child.standardInput = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+            try child.run()
+            defer { _ = child.waitForExit(within: StartedChild.exitDeadline) }
+            close(descriptor)
+            try #require(child.isRunning, "the child ended before the load (a very loaded machine)")
+
+            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter(count: 9))
+            let kept = try #require(loaded.recovery?.keptFile, "the bad document was not moved aside")
+            #expect(try String(contentsOf: kept, encoding: .utf8) == "not json")
+            #expect(!FileManager.default.fileExists(atPath: file.path(percentEncoded: false)))
+        }
+    }
+
+    /// The race as tests met it: loads of bad documents while another thread starts processes.
+    @Test func loadsMoveEveryBadDocumentAsideWhileAnotherThreadStartsProcesses() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let file = try storage.fileURL(forKey: "counter")
+            let stop = Recorder<Bool>()
+            let spawned = Recorder<Bool>()
+            for _ in 0..<2 {
+                Thread {
+                    while stop.values.isEmpty {
+                        let process = Process()
+                        process.executableURL = URL(filePath: "/bin/true")
+                        spawned.append((try? process.run()) != nil && process.waitForExit(within: .seconds(60)))
+                    }
+                }.start()
+            }
+            defer { stop.append(true) }
+            var missed: [Int] = []
+            for round in 1...300 {
+                try Data("bad \(round)".utf8).write(to: file)
+                let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+                if loaded.recovery?.keptFile == nil { missed.append(round) }
+            }
+            #expect(missed == [], "loads that left their bad document in place")
+            #expect(spawned.values.count > 10, "processes were started meanwhile")
+        }
+    }
+
     /// A store whose write waits for another process's lock still answers reads at once, and
     /// commits the write once the lock is free.
     @Test func aStoreIsReadWhileItsWriteWaitsForTheLock() throws {
