@@ -198,6 +198,44 @@ struct FileStorageLockTests {
         #expect(FileStorage(folder: URL(filePath: "/tmp/x"), lockTimeout: .seconds(3600)).lockTimeout == .seconds(600))
     }
 
+    /// `inf` is the documented maximum, as `1e308` is; text that is no number is ignored, and
+    /// said so (it was ignored silently).
+    @Test func anInfiniteTimeoutIsTheMaximumAndOneThatIsNoNumberIsReported() {
+        func setting(_ text: String) -> (timeout: Duration, ignored: String?) {
+            FileStorage.lockTimeoutSetting(in: [FileStorage.lockTimeoutEnvironmentVariable: text])
+        }
+        #expect(setting("inf") == (.seconds(600), nil))
+        #expect(setting(" +infinity ") == (.seconds(600), nil))
+        #expect(setting("1e308") == (.seconds(600), nil))
+        #expect(setting("-inf") == (.zero, nil))
+        #expect(setting("0.5") == (.milliseconds(500), nil))
+        for text in ["abc", "nan", "", "  ", "5s", "NaN"] {
+            #expect(setting(text) == (.seconds(5), text), "\(text.debugDescription)")
+        }
+        #expect(FileStorage.lockTimeoutSetting(in: [:]) == (.seconds(5), nil))
+
+        // Reported once per process and text, through the storage's notices; never when a
+        // timeout is passed. (A text of this test's own: tests run in parallel.)
+        let text = "soon \(UUID().uuidString)\u{1B}[2J"
+        let notices = Recorder<StorageNotice>()
+        let environment = [FileStorage.lockTimeoutEnvironmentVariable: text]
+        _ = FileStorage(
+            folder: URL(filePath: "/tmp/x"), environment: environment, lockTimeout: .seconds(1),
+            reportNotice: { notices.append($0) })
+        #expect(notices.values == [])
+        for _ in 0..<3 {
+            let storage = FileStorage(
+                folder: URL(filePath: "/tmp/x"), environment: environment, reportNotice: { notices.append($0) })
+            #expect(storage.lockTimeout == .seconds(5))
+        }
+        #expect(notices.values == [.lockTimeoutIgnored(value: text)])
+        let message = notices.values.first.map { "\($0)" } ?? ""
+        #expect(message.hasPrefix("SINGLETON_STORES_LOCK_TIMEOUT is set to \"soon "))
+        #expect(message.contains("[2J\", which is not a number of seconds, so it is ignored"))
+        #expect(!message.contains("\u{1B}"), "the control character is escaped")
+        #expect(message.hasSuffix("Set it to a number of seconds from 0 to 600, such as 0.5, or unset it."))
+    }
+
     @Test func theHolderIsFoundInTheLocksTable() {
         let table = """
             1: FLOCK  ADVISORY  WRITE 4443 fe:00:16224914 0 EOF
