@@ -34,3 +34,29 @@ struct ExpectSleepersTests {
         #expect(!reachedTheAwait)
     }
 }
+
+/// The test support's collector of async sequences: a sequence that never ends fails the test
+/// at the bound instead of holding it forever.
+@Suite(.hangLimit)
+struct CollectedSequenceTests {
+    @Test func aSequenceThatNeverEndsIsCollectedUntilTheBoundAndFailsTheTest() async {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        continuation.yield(1)
+        var collected: [Int] = []
+        await withKnownIssue {
+            collected = await Array(stream, within: .milliseconds(50))
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().hasPrefix("the sequence did not end within")
+        }
+        #expect(collected == [1])
+        continuation.finish()
+    }
+
+    @Test func aSequenceThatEndsIsCollectedWhole() async {
+        let stream = AsyncStream<Int> { continuation in
+            for value in 1...3 { continuation.yield(value) }
+            continuation.finish()
+        }
+        #expect(await Array(stream) == [1, 2, 3])
+    }
+}
