@@ -12,7 +12,8 @@ private final class Shared<Value: Sendable>: Sendable {
 @Suite struct LockedTests {
     /// Contended critical sections on real threads: the case ThreadSanitizer misreports for a bare
     /// `Mutex` on Linux. Under `--sanitize=thread` this test also proves the hand-over is visible.
-    @Test func serializesContendedCriticalSections() {
+    /// The test waits for the threads without blocking a thread of the cooperative pool.
+    @Test func serializesContendedCriticalSections() async {
         let shared = Shared([Int]())
         let group = DispatchGroup()
         for worker in 0..<4 {
@@ -28,7 +29,9 @@ private final class Shared<Value: Sendable>: Sendable {
                 group.leave()
             }.start()
         }
-        group.wait()
+        await withCheckedContinuation { continuation in
+            group.notify(queue: .global()) { continuation.resume() }
+        }
         #expect(shared.locked.withLock { $0.count } == 8_000)
     }
 

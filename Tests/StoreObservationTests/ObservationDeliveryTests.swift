@@ -16,7 +16,7 @@ import Testing
         token.cancel()
     }
 
-    @Test func serialQueueDeliveryKeepsPostingOrderOffThePostingThread() {
+    @Test func serialQueueDeliveryKeepsPostingOrderOffThePostingThread() async {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let received = Recorder<Int>()
@@ -26,7 +26,8 @@ import Testing
             posterThread.append(OperationQueue.current == queue)
         }
         for value in 0..<100 { NotificationChannel.score.post(value, center: center) }
-        queue.waitUntilAllOperationsAreFinished()
+        // Waits for the queue without blocking a thread of the cooperative pool.
+        await withCheckedContinuation { continuation in queue.addBarrierBlock { continuation.resume() } }
         #expect(received.values == Array(0..<100))
         #expect(posterThread.values.allSatisfy { $0 })
         token.cancel()

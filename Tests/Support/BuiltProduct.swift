@@ -37,7 +37,9 @@ package enum BuiltProduct {
 
 extension BuiltProduct {
     /// Starts `copies` processes of `executable` with the same arguments, all before waiting for
-    /// any, then waits for each to exit (for it to finish, not for a time).
+    /// any, then waits for each to exit, at most ``StartedChild/exitDeadline`` in all (a blocking
+    /// wait: call it off the cooperative pool). A process still running then is killed and
+    /// counts as failed.
     ///
     /// - Returns: For each process, whether it exited normally with status 0.
     package static func runSimultaneously(_ executable: URL, arguments: [String], copies: Int) throws -> [Bool] {
@@ -47,9 +49,15 @@ extension BuiltProduct {
             process.arguments = arguments
             return process
         }
-        for process in processes { try process.run() }
+        var started: [Process] = []
+        defer { for process in started { process.endNow() } }  // none left behind on a throw
+        for process in processes {
+            try process.run()
+            started.append(process)
+        }
+        let deadline = ContinuousClock.now.advanced(by: StartedChild.exitDeadline)
         return processes.map { process in
-            process.waitUntilExit()
+            guard process.waitForExit(within: max(deadline - ContinuousClock.now, .zero)) else { return false }
             return process.terminationReason == .exit && process.terminationStatus == 0
         }
     }

@@ -45,13 +45,13 @@ package func waitUntil(
 }
 
 extension ManualClock {
-    /// Waits until `count` tasks sleep on the clock (``ManualClock/waitForSleepers(_:timeout:)``),
-    /// and records an issue if they do not within ``waitingBound``.
-    package func expectSleepers(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
-        do {
-            try await waitForSleepers(count, timeout: waitingBound)
-        } catch {
-            Issue.record("\(error)", sourceLocation: sourceLocation)
-        }
+    /// Waits until `count` tasks sleep on the clock (``ManualClock/waitForSleepers(_:timeout:)``)
+    /// within `bound` (``waitingBound`` by default), and throws ``ManualClock/SleepersTimeout``
+    /// when they do not, which fails the test and ends it.
+    ///
+    /// A test must not go on after such a failure: it would advance the clock before the task
+    /// it waited for sleeps, and then await a deadline that nothing reaches any more.
+    package func expectSleepers(_ count: Int, within bound: Duration = waitingBound) async throws {
+        try await waitForSleepers(count, timeout: bound)
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 /// What a running child has written so far on one stream, collected by a thread of its own as it
 /// comes, so that a test can wait for a line without a fixed sleep.
 package final class GrowingOutput: @unchecked Sendable {
-    // `text` and `isClosed` are read and written only while `condition` is locked.
+    // `bytes` and `closed` are read and written only while `condition` is locked.
     private let condition = NSCondition()
     private var bytes: [UInt8] = []
-    private var isClosed = false
+    private var closed = false
 
     /// Starts a thread that calls `read` until it returns no bytes (the stream was closed).
     package init(reading read: @escaping @Sendable () -> [UInt8]) {
@@ -14,7 +14,7 @@ package final class GrowingOutput: @unchecked Sendable {
             while true {
                 let chunk = read()
                 condition.lock()
-                if chunk.isEmpty { isClosed = true } else { bytes += chunk }
+                if chunk.isEmpty { closed = true } else { bytes += chunk }
                 condition.broadcast()
                 condition.unlock()
                 if chunk.isEmpty { return }
@@ -39,17 +39,22 @@ package final class GrowingOutput: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if holds(String(decoding: bytes, as: UTF8.self)) { return true }
-            if isClosed || !condition.wait(until: deadline) {
+            if closed || !condition.wait(until: deadline) {
                 return holds(String(decoding: bytes, as: UTF8.self))
             }
         }
     }
 
+    /// Whether the stream was closed (the writer exited or closed it).
+    package var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
+    }
+
     /// Waits until the stream is closed (the child exited), or `timeout` passes.
     package func waitUntilClosed(timeout: Duration) -> Bool {
         _ = wait(timeout: timeout) { _ in false }
-        condition.lock()
-        defer { condition.unlock() }
         return isClosed
     }
 }

@@ -40,6 +40,8 @@ package func runOffThePool<Value: Sendable>(_ body: @escaping @Sendable () throw
 
 /// Runs `body` on `threads` threads of their own at once and returns when every one has
 /// finished: contention tests, which must not depend on how many threads the cooperative pool has.
+/// It blocks the calling thread: call it from a test on a thread of its own (``OwnThreadTrait``)
+/// or inside ``runOffThePool(_:)``.
 ///
 /// ```swift
 /// onThreads(8) { for _ in 0..<10_000 { store.increment() } }

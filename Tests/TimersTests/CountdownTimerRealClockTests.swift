@@ -93,7 +93,7 @@ struct CountdownTimerRealClockTests {
         await timer.waitUntilEnded()
         // The end is delivered right after the handler returns, on the ticker's thread; the
         // waiter may be resumed just before.
-        while events.values.count < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await waitUntil { events.values.count >= 3 })
 
         #expect(events.values == [.tick(5), .tick(4), .ended(.stopped)])
         holder.withLock { $0 = nil }

@@ -18,7 +18,7 @@ struct ManualClockJumpTests {
             seen.append("late@\(clock.now)")
         }
         let future = Task { try await clock.sleep(until: .seconds(30)) }
-        await clock.expectSleepers(3)
+        try await clock.expectSleepers(3)
 
         await clock.jump(by: .seconds(20))
 
@@ -37,7 +37,7 @@ struct ManualClockJumpTests {
             try await clock.sleep(until: .seconds(5))
             seen.append(clock.now)
         }
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(by: .seconds(20))
         try await sleeper.value
         #expect(seen.values == [.seconds(5)])
@@ -54,7 +54,7 @@ struct ManualClockJumpTests {
                 wakes.append(clock.now)
             }
         }
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
 
         await clock.jump(by: .seconds(4))
 

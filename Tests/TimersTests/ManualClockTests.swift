@@ -2,8 +2,8 @@ import SingletonStoresTestSupport
 import Testing
 @testable import Timers
 
-@Suite struct ManualClockTests {
-    @Test func wakesSleepersInDeadlineOrderAtTheirOwnInstants() async {
+@Suite(.hangLimit) struct ManualClockTests {
+    @Test func wakesSleepersInDeadlineOrderAtTheirOwnInstants() async throws {
         let clock = ManualClock()
         let woken = Recorder<(label: String, at: ManualClock.Instant)>()
         var tasks: [Task<Void, any Error>] = []
@@ -14,7 +14,7 @@ import Testing
                     woken.append((label, clock.now))
                 })
         }
-        await clock.expectSleepers(3)
+        try await clock.expectSleepers(3)
 
         await clock.advance(by: .seconds(5))
 
@@ -25,7 +25,7 @@ import Testing
         for task in tasks { try? await task.value }
     }
 
-    @Test func equalDeadlinesWakeFirstComeFirstServed() async {
+    @Test func equalDeadlinesWakeFirstComeFirstServed() async throws {
         let clock = ManualClock()
         let woken = Recorder<Int>()
         var tasks: [Task<Void, any Error>] = []
@@ -35,7 +35,7 @@ import Testing
                     try await clock.sleep(until: .seconds(7))
                     woken.append(label)
                 })
-            await clock.expectSleepers(label + 1)
+            try await clock.expectSleepers(label + 1)
         }
 
         await clock.advance(to: .seconds(7))
@@ -44,10 +44,10 @@ import Testing
         for task in tasks { try? await task.value }
     }
 
-    @Test func advanceStopsBeforeLaterDeadlines() async {
+    @Test func advanceStopsBeforeLaterDeadlines() async throws {
         let clock = ManualClock()
         let task = Task { try await clock.sleep(until: .seconds(10)) }
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
 
         await clock.advance(by: .seconds(9))
 
@@ -58,11 +58,11 @@ import Testing
         #expect((try? await task.value) != nil)
     }
 
-    @Test func advancingToThePastIsANoOp() async {
+    @Test func advancingToThePastIsANoOp() async throws {
         let clock = ManualClock()
         await clock.advance(to: .seconds(10))
         let task = Task { try await clock.sleep(until: .seconds(12)) }
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
 
         await clock.advance(to: .seconds(5))
         await clock.advance(by: .seconds(-3))
@@ -92,10 +92,10 @@ import Testing
         #expect(clock.sleeperCount == 0)
     }
 
-    @Test func cancelledWhileSleepingThrowsPromptlyWithoutAdvancing() async {
+    @Test func cancelledWhileSleepingThrowsPromptlyWithoutAdvancing() async throws {
         let clock = ManualClock()
         let task = Task { try await clock.sleep(until: .seconds(60)) }
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
 
         task.cancel()
 
@@ -115,7 +115,7 @@ import Testing
                 ticks.append(clock.now)
             }
         }
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
 
         let elapsed = await ContinuousClock().measure {
             await clock.advance(by: .seconds(3_600))
@@ -130,7 +130,7 @@ import Testing
         print("ManualClock: 3,600 iterations in one advance took \(elapsed)")
     }
 
-    @Test func runWakesEverySleeperUntilNoneIsLeft() async {
+    @Test func runWakesEverySleeperUntilNoneIsLeft() async throws {
         let clock = ManualClock()
         let woken = Recorder<Int>()
         let task = Task {
@@ -139,7 +139,7 @@ import Testing
                 woken.append(second)
             }
         }
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
 
         await clock.run()
 

@@ -39,16 +39,16 @@ private final class Screen: Sendable {
     }
 }
 
-@Suite struct SeedDriftTests {
-    @Test func perScreenTimersDisagreeWhenThePopupOpensLater() async {
+@Suite(.hangLimit) struct SeedDriftTests {
+    @Test func perScreenTimersDisagreeWhenThePopupOpensLater() async throws {
         let clock = ManualClock()
         let main = NaiveScreenTimer(seconds: 754)
         let mainTask = Task { await main.run(on: clock) }
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(by: .milliseconds(400))
         let popup = NaiveScreenTimer(seconds: 754)  // opened 400 ms later, starts from the same value
         let popupTask = Task { await popup.run(on: clock) }
-        await clock.expectSleepers(2)
+        try await clock.expectSleepers(2)
 
         await clock.advance(to: ManualClock.Instant(offset: .milliseconds(1_200)))
 

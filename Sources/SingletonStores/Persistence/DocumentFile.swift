@@ -349,7 +349,9 @@ enum DocumentFile {
     /// others can see, so it is closed and the path opened and locked again.
     ///
     /// - Returns: What `body` returned, or `nil` when `wait` is ``LockWait/never`` and another
-    ///   holds the lock (then `body` did not run).
+    ///   holds the lock (then `body` did not run). A lock this process let go of but a child
+    ///   process being started still holds is not another's: it is waited for (see
+    ///   ``lockOnceOwnCopiesClose(_:path:lockFile:)``).
     /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)`` when the lock stayed held
     ///   without progress for the whole wait, ``StorageError/lockFailed(file:reason:)`` when it
     ///   could not be taken at all, or what `body` threw.
@@ -374,13 +376,20 @@ enum DocumentFile {
             // by the first writer that has to wait.
             var turnstile = openTurnstile(for: lockFile, creating: false)
             defer { if turnstile >= 0 { close(turnstile) } }
-            if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) {
+            // `poll` returns `false` only when not waiting (`patience` is `nil`).
+            if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false),
+                try !lockOnceOwnCopiesClose(turnstile, path: lockFile.filePath + "-queue", lockFile: lockFile)
+            {
                 return nil
             }
             let (descriptor, identity) = try openLockFile(lockFile)
             defer { close(descriptor) }  // closing the descriptor releases the lock
             var once: LockPatience?
-            if try !poll(descriptor, lockFile: lockFile, patience: &once, injecting: true) {
+            var locked = try poll(descriptor, lockFile: lockFile, patience: &once, injecting: true)
+            if !locked, patience == nil {
+                locked = try lockOnceOwnCopiesClose(descriptor, path: lockFile.filePath, lockFile: lockFile)
+            }
+            if !locked {
                 guard patience != nil else { return nil }
                 if turnstile < 0 {
                     turnstile = openTurnstile(for: lockFile, creating: true)
@@ -433,6 +442,36 @@ enum DocumentFile {
             pause = min(pause * 2, .milliseconds(20))
         }
     }
+
+    /// For a lock taken without waiting that was found held: locks `descriptor` (open on
+    /// `path`) once the holder lets go, when the holder is this process itself — its lock
+    /// released here but still held through a copy of the descriptor in a child process that
+    /// another thread is starting (see ``LockHolder/isHeldByThisProcess(fileAt:)``), which lets
+    /// go when the child runs its program. Waits at most ``ownCopiesGrace`` for that; no other
+    /// process's lock is waited for.
+    ///
+    /// - Returns: Whether `descriptor` is locked now.
+    private static func lockOnceOwnCopiesClose(_ descriptor: Int32, path: String, lockFile: URL) throws(StorageError)
+        -> Bool
+    {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: ownCopiesGrace)
+        var pause = Duration.microseconds(100)
+        while LockHolder.isHeldByThisProcess(fileAt: path), clock.now < deadline {
+            sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(5))
+            var once: LockPatience?
+            if try poll(descriptor, lockFile: lockFile, patience: &once, injecting: false) { return true }
+        }
+        // The copy may have closed since the caller's try, before the table was read.
+        var last: LockPatience?
+        return try poll(descriptor, lockFile: lockFile, patience: &last, injecting: false)
+    }
+
+    /// How long a lock taken without waiting waits for this process's own lock to be let go by
+    /// a child process being started (normally well under a millisecond; seconds on a machine
+    /// loaded far beyond its cores).
+    static let ownCopiesGrace = Duration.seconds(2)
 
     /// The error of a wait that ran out of `patience`, naming the holder where the system tells.
     private static func timedOut(_ lockFile: URL, _ patience: LockPatience) -> StorageError {

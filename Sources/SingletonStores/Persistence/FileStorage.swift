@@ -131,7 +131,9 @@ public struct FileStorage: StoreStorage {
     public static let formatVersion = DocumentFormat.current
 
     /// The environment variable that sets ``lockTimeout`` when none is passed: a number of
-    /// seconds, such as `0.5`; values outside 0–600 are clamped, other text is ignored.
+    /// seconds, such as `0.5`; values outside 0–600 are clamped (`inf` is 600). Other text —
+    /// empty, `abc`, `nan` — is ignored, and reported once per process as
+    /// ``StorageNotice/lockTimeoutIgnored(value:)``.
     public static let lockTimeoutEnvironmentVariable = "SINGLETON_STORES_LOCK_TIMEOUT"
 
     /// The lock timeout when neither the initializer nor the environment sets one: 5 seconds.
@@ -169,7 +171,8 @@ public struct FileStorage: StoreStorage {
     ///     of older versions.
     ///   - lockTimeout: How long a write waits for another process's lock; `nil` to read
     ///     `SINGLETON_STORES_LOCK_TIMEOUT` from `environment`, else 5 seconds. Clamped to
-    ///     zero through ``maximumLockTimeout``.
+    ///     zero through ``maximumLockTimeout``. A variable that is not a number is reported
+    ///     (``StorageNotice/lockTimeoutIgnored(value:)``).
     ///   - reportNotice: Called when the storage changed something on its own, such as making
     ///     a data folder that other users could access private, or migrating a document. Prints
     ///     to standard error by default. It may run while a store that reads through this
@@ -188,8 +191,10 @@ public struct FileStorage: StoreStorage {
             ?? FileStorageFolder.defaultAppName
         self.folder = FileStorageFolder.resolve(explicit: folder, appName: app, environment: environment)
         self.now = now
-        self.lockTimeout = Self.clampedLockTimeout(lockTimeout ?? Self.lockTimeout(in: environment))
+        let setting = lockTimeout == nil ? Self.lockTimeoutSetting(in: environment) : nil
+        self.lockTimeout = Self.clampedLockTimeout(lockTimeout ?? setting?.timeout ?? Self.defaultLockTimeout)
         self.reportNotice = reportNotice
+        if let ignored = setting?.ignored { Self.reportIgnoredLockTimeout(ignored, report: reportNotice) }
     }
 
     /// The document file of the store named `key`.
@@ -202,7 +207,8 @@ public struct FileStorage: StoreStorage {
     /// Reading takes no lock and never waits (documents are replaced atomically). Only when
     /// the document is bad, and the lock is free at once, does it lock, look again, and move
     /// the document aside; while another process holds the lock, it returns the default and
-    /// leaves the document to the next write.
+    /// leaves the document to the next write. (A lock this process let go of, still held for a
+    /// moment by a child process being started, counts as free: it is waited for.)
     public func load<Value: Codable & Sendable>(
         _ type: Value.Type,
         forKey key: String,

@@ -28,23 +28,52 @@ enum LockHolder {
         #endif
     }
 
-    /// The holder of the `FLOCK` lock on `inode` of `device` in a `/proc/locks` table.
+    /// Whether the `flock` lock on the file at `path` is one this process took, where the
+    /// system tells (Linux); `false` elsewhere.
+    ///
+    /// Such a lock can outlive this process's descriptor: a child process started by any thread
+    /// holds copies of the parent's descriptors from its fork until it runs its program (which
+    /// closes them, as lock files are opened close-on-exec), and the lock is released only when
+    /// the last copy closes.
+    static func isHeldByThisProcess(fileAt path: String) -> Bool {
+        #if os(Linux)
+        var info = stat()
+        guard lstat(path, &info) == 0,
+            let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return false }
+        return processIDs(
+            inLocksTable: table, device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)
+        ).contains(getpid())
+        #else
+        return false
+        #endif
+    }
+
+    /// The holder of the `FLOCK` lock on `inode` of `device` in a `/proc/locks` table, other
+    /// than `own`.
     ///
     /// Each line reads `1: FLOCK  ADVISORY  WRITE 4242 fe:00:16228734 0 EOF`; waiters are marked
     /// `->` and skipped. The device is `major:minor` in hexadecimal, as Linux encodes `st_dev`.
     static func processID(inLocksTable table: String, device: UInt64, inode: UInt64, excluding own: Int32) -> Int32? {
+        processIDs(inLocksTable: table, device: device, inode: inode).first { $0 != own }
+    }
+
+    /// The holders of `FLOCK` locks on `inode` of `device` in a `/proc/locks` table, in table
+    /// order (waiters, marked `->`, skipped).
+    static func processIDs(inLocksTable table: String, device: UInt64, inode: UInt64) -> [Int32] {
         let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
         let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+        var holders: [Int32] = []
         for line in table.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
             let file = fields[5].split(separator: ":")
             guard file.count == 3,
                 UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor, UInt64(file[2]) == inode,
-                let pid = Int32(fields[4]), pid > 0, pid != own
+                let pid = Int32(fields[4]), pid > 0
             else { continue }
-            return pid
+            holders.append(pid)
         }
-        return nil
+        return holders
     }
 }

@@ -26,6 +26,12 @@ public enum StorageNotice: Sendable, Equatable, CustomStringConvertible {
     /// by the store's ``DocumentMigrations``; the document as it was is kept at `backup`.
     case documentMigrated(file: URL, from: Int, to: Int, backup: URL)
 
+    /// `SINGLETON_STORES_LOCK_TIMEOUT` (``FileStorage/lockTimeoutEnvironmentVariable``) is set to
+    /// `value`, which is not a number of seconds (it is empty, `nan` or other text), so it is
+    /// ignored and writes wait the default ``FileStorage/defaultLockTimeout``. Reported once per
+    /// process and value, by the first storage that reads it.
+    case lockTimeoutIgnored(value: String)
+
     /// Prints the notice to standard error, prefixed with `SingletonStores:`.
     public static let printToStandardError: @Sendable (StorageNotice) -> Void = { notice in
         writeLineToStandardError("SingletonStores: \(notice)")
@@ -43,11 +49,23 @@ public enum StorageNotice: Sendable, Equatable, CustomStringConvertible {
                 + "and was not made private: \(reason). If the folder is yours alone, make it private with chmod 700; "
                 + "otherwise choose a folder only you can enter with the \(FileStorage.environmentVariable) "
                 + "environment variable."
+        case .lockTimeoutIgnored(let value):
+            "\(FileStorage.lockTimeoutEnvironmentVariable) is set to \"\(Self.shown(value))\", which is not a number of "
+                + "seconds, so it is ignored: a write waits up to \(FileStorage.defaultLockTimeout.components.seconds) "
+                + "seconds for another process's lock. Set it to a number of seconds from 0 to "
+                + "\(FileStorage.maximumLockTimeout.components.seconds), such as 0.5, or unset it."
         case .documentMigrated(let file, let from, let to, let backup):
             "The saved data at \(file.filePath) was migrated from version \(from) of its value to version "
                 + "\(to); the file as it was is kept at \(backup.filePath). Once the app works as expected, "
                 + "you may delete that copy."
         }
+    }
+
+    /// Text from the environment as a message shows it: control characters escaped, cut after
+    /// 100 characters.
+    static func shown(_ text: String) -> String {
+        let escaped = text.escapingControlCharacters
+        return escaped.count > 100 ? "\(escaped.prefix(100))…" : escaped
     }
 
     /// Permission bits as `0755`.

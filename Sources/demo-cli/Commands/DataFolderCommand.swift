@@ -18,9 +18,11 @@ enum DataFolderCommand {
     /// The data folder `dataDirectory` names (already `~`-expanded), or the per-user default, and
     /// where it was chosen, as help shows it.
     static func folder(dataDirectory: String?, option: String?, environment: [String: String]) -> HelpText.DataFolder {
+        // Only the folder is wanted: a lock timeout is passed, so this storage does not read
+        // (and report) the environment's, which the command's own storage reports.
         let storage = FileStorage(
             folder: dataDirectory.map { URL(filePath: $0, directoryHint: .isDirectory) }, appName: "demo-cli",
-            environment: environment, reportNotice: { _ in })
+            environment: environment, lockTimeout: FileStorage.defaultLockTimeout, reportNotice: { _ in })
         var path = storage.folder.path(percentEncoded: false)
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         let source =

@@ -5,21 +5,21 @@ import Testing
 import Timers
 
 @Suite(.hangLimit) struct LoginFlowTests {
-    @Test func fullLoginCycle() async {
+    @Test func fullLoginCycle() async throws {
         let clock = ManualClock()
         let automaton = LoginFlow.makeAutomaton(clock: clock)
         let replies = await automaton.replies()
 
         let login = await automaton.send(.login)
         #expect(login.reply == .success(input: .login, from: .loggedOut, to: .loggingIn))
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(by: LoginFlow.defaultLoginDuration)
         await login.wait(includingFollowUps: true)
         #expect(await automaton.state == .loggedIn)
 
         let logout = await automaton.send(.logout)
         #expect(await automaton.state == .loggingOut)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(by: LoginFlow.defaultLogoutDuration)
         await logout.wait(includingFollowUps: true)
         #expect(await automaton.state == .loggedOut)
@@ -34,11 +34,11 @@ import Timers
             ])
     }
 
-    @Test func effectDrivesTheNextTransitionWithoutUserInput() async {
+    @Test func effectDrivesTheNextTransitionWithoutUserInput() async throws {
         let clock = ManualClock()
         let automaton = LoginFlow.makeAutomaton(clock: clock, loginDuration: .seconds(3))
         let login = await automaton.send(.login)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(by: .seconds(2))
         #expect(await automaton.state == .loggingIn)
         await clock.advance(by: .seconds(1))
@@ -46,12 +46,12 @@ import Timers
         #expect(await automaton.state == .loggedIn)
     }
 
-    @Test func forceLogoutPathRejectsLoginOKAndLogoutUntilLogoutOK() async {
+    @Test func forceLogoutPathRejectsLoginOKAndLogoutUntilLogoutOK() async throws {
         let clock = ManualClock()
         let automaton = LoginFlow.makeAutomaton(clock: clock)
         let replies = await automaton.replies()
         let login = await automaton.send(.login)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
 
         let force = await automaton.send(.forceLogout)
         #expect(force.reply == .success(input: .forceLogout, from: .loggingIn, to: .loggingOut))
@@ -60,7 +60,7 @@ import Timers
         #expect(await automaton.send(.logout).reply == .failure(input: .logout, from: .loggingOut))
         #expect(await automaton.state == .loggingOut)
 
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(by: LoginFlow.defaultLogoutDuration)
         await force.wait(includingFollowUps: true)
         #expect(await automaton.state == .loggedOut)
@@ -70,11 +70,11 @@ import Timers
         #expect(all.last == .success(input: .logoutOK, from: .loggingOut, to: .loggedOut))
     }
 
-    @Test func forceLogoutWhenLoggedIn() async {
+    @Test func forceLogoutWhenLoggedIn() async throws {
         let clock = ManualClock()
         let automaton = LoginFlow.makeAutomaton(state: .loggedIn, clock: clock)
         let force = await automaton.send(.forceLogout)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(by: LoginFlow.defaultLogoutDuration)
         await force.wait(includingFollowUps: true)
         #expect(await automaton.state == .loggedOut)

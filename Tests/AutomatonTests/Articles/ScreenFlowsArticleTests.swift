@@ -134,12 +134,12 @@ func makeUploader(clock: any Clock<Duration>) -> EffectAutomaton<UploadState, Up
 // Article "ScreenFlowsAsStateMachines" snippet 7: begin
 import Timers
 
-@Test func anUploadFinishesWhenTheServerAnswers() async {
+@Test func anUploadFinishesWhenTheServerAnswers() async throws {
     let clock = ManualClock()
     let uploader = makeUploader(clock: clock)
     let upload = await uploader.send(.upload)
     #expect(upload.reply.isSuccess)
-    while clock.sleeperCount == 0 { await Task.yield() }  // the upload is waiting for the server
+    try await clock.waitForSleepers(1)  // the upload is waiting for the server
     await clock.advance(by: .seconds(2))
     await upload.wait(includingFollowUps: true)
     #expect(await uploader.state == .done)

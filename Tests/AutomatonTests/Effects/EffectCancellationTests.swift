@@ -4,7 +4,7 @@ import Testing
 import Timers
 
 @Suite(.hangLimit) struct EffectCancellationTests {
-    @Test func cancellingByIDReachesSuspendedEffects() async {
+    @Test func cancellingByIDReachesSuspendedEffects() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let queue = EffectQueue("serial", policy: .oldest(1, whenFull: .suspendNew))
@@ -18,7 +18,7 @@ import Timers
         #expect(await automaton.cancel("b") == 1)
         #expect(await automaton.suspendedEffectCount == 0)
         await second.wait()
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(2))
         await first.wait(includingFollowUps: true)
         await automaton.shutdown()
@@ -45,7 +45,7 @@ import Timers
         #expect(!log.values.contains("end a"))
     }
 
-    @Test func cancellingAWrongIDTooEarlyOrTooLateIsANoOp() async {
+    @Test func cancellingAWrongIDTooEarlyOrTooLateIsANoOp() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let automaton = makeJobAutomaton(clock: clock) { name in
@@ -55,7 +55,7 @@ import Timers
         let job = await automaton.send(.start("X"))
         #expect(await automaton.cancel("y") == 0)  // wrong id
         #expect(await automaton.runningEffectCount == 1)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await job.wait(includingFollowUps: true)
         #expect(await automaton.cancel("x") == 0)  // too late: it has finished
@@ -78,7 +78,7 @@ import Timers
         #expect(await automaton.state == 2)
     }
 
-    @Test func cancelAllStopsEveryEffectWithOrWithoutAnIDAndTheNextOneRuns() async {
+    @Test func cancelAllStopsEveryEffectWithOrWithoutAnIDAndTheNextOneRuns() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let serial = EffectQueue("serial", policy: .oldest(1, whenFull: .suspendNew))
@@ -93,7 +93,7 @@ import Timers
         let replies = await automaton.replies()
         var handles: [SendHandle<Int, Job>] = []
         for name in ["A", "B", "C", "D"] { handles.append(await automaton.send(.start(name))) }
-        await clock.expectSleepers(2)
+        try await clock.expectSleepers(2)
         #expect(await automaton.runningEffectCount == 2)
         #expect(await automaton.suspendedEffectCount == 2)
 
@@ -101,13 +101,13 @@ import Timers
         #expect(await automaton.runningEffectCount == 0)
         #expect(await automaton.suspendedEffectCount == 0)
         for handle in handles { await handle.wait(includingFollowUps: true) }
-        await clock.expectSleepers(0)
+        try await clock.expectSleepers(0)
         await clock.advance(to: clock.at(5))
         #expect(await automaton.cancelAll() == 0)
 
         // The automaton goes on: the queue is free, the next effect starts at once.
         let next = await automaton.send(.start("E"))
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(7))
         await next.wait(includingFollowUps: true)
         await automaton.shutdown()
@@ -155,7 +155,7 @@ import Timers
         #expect(log.values.contains("end B"))
     }
 
-    @Test func waitingIncludingFollowUpsCoversTheWholeChain() async {
+    @Test func waitingIncludingFollowUpsCoversTheWholeChain() async throws {
         let clock = ManualClock()
         let automaton = EffectAutomaton<Int, Int>(
             state: 0, clock: clock,
@@ -171,7 +171,7 @@ import Timers
         await chain.wait()
         // The first effect has ended; the chain goes on until step 3 sleeps on the clock. Step 2
         // sends step 3 before it ends itself, so for a moment both run: one or two, never none.
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         #expect(await automaton.runningEffectCount >= 1)
         await clock.advance(to: clock.at(1))
         await chain.wait(includingFollowUps: true)

@@ -18,13 +18,13 @@ import Timers
         }
     }
 
-    @Test func shutdownCancelsInFlightEffectsDropsTheirInputsAndEndsReplies() async {
+    @Test func shutdownCancelsInFlightEffectsDropsTheirInputsAndEndsReplies() async throws {
         let clock = ManualClock()
         let (signals, signal) = AsyncStream.makeStream(of: String.self)
         let automaton = makeJobAutomaton(clock: clock) { _ in Self.stubbornJob(clock: clock, signals: signal) }
         let replies = await automaton.replies()
         let job = await automaton.send(.start("A"))
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await automaton.shutdown()
         #expect(await Array(replies).map(\.input) == [.start("A")])  // the stream has ended
         await job.wait(includingFollowUps: true)
@@ -37,10 +37,10 @@ import Timers
         #expect(await Array(automaton.replies()).isEmpty)
     }
 
-    @Test func deinitCancelsInFlightEffectsAndEndsReplies() async {
+    @Test func deinitCancelsInFlightEffectsAndEndsReplies() async throws {
         let clock = ManualClock()
         let (signals, signal) = AsyncStream.makeStream(of: String.self)
-        let replies = await Self.startAndDrop(clock: clock, signal: signal)
+        let replies = try await Self.startAndDrop(clock: clock, signal: signal)
         #expect(await Array(replies).map(\.input) == [.start("A")])
         #expect(await signals.prefix(count: 2) == ["cancelled", "delivered false"])
     }
@@ -49,21 +49,21 @@ import Timers
     static func startAndDrop(
         clock: ManualClock,
         signal: AsyncStream<String>.Continuation
-    ) async -> AsyncStream<TransitionReply<Int, Job>> {
+    ) async throws -> AsyncStream<TransitionReply<Int, Job>> {
         let automaton = makeJobAutomaton(clock: clock) { _ in stubbornJob(clock: clock, signals: signal) }
         let replies = await automaton.replies()
         await automaton.send(.start("A"))
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         return replies
     }
 
-    @Test func waitersAreReleasedByShutdown() async {
+    @Test func waitersAreReleasedByShutdown() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let automaton = makeJobAutomaton(clock: clock) { timedJob($0, until: 100, clock: clock, log: log) }
         let job = await automaton.send(.start("A"))
         async let waited: Void = job.wait(includingFollowUps: true)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await automaton.shutdown()
         await waited
         #expect(await automaton.runningEffectCount == 0)

@@ -23,7 +23,7 @@ import Timers
         #expect(await automaton.state == 6)  // three starts, three finished
     }
 
-    @Test func failedTransitionDoesNotCancelARunningEffect() async {
+    @Test func failedTransitionDoesNotCancelARunningEffect() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let automaton = makeJobAutomaton(clock: clock) { timedJob($0, until: 1, clock: clock, log: log) }
@@ -31,14 +31,14 @@ import Timers
         let refused = await automaton.send(.refuse)
         #expect(refused.reply == .failure(input: .refuse, from: 1))
         #expect(await automaton.runningEffectCount == 1)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await job.wait(includingFollowUps: true)
         #expect(log.values == ["start A @0", "end A"])
         #expect(await automaton.state == 2)
     }
 
-    @Test func newestOneCancelsTheOlderEffect() async {
+    @Test func newestOneCancelsTheOlderEffect() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let queue = EffectQueue("latest", policy: .newest(1))
@@ -48,7 +48,7 @@ import Timers
         let second = await automaton.send(.start("B"))
         await first.wait()
         #expect(await automaton.runningEffectCount == 1)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(5))
         await second.wait(includingFollowUps: true)
         await automaton.shutdown()
@@ -58,7 +58,7 @@ import Timers
         #expect(log.values.contains("end B"))
     }
 
-    @Test func newestTwoKeepsTwo() async {
+    @Test func newestTwoKeepsTwo() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let queue = EffectQueue("two", policy: .newest(2))
@@ -67,14 +67,14 @@ import Timers
             await automaton.send(.start("A")), await automaton.send(.start("B")), await automaton.send(.start("C")),
         ]
         #expect(await automaton.runningEffectCount == 2)
-        await clock.expectSleepers(2)
+        try await clock.expectSleepers(2)
         await clock.advance(to: clock.at(1))
         for handle in handles { await handle.wait(includingFollowUps: true) }
         #expect(!log.values.contains("end A"))
         #expect(log.values.filter { $0.hasPrefix("end") }.sorted() == ["end B", "end C"])
     }
 
-    @Test func oldestOneDiscardDropsTheNewEffect() async {
+    @Test func oldestOneDiscardDropsTheNewEffect() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let queue = EffectQueue("first", policy: .oldest(1, whenFull: .discardNew))
@@ -85,14 +85,14 @@ import Timers
         await second.wait()  // nothing to wait for
         #expect(await automaton.runningEffectCount == 1)
         #expect(await automaton.suspendedEffectCount == 0)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await first.wait(includingFollowUps: true)
         #expect(log.values == ["start A @0", "end A"])
         #expect(await automaton.state == 3)
     }
 
-    @Test func oldestOneSuspendRunsThemOneAfterAnother() async {
+    @Test func oldestOneSuspendRunsThemOneAfterAnother() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let queue = EffectQueue("serial", policy: .oldest(1, whenFull: .suspendNew))
@@ -103,12 +103,12 @@ import Timers
         let second = await automaton.send(.start("B"))
         #expect(await automaton.runningEffectCount == 1)
         #expect(await automaton.suspendedEffectCount == 1)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await first.wait(includingFollowUps: true)
         #expect(await automaton.runningEffectCount == 1)
         #expect(await automaton.suspendedEffectCount == 0)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(2))
         await second.wait(includingFollowUps: true)
         #expect(log.values == ["start A @0", "end A", "start B @1", "end B"])
@@ -138,7 +138,7 @@ import Timers
         #expect(log.values == ["start A @0", "start B @2", "start C @4"])
     }
 
-    @Test func delayAppliesToSuspendedEffectsWhenTheyStart() async {
+    @Test func delayAppliesToSuspendedEffectsWhenTheyStart() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let queue = EffectQueue("serial-spaced", policy: .oldest(1, whenFull: .suspendNew), delay: .seconds(3))
@@ -147,7 +147,7 @@ import Timers
         }
         let first = await automaton.send(.start("A"))
         let second = await automaton.send(.start("B"))
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await first.wait()
         // B was released at 1 s but may not start before 0 s + 3 s.

@@ -6,7 +6,7 @@ import Timers
 /// A queue's name is the queue: effects that name it share one policy and one delay, and a
 /// declaration that disagrees is reported and its effect never runs.
 @Suite(.hangLimit) struct EffectQueueIdentityTests {
-    @Test func queuesDeclaredTwiceAlikeAreOneQueue() async {
+    @Test func queuesDeclaredTwiceAlikeAreOneQueue() async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let automaton = makeJobAutomaton(clock: clock) { name in
@@ -18,7 +18,7 @@ import Timers
         let second = await automaton.send(.start("B"))
         #expect(await automaton.runningEffectCount == 1)
         #expect(await automaton.suspendedEffectCount == 1)
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await first.wait()
         await second.wait()
@@ -54,7 +54,7 @@ import Timers
     @Test(arguments: conflicts)
     func aQueueNamedAgainWithAnotherPolicyOrDelayIsReportedAndItsEffectNeverRuns(
         _ declared: EffectQueue, _ other: EffectQueue
-    ) async {
+    ) async throws {
         let clock = ManualClock()
         let log = Recorder<String>()
         let issues = Recorder<EffectIssue>()
@@ -70,7 +70,7 @@ import Timers
         #expect(await automaton.suspendedEffectCount == 0)
 
         // Still refused once the queue is empty: the first declaration holds for the automaton's life.
-        await clock.expectSleepers(1)
+        try await clock.expectSleepers(1)
         await clock.advance(to: clock.at(1))
         await first.wait(includingFollowUps: true)
         await automaton.send(.start("B")).wait()

@@ -53,13 +53,15 @@ func timedJob(
     }
 }
 
-extension AsyncStream {
-    /// The next `count` elements.
-    func prefix(count: Int) async -> [Element] {
-        var elements: [Element] = []
-        for await element in self {
-            elements.append(element)
-            if elements.count == count { break }
+extension AsyncStream where Element: Sendable {
+    /// The next `count` elements (fewer if the stream ends first); those that came, with an
+    /// issue recorded, when they do not come within ``waitingBound`` (a test never waits for
+    /// them forever).
+    func prefix(count: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> [Element] {
+        let (elements, ended) = await collect(self, within: waitingBound) { $0.count == count }
+        if !ended {
+            Issue.record(
+                "expected \(count) elements within \(waitingBound), got \(elements)", sourceLocation: sourceLocation)
         }
         return elements
     }

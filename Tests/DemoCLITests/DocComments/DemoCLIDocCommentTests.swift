@@ -120,7 +120,7 @@ await Showcase.runShared(seconds: 10, clock: clock, boost: boost, center: center
                          initial: state, sink: &sink)
 // Doc "demo-cli/Showcase/Showcase.swift" snippet 1: end
         }
-        await clock.expectSleepers(2)  // the countdown and the popup's opening
+        try await clock.expectSleepers(2)  // the countdown and the popup's opening
         for _ in 0..<11 { await clock.advance(by: .seconds(1)) }
         await run.value
         let lines = output.standardOutput.split(separator: "\n")

@@ -8,7 +8,7 @@ import Timers
 /// The showcase's two modes on a manual clock: every frame, at its exact instant.
 @Suite("Showcase", .hangLimit)
 struct ShowcaseTests {
-    @Test func sharedScreensShowTheSameTimeInEveryFrameAndThePopupClosesAtZero() async {
+    @Test func sharedScreensShowTheSameTimeInEveryFrameAndThePopupClosesAtZero() async throws {
         let clock = ManualClock()
         let center = NotificationCenter()
         let boost = BoostTimeManager(
@@ -23,7 +23,7 @@ struct ShowcaseTests {
         }
         var next = frames.makeAsyncIterator()
         #expect(screens(await next.next()) == "00:03|--:--")
-        await clock.expectSleepers(2)  // the countdown and the popup's opening
+        try await clock.expectSleepers(2)  // the countdown and the popup's opening
         await clock.advance(by: .milliseconds(400))
         #expect(screens(await next.next()) == "00:03|00:03")
         for expected in ["00:02|00:02", "00:01|00:01"] {
@@ -39,7 +39,7 @@ struct ShowcaseTests {
         #expect(!boost.isInBoostTime)
     }
 
-    @Test func naiveScreensDisagreeAfterEveryMainScreenTick() async {
+    @Test func naiveScreensDisagreeAfterEveryMainScreenTick() async throws {
         let clock = ManualClock()
         let (frames, continuation) = AsyncStream.makeStream(of: ShowcaseState.self)
         let run = Task {
@@ -49,15 +49,15 @@ struct ShowcaseTests {
         }
         var next = frames.makeAsyncIterator()
         #expect(screens(await next.next()) == "00:03|--:--")
-        await clock.expectSleepers(2)  // the main screen's timer and the popup's opening
+        try await clock.expectSleepers(2)  // the main screen's timer and the popup's opening
         await clock.advance(by: .milliseconds(400))
         #expect(screens(await next.next()) == "00:03|00:03")
         let seconds = [("00:02|00:03", "00:02|00:02"), ("00:01|00:02", "00:01|00:01"), ("00:00|00:01", "00:00|00:00")]
         for (index, (main, popup)) in seconds.enumerated() {
-            await clock.expectSleepers(2)  // both screens' own timers
+            try await clock.expectSleepers(2)  // both screens' own timers
             await clock.advance(by: .milliseconds(600))
             #expect(screens(await next.next()) == main)
-            await clock.expectSleepers(index < seconds.count - 1 ? 2 : 1)  // the main screen's is done at 00:00
+            try await clock.expectSleepers(index < seconds.count - 1 ? 2 : 1)  // the main screen's is done at 00:00
             await clock.advance(by: .milliseconds(400))
             #expect(screens(await next.next()) == popup)
         }
@@ -71,7 +71,7 @@ struct ShowcaseTests {
 /// the showcase, the popup still counts down while the main screen stands still.
 @Suite("Showcase paths", .hangLimit)
 struct ShowcasePathTests {
-    @Test func thePopupIsDrivenByObservationAndTheMainScreenByNotifications() async {
+    @Test func thePopupIsDrivenByObservationAndTheMainScreenByNotifications() async throws {
         let clock = ManualClock()
         let showcaseCenter = NotificationCenter()
         // The boost posts to a center the showcase does not observe: only Observation reaches it.
@@ -86,7 +86,7 @@ struct ShowcasePathTests {
                 initial: ShowcaseState(mode: .shared, boostSeconds: 3), sink: &sink)
         }
         var next = frames.makeAsyncIterator()
-        await clock.expectSleepers(2)  // the countdown and the popup's opening
+        try await clock.expectSleepers(2)  // the countdown and the popup's opening
         await clock.advance(by: .milliseconds(400))  // the popup opens at 00:03
         // The main screen draws nothing until a notification reaches it: a post by hand makes
         // a frame. If the popup's opening has not been handled yet, the frame before it shows

@@ -81,22 +81,22 @@ struct RunningDemo {
     func interrupt(sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32, reason: Process.TerminationReason)
     {
         process.interrupt()
-        guard output.waitUntilClosed(timeout: Self.deadline) else {
-            process.terminate()
+        guard process.waitForExit(within: Self.deadline) else {
             Issue.record(
-                "the child did not exit after SIGINT; output: \(output.text.debugDescription)", sourceLocation: sourceLocation)
+                "the child did not exit after SIGINT (it was killed); output: \(output.text.debugDescription)",
+                sourceLocation: sourceLocation)
             throw RunningDemoError.timedOut
         }
-        process.waitUntilExit()
+        _ = output.waitUntilClosed(timeout: Self.deadline)
         _ = errors.waitUntilClosed(timeout: Self.deadline)
         return (process.terminationStatus, process.terminationReason)
     }
 }
 
 extension RunningDemo {
-    /// Ends the child with SIGTERM if it still runs — after a test failed early; use in `defer`.
+    /// Kills the child (SIGKILL) if it still runs — after a test failed early; use in `defer`.
     func endIfRunning() {
-        if process.isRunning { process.terminate() }
+        process.endNow()
     }
 }
 

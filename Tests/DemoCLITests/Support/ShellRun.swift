@@ -9,6 +9,8 @@ extension DemoBinary {
     /// - Parameter standardOutput: Where the shell's standard output goes; a pipe read to its
     ///   end by default. Standard error is always a pipe (never a file, which a file-size limit
     ///   would stop), read to its end.
+    /// - Throws: ``ChildProcessTimeout`` when the shell did not exit within
+    ///   ``StartedChild/exitDeadline`` (it is killed).
     func runInShell(_ script: String, _ arguments: [String], standardOutput: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(filePath: "/bin/sh")
@@ -30,9 +32,14 @@ extension DemoBinary {
         try errors.fileHandleForWriting.close()
         let outputText = GrowingOutput { [UInt8](output.fileHandleForReading.availableData) }
         let errorText = GrowingOutput { [UInt8](errors.fileHandleForReading.availableData) }
-        _ = outputText.waitUntilClosed(timeout: .seconds(600))
-        _ = errorText.waitUntilClosed(timeout: .seconds(600))
-        process.waitUntilExit()
+        guard process.waitForExit(within: StartedChild.exitDeadline) else {
+            throw ChildProcessTimeout(
+                command: "sh -c \(script)", reason: "still running after \(StartedChild.exitDeadline)",
+                standardOutput: outputText.text, standardError: errorText.text)
+        }
+        // It exited: its pipes close, unless a process it started keeps them open.
+        _ = outputText.waitUntilClosed(timeout: StartedChild.deadline)
+        _ = errorText.waitUntilClosed(timeout: StartedChild.deadline)
         return Result(
             status: process.terminationStatus, reason: process.terminationReason, standardOutput: outputText.text,
             standardError: errorText.text)

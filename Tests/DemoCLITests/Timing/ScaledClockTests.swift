@@ -18,7 +18,7 @@ struct ScaledClockTests {
         let clock = ScaledClock(speed: 4, base: base)
         let deadline = clock.now.advanced(by: .seconds(2))
         let sleeper = Task { try await clock.sleep(until: deadline) }
-        await base.expectSleepers(1)
+        try await base.expectSleepers(1)
         await base.advance(by: .milliseconds(499))
         #expect(base.sleeperCount == 1)
         await base.advance(by: .milliseconds(1))
@@ -50,7 +50,7 @@ struct ScaledClockTests {
         let clock = ScaledClock(speed: 1e-20, base: base)
         let deadline = clock.now.advanced(by: .seconds(1))
         let sleeper = Task { try await clock.sleep(until: deadline) }
-        await base.expectSleepers(1)
+        try await base.expectSleepers(1)
         await base.advance(by: .seconds(999))
         #expect(base.sleeperCount == 1)
         await base.advance(by: .seconds(1))
@@ -59,12 +59,12 @@ struct ScaledClockTests {
     }
 
     @Test(arguments: [0.001, 1, 1000])
-    func aDeadlineAtTheEndOfTimeSleepsInStepsWithoutTrapping(_ speed: Double) async {
+    func aDeadlineAtTheEndOfTimeSleepsInStepsWithoutTrapping(_ speed: Double) async throws {
         let base = ManualClock()
         let clock = ScaledClock(speed: speed, base: base)
         let deadline = clock.now.advanced(by: Duration(attoseconds: .max))
         let sleeper = Task { try await clock.sleep(until: deadline) }
-        await base.expectSleepers(1)
+        try await base.expectSleepers(1)
         // One step of base time later the clock is still short of its deadline: it sleeps again.
         await base.advance(by: ScaledClock<ManualClock>.longestBaseSleep)
         #expect(base.sleeperCount == 1)

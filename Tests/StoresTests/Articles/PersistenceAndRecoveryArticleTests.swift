@@ -166,7 +166,7 @@ if case .migrationFailed(_, let from, let step, let reason)? = note.loadProblem 
         }
     }
 
-    @Test func noLaunchIsLostWhenProcessesWriteAtOnce() throws {
+    @Test(.ownThread) func noLaunchIsLostWhenProcessesWriteAtOnce() throws {
         try withTemporaryFolder { folder in
             // Separate storages, as separate processes would have, writing at once.
             onThreads(4) {

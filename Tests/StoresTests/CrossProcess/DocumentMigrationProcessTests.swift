@@ -5,7 +5,7 @@ import Testing
 
 /// A process killed at any point of a migration leaves the document as it was or migrated,
 /// never half, and the next launch finishes the migration.
-@Suite("Migrations killed at every point", .serialized)
+@Suite("Migrations killed at every point", .serialized, .ownThread)
 struct DocumentMigrationProcessTests {
     private static let original = Data(#"{"formatVersion": 2, "value": {"tally": 3}}"#.utf8)
 

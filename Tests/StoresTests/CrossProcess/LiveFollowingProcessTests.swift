@@ -13,7 +13,7 @@ struct LiveFollowingProcessTests {
             let helper = try StressHelper(folder: folder)
             let extra = path == "poll" ? ["200", "--poll"] : ["200"]
             let watcher = try helper.start("follow-profile", extra)
-            watcher.waitForLine { $0 == "ready" }  // its own write is done and it is watching
+            try watcher.waitForLine { $0 == "ready" }  // its own write is done and it is watching
             let writer = try helper.run("write-profile", "200")
             #expect(writer.status == 0, "\(writer)")
             let watched = try watcher.finish()
@@ -53,7 +53,7 @@ struct LiveFollowingProcessTests {
         try withTemporaryFolder { folder in
             let helper = try StressHelper(folder: folder)
             let watcher = try helper.start("follow-counter", ["400"])
-            watcher.waitForLine { $0 == "ready" }
+            try watcher.waitForLine { $0 == "ready" }
             let succeeded = try BuiltProduct.runSimultaneously(
                 helper.executable, arguments: [folder.path(percentEncoded: false), "50"], copies: 8)
             #expect(succeeded == Array(repeating: true, count: 8))
@@ -73,13 +73,13 @@ struct LiveFollowingProcessTests {
             let first = try helper.run("boost", "start", "120")
             #expect(first.status == 0, "\(first)")
             let watcher = try helper.start("follow-boost", [])
-            let ready = watcher.waitForLine { $0.hasPrefix("ready ") }  // the watcher shows the boost
+            let ready = try watcher.waitForLine { $0.hasPrefix("ready ") }  // the watcher shows the boost
             let firstEnd = try #require(first.lines.first)
-            #expect(ready?.hasSuffix(" " + firstEnd) == true, "\(ready ?? "no output") vs \(firstEnd)")
-            #expect(ready?.hasPrefix("ready shown=0 ") == false)
+            #expect(ready.hasSuffix(" " + firstEnd), "\(ready) vs \(firstEnd)")
+            #expect(!ready.hasPrefix("ready shown=0 "))
             let stopped = try helper.run("boost", "stop")
             #expect(stopped.lines == ["end=none"])
-            watcher.waitForLine { $0.hasPrefix("ended ") }
+            try watcher.waitForLine { $0.hasPrefix("ended ") }
             let second = try helper.run("boost", "start", "120")
             let watched = try watcher.finish()
             #expect(watched.status == 0, "\(watched)")

@@ -17,7 +17,7 @@ struct RandomKillTests {
                     let churn = try helper.start("churn", [String(iteration)])
                     // Once the first step is done (however slow the machine), a random moment: the
                     // invariants must hold at any of them.
-                    churn.waitForOutput()
+                    try churn.waitForOutput()
                     usleep(delays.next())
                     churn.send(SIGKILL)
                     let failure = try churn.finish().standardError

@@ -7,7 +7,7 @@ import Timers
 
 /// The work of a launch, a purchase and a spent item does not grow with the purchase history:
 /// counted in entries and receipts decoded and in bytes of the documents read, never in time.
-@Suite("The cost of a launch does not grow with the history")
+@Suite("The cost of a launch does not grow with the history", .ownThread)
 struct LedgerWorkTests {
     /// What one operation read.
     struct Work: Equatable, CustomStringConvertible {

@@ -66,7 +66,7 @@ private struct PurchaseRig {
         let backend = ScriptedPurchaseBackend([.delay(.seconds(2), then: .succeed)], clock: clock)
         let rig = PurchaseRig(backend: backend)
         let first = Task { try await rig.purchases.buy(.boostItems(1)) }
-        while clock.sleeperCount == 0 { await Task.yield() }  // the payment sheet is up
+        try await clock.waitForSleepers(1)  // the payment sheet is up
         #expect(rig.purchases.flowState == .purchasing(.boostItems(1)))
         await #expect(throws: PurchaseError.busy(.purchasing(.boostItems(1)))) {
             try await rig.purchases.buy(.boostItems(5))
