@@ -348,10 +348,14 @@ enum DocumentFile {
     /// locked file: a lock file removed or replaced meanwhile (by a person, say) locks nothing
     /// others can see, so it is closed and the path opened and locked again.
     ///
+    /// The lock is let go with `flock(LOCK_UN)` before the descriptor is closed. A `flock` lock
+    /// belongs to the open file description, and a child process that another thread is
+    /// starting holds a copy of every descriptor until it runs its program (close-on-exec only
+    /// closes it then): closing alone would leave the lock held by that copy for a moment, and a
+    /// load or `updateIfAvailable` that must not wait would find the document busy.
+    ///
     /// - Returns: What `body` returned, or `nil` when `wait` is ``LockWait/never`` and another
-    ///   holds the lock (then `body` did not run). A lock this process let go of but a child
-    ///   process being started still holds is not another's: it is waited for (see
-    ///   ``lockOnceOwnCopiesClose(_:path:lockFile:)``).
+    ///   holds the lock (then `body` did not run).
     /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)`` when the lock stayed held
     ///   without progress for the whole wait, ``StorageError/lockFailed(file:reason:)`` when it
     ///   could not be taken at all, or what `body` threw.
@@ -375,21 +379,14 @@ enum DocumentFile {
             // queues behind the waiter instead of taking the lock again at once. It is created
             // by the first writer that has to wait.
             var turnstile = openTurnstile(for: lockFile, creating: false)
-            defer { if turnstile >= 0 { close(turnstile) } }
-            // `poll` returns `false` only when not waiting (`patience` is `nil`).
-            if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false),
-                try !lockOnceOwnCopiesClose(turnstile, path: lockFile.filePath + "-queue", lockFile: lockFile)
-            {
+            defer { if turnstile >= 0 { unlockAndClose(turnstile) } }
+            if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) {
                 return nil
             }
             let (descriptor, identity) = try openLockFile(lockFile)
-            defer { close(descriptor) }  // closing the descriptor releases the lock
+            defer { unlockAndClose(descriptor) }
             var once: LockPatience?
-            var locked = try poll(descriptor, lockFile: lockFile, patience: &once, injecting: true)
-            if !locked, patience == nil {
-                locked = try lockOnceOwnCopiesClose(descriptor, path: lockFile.filePath, lockFile: lockFile)
-            }
-            if !locked {
+            if try !poll(descriptor, lockFile: lockFile, patience: &once, injecting: true) {
                 guard patience != nil else { return nil }
                 if turnstile < 0 {
                     turnstile = openTurnstile(for: lockFile, creating: true)
@@ -398,7 +395,7 @@ enum DocumentFile {
                 _ = try poll(descriptor, lockFile: lockFile, patience: &patience, injecting: false)
             }
             if turnstile >= 0 {
-                close(turnstile)
+                unlockAndClose(turnstile)
                 turnstile = -1
             }
             // Locked. Is this still the file others open under that name?
@@ -443,35 +440,12 @@ enum DocumentFile {
         }
     }
 
-    /// For a lock taken without waiting that was found held: locks `descriptor` (open on
-    /// `path`) once the holder lets go, when the holder is this process itself — its lock
-    /// released here but still held through a copy of the descriptor in a child process that
-    /// another thread is starting (see ``LockHolder/isHeldByThisProcess(fileAt:)``), which lets
-    /// go when the child runs its program. Waits at most ``ownCopiesGrace`` for that; no other
-    /// process's lock is waited for.
-    ///
-    /// - Returns: Whether `descriptor` is locked now.
-    private static func lockOnceOwnCopiesClose(_ descriptor: Int32, path: String, lockFile: URL) throws(StorageError)
-        -> Bool
-    {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: ownCopiesGrace)
-        var pause = Duration.microseconds(100)
-        while LockHolder.isHeldByThisProcess(fileAt: path), clock.now < deadline {
-            sleep(for: pause)
-            pause = min(pause * 2, .milliseconds(5))
-            var once: LockPatience?
-            if try poll(descriptor, lockFile: lockFile, patience: &once, injecting: false) { return true }
-        }
-        // The copy may have closed since the caller's try, before the table was read.
-        var last: LockPatience?
-        return try poll(descriptor, lockFile: lockFile, patience: &last, injecting: false)
+    /// Lets go of the lock on `descriptor`, if it holds one, then closes it: explicitly, so
+    /// that a copy of the descriptor in a child process being started does not keep the lock.
+    private static func unlockAndClose(_ descriptor: Int32) {
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
-
-    /// How long a lock taken without waiting waits for this process's own lock to be let go by
-    /// a child process being started (normally well under a millisecond; seconds on a machine
-    /// loaded far beyond its cores).
-    static let ownCopiesGrace = Duration.seconds(2)
 
     /// The error of a wait that ran out of `patience`, naming the holder where the system tells.
     private static func timedOut(_ lockFile: URL, _ patience: LockPatience) -> StorageError {

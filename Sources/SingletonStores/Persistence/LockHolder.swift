@@ -28,27 +28,6 @@ enum LockHolder {
         #endif
     }
 
-    /// Whether the `flock` lock on the file at `path` is one this process took, where the
-    /// system tells (Linux); `false` elsewhere.
-    ///
-    /// Such a lock can outlive this process's descriptor: a child process started by any thread
-    /// holds copies of the parent's descriptors from its fork until it runs its program (which
-    /// closes them, as lock files are opened close-on-exec), and the lock is released only when
-    /// the last copy closes.
-    static func isHeldByThisProcess(fileAt path: String) -> Bool {
-        #if os(Linux)
-        var info = stat()
-        guard lstat(path, &info) == 0,
-            let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
-        else { return false }
-        return processIDs(
-            inLocksTable: table, device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)
-        ).contains(getpid())
-        #else
-        return false
-        #endif
-    }
-
     /// The holder of the `FLOCK` lock on `inode` of `device` in a `/proc/locks` table, other
     /// than `own`.
     ///

@@ -14,7 +14,8 @@ struct BoostLockLossProcessTests {
     /// Starts `use` paused at `point` (it stops itself there, holding the boost's lock).
     private static func pausedUse(_ helper: StressHelper, at point: String) throws -> StartedChild {
         let paused = try helper.start("use", [day, "--pause-at", point])
-        try #require(paused.waitForLine { $0 == "paused at \(point)" } != nil, "the use did not reach \(point)")
+        // Throws, killing the child, when the use never reaches `point`.
+        _ = try paused.waitForLine { $0 == "paused at \(point)" }
         return paused
     }
 
