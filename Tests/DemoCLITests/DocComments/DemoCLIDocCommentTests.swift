@@ -121,7 +121,18 @@ await Showcase.runShared(seconds: 10, clock: clock, boost: boost, center: center
 // Doc "demo-cli/Showcase/Showcase.swift" snippet 1: end
         }
         try await clock.expectSleepers(2)  // the countdown and the popup's opening
-        for _ in 0..<11 { await clock.advance(by: .seconds(1)) }
+        // The showcase draws a frame only while it shows the current second, so the clock moves
+        // on once this second's frame is out: on a loaded machine the screens' task may run late.
+        let start = clock.now
+        await clock.advance(to: start.advanced(by: Showcase.popupDelay))
+        #expect(await waitUntil { output.standardOutput.contains("Main screen 00:10 | Boost popup 00:10") })
+        for second in 1...10 {
+            await clock.advance(to: start.advanced(by: .seconds(second)))
+            let shown = String(format: "%02d", 10 - second)
+            if second < 10 {
+                #expect(await waitUntil { output.standardOutput.contains("Main screen 00:\(shown) | Boost popup 00:\(shown)") })
+            }
+        }
         await run.value
         let lines = output.standardOutput.split(separator: "\n")
         #expect(lines.contains("Main screen 00:10 | Boost popup 00:10"))
