@@ -70,42 +70,42 @@ package struct DocumentStream {
     /// Reads an object, calling `body` with each key in the order stored; `body` must read or
     /// skip the member's value.
     package mutating func forEachMember(_ body: (String, inout DocumentStream) throws -> Void) throws {
-        try expect(UInt8(ascii: "{"))
-        try skipWhitespace()
-        if try peek() == UInt8(ascii: "}") {
-            position += 1
-            return
-        }
-        while true {
-            try skipWhitespace()
-            guard try peek() == UInt8(ascii: "\"") else { throw malformed("a key was expected") }
-            let key = try Self.string(from: valueBytes(limit: 4_096))
-            try expect(UInt8(ascii: ":"))
-            try body(key, &self)
-            try skipWhitespace()
-            switch try next() {
-            case UInt8(ascii: ","): continue
-            case UInt8(ascii: "}"): return
-            default: throw malformed("“,” or “}” was expected after the value of “\(key.prefix(40))”")
-            }
+        try forEachItem(opening: "{", closing: "}") { stream in
+            try stream.skipWhitespace()
+            guard try stream.peek() == UInt8(ascii: "\"") else { throw stream.malformed("a key was expected") }
+            let key = try Self.string(from: stream.valueBytes(limit: 4_096))
+            try stream.expect(UInt8(ascii: ":"))
+            try body(key, &stream)
+            return "the value of “\(key.prefix(40))”"
         }
     }
 
     /// Reads an array, calling `body` for each element; `body` must read or skip it.
     package mutating func forEachElement(_ body: (inout DocumentStream) throws -> Void) throws {
-        try expect(UInt8(ascii: "["))
+        try forEachItem(opening: "[", closing: "]") { stream in
+            try body(&stream)
+            return "an element"
+        }
+    }
+
+    /// Reads a container from `opening` to `closing`, calling `item` for each of its items, which
+    /// must read the item whole and say what it read, for the message when no separator follows.
+    private mutating func forEachItem(
+        opening: Unicode.Scalar, closing: Unicode.Scalar, _ item: (inout DocumentStream) throws -> String
+    ) throws {
+        try expect(UInt8(ascii: opening))
         try skipWhitespace()
-        if try peek() == UInt8(ascii: "]") {
+        if try peek() == UInt8(ascii: closing) {
             position += 1
             return
         }
         while true {
-            try body(&self)
+            let read = try item(&self)
             try skipWhitespace()
             switch try next() {
             case UInt8(ascii: ","): continue
-            case UInt8(ascii: "]"): return
-            default: throw malformed("“,” or “]” was expected after an element")
+            case UInt8(ascii: closing): return
+            default: throw malformed("“,” or “\(closing)” was expected after \(read)")
             }
         }
     }
