@@ -202,37 +202,25 @@ public struct FileStorage: StoreStorage {
         folder.appending(path: "\(try StorageKey.validated(key)).json", directoryHint: .notDirectory)
     }
 
-    /// Reads the value stored under `key`, or `defaultValue` when there is none.
+    /// Reads `document`, or its default value when there is none.
     ///
     /// Reading takes no lock and never waits (documents are replaced atomically). Only when
     /// the document is bad, and the lock is free at once, does it lock, look again, and move
     /// the document aside; while another process holds the lock, it returns the default and
     /// leaves the document to the next write. (A lock this process let go of, still held for a
-    /// moment by a child process being started, counts as free: it is waited for.)
-    public func load<Value: Codable & Sendable>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value
-    ) throws(StorageError) -> StorageLoad<Value> {
-        try loadDocument(Value.self, forKey: key, default: defaultValue(), migrations: nil)
+    /// moment by a child process being started, counts as free: it is waited for.) With
+    /// ``StoreDocument/migrations``, when the lock is free at once, a migrated document is backed
+    /// up and rewritten at the current version (reported as
+    /// ``StorageNotice/documentMigrated(file:from:to:backup:)``); otherwise the migrated value is
+    /// returned and the document left to the next write.
+    public func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError)
+        -> StorageLoad<Value>
+    {
+        try loadDocument(
+            Value.self, forKey: document.validKey(), default: document.defaultValue, migrations: document.migrations)
     }
 
-    /// Reads the value stored under `key`, migrating a document of an older value version; see
-    /// ``StoreStorage/load(_:forKey:default:migrations:)`` and ``DocumentMigrations``.
-    ///
-    /// When the lock is free at once, a migrated document is backed up and rewritten at the
-    /// current version (reported as ``StorageNotice/documentMigrated(file:from:to:backup:)``);
-    /// otherwise the migrated value is returned and the document left to the next write.
-    public func load<Value: Codable & Sendable>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>
-    ) throws(StorageError) -> StorageLoad<Value> {
-        try loadDocument(Value.self, forKey: key, default: defaultValue(), migrations: migrations)
-    }
-
-    /// The loads of ``load(_:forKey:default:)``, with or without migrations.
+    /// The load of ``load(_:)``.
     private func loadDocument<Value: Codable & Sendable>(
         _ type: Value.Type,
         forKey key: String,
@@ -319,31 +307,21 @@ public struct FileStorage: StoreStorage {
         return locked
     }
 
-    /// Replaces the value stored under `key` with `value`, moving a bad document aside first.
-    @discardableResult
-    public func save<Value: Codable & Sendable>(
-        _ value: Value,
-        forKey key: String
-    ) throws(StorageError) -> StorageError? {
-        try saveDocument(value, forKey: key, migrations: nil)
-    }
-
-    /// Replaces the value stored under `key` with `value`, recording the current version of
-    /// `migrations`; see ``StoreStorage/save(_:forKey:migrations:)``.
+    /// Replaces what `document` holds with `value`, moving a bad document aside first; see
+    /// ``StoreStorage/save(_:to:)``.
     ///
-    /// A document of an older value version is backed up before it is replaced; one whose
-    /// migration fails is left in place and the call throws
+    /// With ``StoreDocument/migrations``, the document records their current version; a document
+    /// of an older value version is backed up before it is replaced, and one whose migration
+    /// fails is left in place and the call throws
     /// ``StorageError/migrationFailed(file:from:failedStep:reason:)``.
     @discardableResult
-    public func save<Value: Codable & Sendable>(
-        _ value: Value,
-        forKey key: String,
-        migrations: DocumentMigrations<Value>
-    ) throws(StorageError) -> StorageError? {
-        try saveDocument(value, forKey: key, migrations: migrations)
+    public func save<Value: Codable & Sendable>(_ value: Value, to document: StoreDocument<Value>) throws(StorageError)
+        -> StorageError?
+    {
+        try saveDocument(value, forKey: document.validKey(), migrations: document.migrations)
     }
 
-    /// The saves of ``save(_:forKey:)``, with or without migrations.
+    /// The save of ``save(_:to:)``.
     private func saveDocument<Value: Codable & Sendable>(
         _ value: Value,
         forKey key: String,
@@ -374,29 +352,21 @@ public struct FileStorage: StoreStorage {
         }
     }
 
-    /// Locks the document under `key`, re-reads it, applies `body`, and writes the result if
-    /// it changed. See ``StoreStorage/update(_:forKey:default:_:)``.
+    /// Locks `document`, re-reads it, applies `body`, and writes the result if it changed; see
+    /// ``StoreStorage/update(_:_:)``.
+    ///
+    /// With ``StoreDocument/migrations``, a document of an older value version is migrated
+    /// first, and backed up and rewritten even when `body` leaves its value as it is; one whose
+    /// migration fails is left in place: the call throws
+    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` and `body` does not run.
     @discardableResult
     public func update<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
+        _ document: StoreDocument<Value>,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        try updateDocument(Value.self, forKey: key, default: defaultValue(), migrations: nil, body)
-    }
-
-    /// The updates of ``update(_:forKey:default:_:)``, with or without migrations: waiting for
-    /// the lock up to ``lockTimeout``.
-    private func updateDocument<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>?,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
+        let key = try document.validKey()
         let update = try transaction(
-            Value.self, forKey: key, default: defaultValue(), migrations: migrations,
+            Value.self, forKey: key, default: document.defaultValue, migrations: document.migrations,
             waiting: .upTo(lockTimeout, document: nil), body)
         // Only a transaction that does not wait comes back without a result; one that waits
         // throws when the lock stays held. Should that ever change, say what happened.
@@ -404,48 +374,16 @@ public struct FileStorage: StoreStorage {
         return update
     }
 
-    /// Like ``update(_:forKey:default:_:)``, but returns `nil` at once, running nothing, when
-    /// another process holds the document's lock; see
-    /// ``StoreStorage/updateIfAvailable(_:forKey:default:_:)``.
+    /// Like ``update(_:_:)``, but returns `nil` at once, running nothing, when another process
+    /// holds the document's lock; see ``StoreStorage/updateIfAvailable(_:_:)``.
     @discardableResult
     public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
+        _ document: StoreDocument<Value>,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
-        try transaction(Value.self, forKey: key, default: defaultValue(), waiting: .never, body)
-    }
-
-    /// Like ``update(_:forKey:default:_:)``, migrating a document of an older value version
-    /// first and recording the current version of `migrations`; see
-    /// ``StoreStorage/update(_:forKey:default:migrations:_:)``.
-    ///
-    /// A migrated document is backed up and rewritten even when `body` leaves its value as it
-    /// is. One whose migration fails is left in place: the call throws
-    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` and `body` does not run.
-    @discardableResult
-    public func update<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        try updateDocument(Value.self, forKey: key, default: defaultValue(), migrations: migrations, body)
-    }
-
-    /// Like ``update(_:forKey:default:migrations:_:)``, but returns `nil` at once, running
-    /// nothing, when another process holds the document's lock.
-    @discardableResult
-    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
-        try transaction(Value.self, forKey: key, default: defaultValue(), migrations: migrations, waiting: .never, body)
+        try transaction(
+            Value.self, forKey: document.validKey(), default: document.defaultValue, migrations: document.migrations,
+            waiting: .never, body)
     }
 
     /// Follows the document of `key` as `watching` says; see ``StoreStorage/watch(forKey:_:onChange:)``.

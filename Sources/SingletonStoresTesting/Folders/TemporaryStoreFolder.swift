@@ -9,10 +9,12 @@ import Foundation
 /// see each other's documents:
 ///
 /// ```swift
+/// let fontSize = StoreDocument(key: "font-size", default: 17)
+///
 /// @Test func theFontSizeIsKeptOnDisk() throws {
 ///     try withTemporaryStoreFolder { folder in
-///         try FileStorage(folder: folder).save(20, forKey: "font-size")
-///         let reloaded = try FileStorage(folder: folder).load(Int.self, forKey: "font-size", default: 17)
+///         try FileStorage(folder: folder).save(20, to: fontSize)
+///         let reloaded = try FileStorage(folder: folder).load(fontSize)
 ///         #expect(reloaded.value == 20)
 ///     }
 /// }
