@@ -11,7 +11,7 @@ import StoreObservation
 ///
 ///     init(storage: any StoreStorage = FileStorage(), center: NotificationCenter = .default) {
 ///         persisted = PersistentStoreCore(
-///             StoreDocument(key: "settings", default: Settings()), storage: storage,
+///             key: "settings", default: Settings(), storage: storage,
 ///             channel: .settings, center: center)
 ///     }
 ///     var settings: Settings { persisted.state }
@@ -80,10 +80,8 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///
     /// ```swift
     /// persisted = PersistentStoreCore(
-    ///     StoreDocument(
-    ///         key: "settings", default: Settings(),
-    ///         migrations: DocumentMigrations(version: 2)
-    ///             .step(from: 1) { (old: SettingsV1) in Settings(fontSize: Double(old.fontPoints)) }),
+    ///     StoreDocument(key: "settings", default: Settings(), migrations: DocumentMigrations(version: 2)
+    ///         .step(from: 1) { (old: SettingsV1) in Settings(fontSize: Double(old.fontPoints)) }),
     ///     storage: storage, channel: .settings)
     /// ```
     ///

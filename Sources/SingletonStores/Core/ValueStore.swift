@@ -59,10 +59,8 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     /// struct Session: Codable, Sendable, Equatable { var token = ""; var userID = "" }
     ///
     /// let session = ValueStore(
-    ///     StoreDocument(
-    ///         key: "session", default: Session(),
-    ///         migrations: DocumentMigrations(version: 2)
-    ///             .step(from: 1) { (old: SessionV1) in Session(token: old.token, userID: old.user) }))
+    ///     StoreDocument(key: "session", default: Session(), migrations: DocumentMigrations(version: 2)
+    ///         .step(from: 1) { (old: SessionV1) in Session(token: old.token, userID: old.user) }))
     /// ```
     ///
     /// When the document has ``StoreDocument/migrations``, every document the store writes

@@ -4,13 +4,14 @@
 /// Say it once, beside the value, and hand it to the store or the storage:
 ///
 /// ```swift
-/// struct Settings: Codable, Sendable, Equatable {
-///     static let document = StoreDocument(key: "settings", default: Settings())
+/// struct ReaderSettings: Codable, Sendable, Equatable {
+///     static let document = StoreDocument(key: "reader-settings", default: ReaderSettings())
 ///     var fontSize = 14.0
 /// }
 ///
-/// let settings = ValueStore(Settings.document)
-/// let start = try FileStorage().load(Settings.document)
+/// func readerSettings(in storage: any StoreStorage) -> ValueStore<ReaderSettings> {
+///     ValueStore(ReaderSettings.document, storage: storage)
+/// }
 /// ```
 ///
 /// The key names the document's files (`<key>.json`): 1–120 letters, digits, `.`, `_` or `-`,

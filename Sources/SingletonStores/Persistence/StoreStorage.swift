@@ -12,7 +12,7 @@
 ///
 /// ```swift
 /// let persisted = PersistentStoreCore(
-///     StoreDocument(key: "settings", default: Settings()), storage: FileStorage(), channel: .settings)
+///     key: "settings", default: Settings(), storage: FileStorage(), channel: .settings)
 /// try persisted.update { $0.fontSize = 17 }
 /// ```
 ///

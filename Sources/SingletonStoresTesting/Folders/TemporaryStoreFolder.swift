@@ -9,12 +9,10 @@ import Foundation
 /// see each other's documents:
 ///
 /// ```swift
-/// let fontSize = StoreDocument(key: "font-size", default: 17)
-///
 /// @Test func theFontSizeIsKeptOnDisk() throws {
 ///     try withTemporaryStoreFolder { folder in
-///         try FileStorage(folder: folder).save(20, to: fontSize)
-///         let reloaded = try FileStorage(folder: folder).load(fontSize)
+///         try FileStorage(folder: folder).save(20, to: StoreDocument(key: "font-size", default: 17))
+///         let reloaded = try FileStorage(folder: folder).load(StoreDocument(key: "font-size", default: 17))
 ///         #expect(reloaded.value == 20)
 ///     }
 /// }
