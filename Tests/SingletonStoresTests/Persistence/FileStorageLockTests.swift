@@ -328,8 +328,7 @@ struct FileStorageLockTests {
             let writer = Thread {
                 Thread.current.threadDictionary[marker] = true
                 do throws(StorageError) {
-                    let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter()))
-                    {
+                    let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) {
                         $0.count += 1
                     }
                     outcome.withLock { $0 = .success(update.value.count) }
