@@ -247,18 +247,6 @@ extension StoreStorage {
         try update(StoreDocument(key: key, default: defaultValue()), body)
     }
 
-    /// Calls ``updateIfAvailable(_:_:)``.
-    @available(*, deprecated, message: "call updateIfAvailable(_:_:) with a StoreDocument(key:default:)")
-    @discardableResult
-    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
-        try updateIfAvailable(StoreDocument(key: key, default: defaultValue()), body)
-    }
-
     /// Calls ``load(_:)`` with a document that has `migrations`.
     @available(*, deprecated, message: "call load(_:) with a StoreDocument(key:default:migrations:)")
     public func load<Value: Codable & Sendable>(
@@ -294,14 +282,14 @@ extension StoreStorage {
         try update(StoreDocument(key: key, default: defaultValue(), migrations: migrations), body)
     }
 
-    /// Calls ``updateIfAvailable(_:_:)`` with a document that has `migrations`.
+    /// Calls ``updateIfAvailable(_:_:)`` with a document that has `migrations`, if any.
     @available(*, deprecated, message: "call updateIfAvailable(_:_:) with a StoreDocument(key:default:migrations:)")
     @discardableResult
     public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
         _ type: Value.Type,
         forKey key: String,
         default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>,
+        migrations: DocumentMigrations<Value>? = nil,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
         try updateIfAvailable(StoreDocument(key: key, default: defaultValue(), migrations: migrations), body)
