@@ -283,7 +283,7 @@ extension StoreStorage {
     }
 
     /// Calls ``updateIfAvailable(_:_:)`` with a document that has `migrations`, if any.
-    @available(*, deprecated, message: "call updateIfAvailable(_:_:) with a StoreDocument(key:default:migrations:)")
+    @available(*, deprecated, message: "call updateIfAvailable(_:_:) with a StoreDocument")
     @discardableResult
     public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
         _ type: Value.Type,
