@@ -8,8 +8,9 @@
 # `FileStorage(…, lockTimeout:, …)`), which every call written for 0.1.0 still compiles against;
 # `StoreStorage`'s requirements that take a `StoreDocument` (each with a default implementation
 # that calls the key-based requirement an older storage implements, so conformers compile
-# unchanged), and the key-based methods of `FileStorage` and `InMemoryStorage`, which calls still
-# reach through the protocol's (deprecated) forwards;
+# unchanged), and the key-based methods of `FileStorage` and `InMemoryStorage`, now taking a
+# `StoreDocument` (the check calls them renamed), which calls written for 0.1.0 still reach
+# through the protocol's deprecated forwards;
 # and `NotificationChannel.userInfo(carrying:old:new:)`, a `package` function (no app can call
 # it) that the check lists because it was `@inlinable`. Takes about ten minutes on two cores (it builds both
 # versions), so it is not a step of .ci/run; run it before a release.
