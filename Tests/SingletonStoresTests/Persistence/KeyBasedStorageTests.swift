@@ -134,5 +134,11 @@ private struct KeyBasedCalls: KeyBasedScenario {
             #expect(core.state.count == 50)
             #expect(core.loadProblem == nil)
         }
+
+        // The same calls on an InMemoryStorage.
+        let memory = InMemoryStorage()
+        #expect(try memory.save(PersistedCounter(count: 1), forKey: "counter") == nil)
+        try memory.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+        #expect(try memory.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 2)
     }
 }
