@@ -43,6 +43,26 @@ import Testing
         }
     }
 
+    @Test func whatAnAppUsesIsOnTopAndTheMachineryUnderInternal() throws {
+        // In these folders a file either declares public API and sits outside `Internal/`, or
+        // declares none and sits under it: the folders show what an app uses.
+        let folders = ["Sources/SingletonStores/Persistence", "Sources/Observation", "Sources/Timers"]
+        for folder in folders {
+            let files = try Self.swiftFiles(under: folder)
+            #expect(files.count > 5, "\(folder) is read")
+            for file in files {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                let declaresPublic = text.firstMatch(of: #/(?m)^\s*(@[A-Za-z]+(\([^)]*\))?\s+)*(public|open)\s/#) != nil
+                let isInternal = file.path.contains("/Internal/")
+                let path = file.path.replacingOccurrences(of: Self.root.path + "/", with: "")
+                #expect(
+                    declaresPublic != isInternal,
+                    "\(path) \(declaresPublic ? "declares public API: move it out of Internal/" : "declares no public API: move it under Internal/")"
+                )
+            }
+        }
+    }
+
     @Test func sourcesAndReadmeNeverCiteTalksByNumber() throws {
         // The Swift files and the documentation catalogs' articles.
         var texts = try (Self.swiftFiles(under: "Sources") + Self.catalogPages()).map {

@@ -50,14 +50,14 @@ func runAsUser(_ arguments: [String]) -> Int32 {
         switch step {
         case "load":
             do {
-                let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+                let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
                 lines.append("load: ok count=\(loaded.value.count) stored=\(loaded.isStored)")
             } catch {
                 lines.append("load: error \(caseName(error)): \(error)")
             }
         case "update":
             do {
-                let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) {
                     $0.count += 1
                 }
                 lines.append("update: ok count=\(update.value.count)")

@@ -97,7 +97,7 @@ do {
         guard arguments.count == 2 else { usage() }
         let storage = FileStorage(folder: URL(filePath: arguments[1], directoryHint: .isDirectory))
         let counter = ValueStore(
-            key: "counter", default: PersistedCounter(), migrations: PersistedCounter.migrations, storage: storage,
+            StoreDocument(key: "counter", default: PersistedCounter(), migrations: PersistedCounter.migrations), storage: storage,
             center: NotificationCenter(), watching: .off)
         print(counter.value.count)
     case "use", "buy", "churn", "report":
@@ -136,7 +136,7 @@ func legacy(_ arguments: [String]) async throws {
         }
     default:
         for _ in 0..<count {
-            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
         }
     }
 }

@@ -54,14 +54,14 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     // the document first: nothing can change the state without the disk.
     private let core: StoreCore<State>
     /// The document's name in the storage.
-    public let key: String
+    public var key: String { document.key }
+    /// The document: its key, default value and migrations.
+    public let document: StoreDocument<State>
     /// The problem found when the document was loaded, if it had to be kept aside, could not
     /// be read, or could not be migrated; `nil` when it loaded cleanly (or was migrated) or did
     /// not exist.
     public let loadProblem: StorageError?
     private let storage: any StoreStorage
-    private let defaultValue: State
-    private let migrations: DocumentMigrations<State>?
     private let reportIssue: @Sendable (StoreIssue) -> Void
     // Keeps the document watched while the store lives.
     private let watch: StorageWatch?
@@ -75,11 +75,26 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     // process holds it. `nil` for every store that may use its document.
     private let refusal: (read: StorageError, write: StorageError)?
 
-    /// Loads the document named `key`, or starts from `defaultValue`.
+    /// Loads `document`, migrating it if an older version of the app saved it (when it has
+    /// ``StoreDocument/migrations``), or starts from its default value.
+    ///
+    /// ```swift
+    /// persisted = PersistentStoreCore(
+    ///     StoreDocument(key: "settings", default: Settings(), migrations: DocumentMigrations(version: 2)
+    ///         .step(from: 1) { (old: SettingsV1) in Settings(fontSize: Double(old.fontPoints)) }),
+    ///     storage: storage, channel: .settings)
+    /// ```
+    ///
+    /// With migrations, every document the store writes records their current version, and
+    /// every read — at launch, on ``reload()``, following another process — migrates an older
+    /// one (see ``DocumentMigrations``). When a document can't be migrated, it is left in place:
+    /// the store starts from the default value, keeps
+    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` as its ``loadProblem``,
+    /// reports it once, and its updates throw that error rather than overwrite the document.
     ///
     /// - Parameters:
-    ///   - key: The document's name, such as `"profile"`.
-    ///   - defaultValue: The state when there is no usable document.
+    ///   - document: The document: its key (such as `"profile"`), the state when there is no
+    ///     usable document, and its migrations, if any.
     ///   - storage: Where the document lives.
     ///   - channel: The channel changes are posted on.
     ///   - center: The notification center to post to.
@@ -88,9 +103,8 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///     poll by default (see ``StorageWatching``), `.off` to read only at launch and on
     ///     writes.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
-    public convenience init(
-        key: String,
-        default defaultValue: State,
+    public init(
+        _ document: StoreDocument<State>,
         storage: any StoreStorage,
         channel: NotificationChannel<StoreChange<State>>,
         center: NotificationCenter = .default,
@@ -98,67 +112,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
-        self.init(
-            key: key, default: defaultValue, optionalMigrations: nil, storage: storage, channel: channel, center: center,
-            object: object, watching: watching, reportIssue: reportIssue)
-    }
-
-    /// Loads the document named `key`, migrating it if an older version of the app saved it, or
-    /// starts from `defaultValue`.
-    ///
-    /// ```swift
-    /// persisted = PersistentStoreCore(
-    ///     key: "settings", default: Settings(),
-    ///     migrations: DocumentMigrations(version: 2)
-    ///         .step(from: 1) { (old: SettingsV1) in Settings(fontSize: Double(old.fontPoints)) },
-    ///     storage: storage, channel: .settings)
-    /// ```
-    ///
-    /// Every document the store writes records the current version of `migrations`, and every
-    /// read — at launch, on ``reload()``, following another process — migrates an older one
-    /// (see ``DocumentMigrations``). When a document can't be migrated, it is left in place:
-    /// the store starts from `defaultValue`, keeps
-    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` as its ``loadProblem``,
-    /// reports it once, and its updates throw that error rather than overwrite the document.
-    ///
-    /// - Parameters:
-    ///   - key: The document's name, such as `"profile"`.
-    ///   - defaultValue: The state when there is no usable document.
-    ///   - migrations: The state's current version and the steps from each older one.
-    ///   - storage: Where the document lives.
-    ///   - channel: The channel changes are posted on.
-    ///   - center: The notification center to post to.
-    ///   - object: The notification `object` for classic observers, derived from each change.
-    ///   - watching: How the store follows versions other processes write.
-    ///   - reportIssue: Receives storage problems; prints to standard error by default.
-    public convenience init(
-        key: String,
-        default defaultValue: State,
-        migrations: DocumentMigrations<State>,
-        storage: any StoreStorage,
-        channel: NotificationChannel<StoreChange<State>>,
-        center: NotificationCenter = .default,
-        object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil },
-        watching: StorageWatching = .automatic,
-        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
-    ) {
-        self.init(
-            key: key, default: defaultValue, optionalMigrations: migrations, storage: storage, channel: channel,
-            center: center, object: object, watching: watching, reportIssue: reportIssue)
-    }
-
-    /// The store, with or without migrations.
-    init(
-        key: String,
-        default defaultValue: State,
-        optionalMigrations migrations: DocumentMigrations<State>?,
-        storage: any StoreStorage,
-        channel: NotificationChannel<StoreChange<State>>,
-        center: NotificationCenter,
-        object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)?,
-        watching: StorageWatching,
-        reportIssue: @escaping @Sendable (StoreIssue) -> Void
-    ) {
+        let key = document.key
         // A document a live store of another type holds is never read, moved or written.
         var claim: DocumentClaim?
         var refusal: (read: StorageError, write: StorageError)?
@@ -174,27 +128,24 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         }
         // Watch first, load second: a version written in between is caught up on at once.
         let tracker = WriteTracker()
-        let follower = DiskFollower<State>(
-            key: key, storage: storage, tracker: tracker, migrations: migrations, reportIssue: reportIssue)
+        let follower = DiskFollower<State>(document: document, storage: storage, tracker: tracker, reportIssue: reportIssue)
         let watch = refusal == nil ? try? storage.watch(forKey: key, watching) { follower.adoptDisk() } : nil
         let loaded: StorageLoad<State>
         if let refusal {
-            loaded = StorageLoad(value: defaultValue, isStored: false, recovery: nil)
+            loaded = StorageLoad(value: document.defaultValue, isStored: false, recovery: nil)
             self.loadProblem = refusal.read
         } else {
             do {
-                loaded = try storage.load(State.self, forKey: key, default: defaultValue, migrating: migrations)
+                loaded = try storage.load(document)
             } catch {
-                loaded = StorageLoad(value: defaultValue, isStored: false, recovery: error)
+                loaded = StorageLoad(value: document.defaultValue, isStored: false, recovery: error)
             }
             self.loadProblem = loaded.recovery
         }
         self.claim = claim
         self.refusal = refusal
-        self.key = key
+        self.document = document
         self.storage = storage
-        self.defaultValue = defaultValue
-        self.migrations = migrations
         self.reportIssue = reportIssue
         self.core = StoreCore(loaded.value, channel: channel, center: center, object: object)
         self.watch = watch ?? nil
@@ -225,7 +176,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
-        let committed = try storage.update(State.self, forKey: key, default: defaultValue, migrating: migrations) {
+        let committed = try storage.update(document) {
             (state: inout State) -> Result in
             sequence = tracker.nextSequence()
             return body(&state)
@@ -245,9 +196,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
-        let committed = try storage.updateIfAvailable(
-            State.self, forKey: key, default: defaultValue, migrating: migrations
-        ) {
+        let committed = try storage.updateIfAvailable(document) {
             (state: inout State) -> Result in
             sequence = tracker.nextSequence()
             return body(&state)
@@ -299,7 +248,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         var recovered: StorageError?
         try core.update { (state: inout State) throws(StorageError) in
             try tracker.follow { () throws(StorageError) in
-                let loaded = try storage.load(State.self, forKey: key, default: defaultValue, migrating: migrations)
+                let loaded = try storage.load(document)
                 recovered = loaded.recovery
                 state = loaded.value
             }
@@ -340,5 +289,47 @@ extension PersistentStoreCore {
         buffering: NotificationChannel<StoreChange<State>>.Buffering = .newest(1)
     ) -> AsyncStream<StoreChange<State>> {
         core.changes(buffering: buffering)
+    }
+}
+
+extension PersistentStoreCore {
+    /// Loads the document named `key`, or starts from `defaultValue`: the store of
+    /// ``init(_:storage:channel:center:object:watching:reportIssue:)`` on
+    /// `StoreDocument(key: key, default: defaultValue)`.
+    ///
+    /// - Parameters:
+    ///   - key: The document's name, such as `"profile"`.
+    ///   - defaultValue: The state when there is no usable document.
+    ///   - storage: Where the document lives.
+    ///   - channel: The channel changes are posted on.
+    ///   - center: The notification center to post to.
+    ///   - object: The notification `object` for classic observers, derived from each change.
+    ///   - watching: How the store follows versions other processes write.
+    ///   - reportIssue: Receives storage problems; prints to standard error by default.
+    public convenience init(
+        key: String, default defaultValue: State, storage: any StoreStorage,
+        channel: NotificationChannel<StoreChange<State>>, center: NotificationCenter = .default,
+        object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil },
+        watching: StorageWatching = .automatic,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
+        self.init(
+            StoreDocument(key: key, default: defaultValue), storage: storage, channel: channel, center: center,
+            object: object, watching: watching, reportIssue: reportIssue)
+    }
+
+    /// Loads the document named `key`, migrating it; see
+    /// ``init(_:storage:channel:center:object:watching:reportIssue:)``.
+    @available(*, deprecated, message: "pass StoreDocument(key:default:migrations:) as the first argument")
+    public convenience init(
+        key: String, default defaultValue: State, migrations: DocumentMigrations<State>, storage: any StoreStorage,
+        channel: NotificationChannel<StoreChange<State>>, center: NotificationCenter = .default,
+        object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil },
+        watching: StorageWatching = .automatic,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
+        self.init(
+            StoreDocument(key: key, default: defaultValue, migrations: migrations), storage: storage, channel: channel,
+            center: center, object: object, watching: watching, reportIssue: reportIssue)
     }
 }

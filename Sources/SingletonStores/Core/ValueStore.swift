@@ -35,9 +35,9 @@ import StoreObservation
 /// A stub (``init(stub:center:)``) is the same store on an in-memory storage: it changes, posts
 /// and takes part in Observation like the real one, so a test can drive a screen with it.
 ///
-/// A value whose shape changes between versions of the app takes ``DocumentMigrations``
-/// (``init(key:default:migrations:storage:center:watching:reportIssue:)``): a document an older
-/// version saved is backed up and migrated when it is read.
+/// A value whose shape changes between versions of the app takes a ``StoreDocument`` with
+/// ``DocumentMigrations`` (``init(_:storage:center:watching:reportIssue:)``): a document an
+/// older version saved is backed up and migrated when it is read.
 ///
 /// A store whose changes are decisions (spend an item, only if one is left) is better written
 /// as a contract with intent methods over a ``StoreCore`` or ``PersistentStoreCore``; a value
@@ -52,7 +52,45 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     /// The notification center changes are posted to.
     public let center: NotificationCenter
 
-    /// A value store on the document `key` of `storage`, loaded now.
+    /// A value store on `document` in `storage`, loaded now.
+    ///
+    /// ```swift
+    /// struct SessionV1: Codable { var token: String; var user: String }
+    /// struct Session: Codable, Sendable, Equatable { var token = ""; var userID = "" }
+    ///
+    /// let session = ValueStore(
+    ///     StoreDocument(key: "session", default: Session(), migrations: DocumentMigrations(version: 2)
+    ///         .step(from: 1) { (old: SessionV1) in Session(token: old.token, userID: old.user) }))
+    /// ```
+    ///
+    /// When the document has ``StoreDocument/migrations``, every document the store writes
+    /// records their version; a document of an older version is backed up and migrated (see
+    /// ``DocumentMigrations``), and one that can't be is left in place, reported, and never
+    /// overwritten.
+    ///
+    /// - Parameters:
+    ///   - document: The document: its key, the value when there is no usable document, and
+    ///     its migrations, if any.
+    ///   - storage: Where the document lives; the app's data folder by default.
+    ///   - center: Where changes are posted; `.default` by default.
+    ///   - watching: How the store follows versions other processes write (see
+    ///     ``StorageWatching``); file events or a poll by default.
+    ///   - reportIssue: Receives storage problems; prints to standard error by default.
+    public init(
+        _ document: StoreDocument<Value>,
+        storage: any StoreStorage = FileStorage(),
+        center: NotificationCenter = .default,
+        watching: StorageWatching = .automatic,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
+        channel = NotificationChannel("SingletonStores.ValueStore.\(document.key)")
+        self.center = center
+        core = PersistentStoreCore(
+            document, storage: storage, channel: channel, center: center, watching: watching, reportIssue: reportIssue)
+    }
+
+    /// A value store on the document `key` of `storage`, loaded now: the store of
+    /// ``init(_:storage:center:watching:reportIssue:)`` on `StoreDocument(key: key, default: defaultValue)`.
     ///
     /// - Parameters:
     ///   - key: The document's name: 1–120 letters, digits, `.`, `_` or `-`.
@@ -63,72 +101,27 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     ///     ``StorageWatching``); file events or a poll by default.
     ///   - reportIssue: Receives storage problems; prints to standard error by default.
     public convenience init(
-        key: String,
-        default defaultValue: Value,
-        storage: any StoreStorage = FileStorage(),
-        center: NotificationCenter = .default,
-        watching: StorageWatching = .automatic,
+        key: String, default defaultValue: Value, storage: any StoreStorage = FileStorage(),
+        center: NotificationCenter = .default, watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         self.init(
-            key: key, default: defaultValue, optionalMigrations: nil, storage: storage, center: center,
-            watching: watching, reportIssue: reportIssue)
+            StoreDocument(key: key, default: defaultValue), storage: storage, center: center, watching: watching,
+            reportIssue: reportIssue)
     }
 
-    /// A value store on the document `key` of `storage` whose value has changed shape between
-    /// versions of the app: a document an older version saved is migrated when it is loaded.
-    ///
-    /// ```swift
-    /// struct SessionV1: Codable { var token: String; var user: String }
-    /// struct Session: Codable, Sendable, Equatable { var token = ""; var userID = "" }
-    ///
-    /// let session = ValueStore(
-    ///     key: "session", default: Session(),
-    ///     migrations: DocumentMigrations(version: 2)
-    ///         .step(from: 1) { (old: SessionV1) in Session(token: old.token, userID: old.user) })
-    /// ```
-    ///
-    /// Every document the store writes records `migrations.version`; a document of an older
-    /// version is backed up and migrated (see ``DocumentMigrations``), and one that can't be is
-    /// left in place, reported, and never overwritten.
-    ///
-    /// - Parameters:
-    ///   - key: The document's name: 1–120 letters, digits, `.`, `_` or `-`.
-    ///   - defaultValue: The value when there is no usable document.
-    ///   - migrations: The value's current version and the steps from each older one.
-    ///   - storage: Where the document lives; the app's data folder by default.
-    ///   - center: Where changes are posted; `.default` by default.
-    ///   - watching: How the store follows versions other processes write.
-    ///   - reportIssue: Receives storage problems; prints to standard error by default.
+    /// A value store on the document `key` whose value has changed shape between versions of
+    /// the app; see ``init(_:storage:center:watching:reportIssue:)``.
+    @available(*, deprecated, message: "pass StoreDocument(key:default:migrations:) as the first argument")
     public convenience init(
-        key: String,
-        default defaultValue: Value,
-        migrations: DocumentMigrations<Value>,
-        storage: any StoreStorage = FileStorage(),
-        center: NotificationCenter = .default,
+        key: String, default defaultValue: Value, migrations: DocumentMigrations<Value>,
+        storage: any StoreStorage = FileStorage(), center: NotificationCenter = .default,
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         self.init(
-            key: key, default: defaultValue, optionalMigrations: migrations, storage: storage, center: center,
+            StoreDocument(key: key, default: defaultValue, migrations: migrations), storage: storage, center: center,
             watching: watching, reportIssue: reportIssue)
-    }
-
-    /// The store, with or without migrations.
-    private init(
-        key: String,
-        default defaultValue: Value,
-        optionalMigrations migrations: DocumentMigrations<Value>?,
-        storage: any StoreStorage,
-        center: NotificationCenter,
-        watching: StorageWatching,
-        reportIssue: @escaping @Sendable (StoreIssue) -> Void
-    ) {
-        channel = NotificationChannel("SingletonStores.ValueStore.\(key)")
-        self.center = center
-        core = PersistentStoreCore(
-            key: key, default: defaultValue, optionalMigrations: migrations, storage: storage, channel: channel,
-            center: center, object: { _ in nil }, watching: watching, reportIssue: reportIssue)
     }
 
     /// A stub for tests and previews: the same store, holding `value` in memory. It changes,

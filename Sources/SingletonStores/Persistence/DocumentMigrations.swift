@@ -16,7 +16,7 @@ import Foundation
 ///     .step(from: 1) { (old: SessionV1) in SessionV2(token: old.token, userID: old.user) }
 ///     .step(from: 2) { (old: SessionV2) in Session(token: old.token, userID: old.userID) }
 ///
-/// let session = ValueStore(key: "session", default: Session(), migrations: migrations)
+/// let session = ValueStore(StoreDocument(key: "session", default: Session(), migrations: migrations))
 /// ```
 ///
 /// A document records the version of the value it holds (`"valueVersion" : 3` beside

@@ -2,126 +2,16 @@ import Foundation
 
 /// The production ``StoreStorage``: one JSON document per store in a per-user data folder.
 ///
-/// Give each store a key; its value lives in `<folder>/<key>.json`:
+/// Name each document once, as a ``StoreDocument``; its value lives in `<folder>/<key>.json`.
+/// A write goes to a temporary file that is flushed and renamed over the document, under a lock
+/// file that excludes other processes, other instances and other threads, and waits at most
+/// ``lockTimeout`` for a writer that makes no progress. Reads never wait. A bad document is moved
+/// aside, never overwritten or deleted; links, files of other users and files that are not the
+/// library's are never used as its own.
 ///
-/// ```swift
-/// struct Counter: Codable, Sendable { var count = 0 }
-///
-/// let storage = FileStorage()                 // ~/.local/share/<app>, or Application Support/<app>
-/// let start = try storage.load(Counter.self, forKey: "counter", default: Counter())
-/// if let problem = start.recovery { print(problem) }   // a bad file was kept aside
-///
-/// let update = try storage.update(Counter.self, forKey: "counter", default: Counter()) {
-///     $0.count += 1
-/// }
-/// print(update.value.count)                   // what is on disk now, across processes
-/// ```
-///
-/// **Folder.** The `folder` argument wins; else the ``environmentVariable``
-/// (`SINGLETON_STORES_DATA_DIR`, the folder itself; a relative path is resolved against the
-/// current folder); else, on Apple platforms, `Application Support/<appName>`; elsewhere
-/// `$XDG_DATA_HOME/<appName>` (when absolute) or `~/.local/share/<appName>`. The folder (and
-/// any missing parent) is created with permissions `0700` when first written to, whatever the
-/// process's umask; a folder it creates holds a marker file, `.singleton-stores-folder`, that
-/// makes it the library's own. The folder must belong to you: one owned by another user is
-/// refused (``StorageError/folderUnavailable(folder:reason:)``, naming its owner), and so is
-/// one whose path another user could change, checked as OpenSSH's `StrictModes` does: every
-/// folder on the way must belong to you or root and must not be writable by others unless it
-/// has the sticky bit (as `/tmp` has), and a symbolic link on the way must belong to you or
-/// root (it is followed, and its target checked the same way). The folder's path must leave
-/// room for its files' names (up to 255 bytes each) within the system's limit. A read never
-/// changes a folder's permissions. Before a write, a folder others can access is made private
-/// (`0700`) only when it is the library's own, or empty, and that is reported through
-/// `reportNotice` when others could change it
-/// (``StorageNotice/folderMadePrivate(folder:previousMode:)``). A folder the library did not
-/// make for itself is never changed: one holding other files is written to as it is, unless
-/// others can change files in it (then writes are refused, saying so); a shared folder with the
-/// sticky bit, such as `/tmp`, is used as it is and reported once
-/// (``StorageNotice/folderNotPrivate(folder:mode:reason:)``). A file where the folder or one
-/// of its parents should be is reported as "a file is in the way at <path>". Inside the
-/// folder, links are never followed: a document, lock file or temporary file that is a link is
-/// refused with an error and left alone. A document or lock file of another user is never
-/// used as yours (``StorageError/readFailed(file:reason:)``,
-/// ``StorageError/lockFailed(file:reason:)``), nor is a lock file with other names (hard links).
-///
-/// **Documents.** `{"formatVersion": 2, "value": …}`, pretty-printed with sorted keys, file
-/// permissions `0600` whatever the umask. A write goes to a temporary file in the same folder,
-/// is flushed (`fsync`), then renamed over the document, so a crash leaves the old document or
-/// the new one, never a mix. A document is rewritten only when its value changed. A `Date` is
-/// ISO 8601 text in UTC, exact: `"2025-05-10T08:53:20.4316511Z"`, with as many digits of the
-/// second as it takes to read back the very same `Date` (none for a whole second); dates must
-/// lie in the years 0000–9999, or the write fails with ``StorageError/encodingFailed(key:reason:)``.
-/// Everything else uses `JSONEncoder`'s default strategies.
-///
-/// **Older documents.** A document of format 1 (dates as seconds since 2001) loads, and is
-/// rewritten as format 2 the next time its value changes. A type whose own shape changed
-/// between formats reads ``Swift/Decoder/documentFormatVersion`` in its `init(from:)`.
-///
-/// **Your value's own versions.** The methods that take ``DocumentMigrations`` record the
-/// value's version in the document (`"valueVersion"`), and bring a document of an older version
-/// up to date through the migrations' steps, after copying it aside as
-/// `<key>~before-v<N>-<UTC time>.json`.
-///
-/// **Fields this version does not know** (added to a document by a newer version of the app
-/// with the same ``formatVersion``) are ignored when reading and **dropped** when this version
-/// rewrites the document. Raise ``formatVersion`` when older versions must not lose a field:
-/// they then keep the newer document aside instead of rewriting it.
-///
-/// **Errors that may pass** — no free file descriptor, no memory, permission denied, a disk
-/// that is full or failing, an interrupted call (retried) — never move a document aside: the
-/// call throws ``StorageError/readFailed(file:reason:)``, ``StorageError/writeFailed(file:reason:)``
-/// or ``StorageError/lockFailed(file:reason:)``, and every file stays where it is.
-///
-/// **Blocking.** Calls do file I/O on the calling thread. Reads never wait for a writer: a
-/// document is replaced by an atomic rename, so a read finds the last committed one. A write
-/// waits while another writer of the same store holds its lock: as long as the writers ahead of
-/// it get on (each commit counts), but once ``lockTimeout`` (5 seconds by default) passes with
-/// no progress — or after ``maximumLockTimeout`` in all — it throws
-/// ``StorageError/lockTimedOut(file:holder:waited:)`` naming the store and, on Linux, the
-/// holding process; nothing is written then, and a later attempt succeeds once the holder is
-/// done. So a process stopped or suspended while it holds a lock (an app extension the system
-/// suspended, say) never freezes the others. Keep calls off the main actor when a few seconds
-/// matter.
-///
-/// **Bad documents** (not a regular file, larger than 256 MiB — read, such a file could exhaust
-/// memory at every launch —, empty, truncated, not JSON, of another shape, of a newer
-/// ``formatVersion``, or of a newer value version than the ``DocumentMigrations`` given) are
-/// never overwritten or deleted: they are renamed to `<key>~<reason>-<UTC time>.json` (with `-2`, `-3`… when that name is taken), the call
-/// continues from the default, and the ``StorageError`` naming both files comes back as its
-/// `recovery`. Only a file that starts as the library's documents do (`{"formatVersion": …`) is
-/// renamed anywhere; any other file in a document's place — your own `profile.json` in a home
-/// folder — is renamed only in a folder the library made for itself, and elsewhere left where it
-/// is: reads and writes of that key throw ``StorageError/keepAsideFailed(file:reason:)`` until
-/// it is moved away. When a write replaces a bad document, moving it aside and writing the new one
-/// are one step: if the write fails, the bad document is back in place.
-///
-/// **Locking.** Moving bad documents aside, ``save(_:forKey:)`` and
-/// ``update(_:forKey:default:_:)`` run under `flock(LOCK_EX)` on `<key>.lock`. The lock belongs
-/// to each open file description, so it excludes other processes, other instances and other
-/// threads alike; the threads of one process also queue for it in order. A load moves a bad document aside only
-/// when the lock is free at once; otherwise it returns the default and leaves the document to
-/// the next write. A writer that has to wait holds a second lock, on `<key>.lock-queue`, while
-/// it does, so that one that has just written queues behind it rather than taking the lock
-/// again at once: writers in a loop take turns, and none waits out its timeout while others
-/// make progress. Lock files are left in place. One that is removed or replaced anyway (by a
-/// person or a cleaning tool) loses nothing: after locking, and again just before committing,
-/// a writer checks that the path still names the file it locked and that the document is still
-/// the one it read, and if not locks the new file and runs its transaction again from the
-/// document as it then is. On a platform without
-/// `flock` (neither Glibc, Musl nor Darwin) there is no locking: use one writer per folder there.
-///
-/// **Temporary files** are named `<key>~<pid>-<id>.tmp`, with the writing process's id. One is
-/// removed as left over only by a writer holding the lock, and only when no process with that
-/// id is running (its writer was killed mid-write); a temporary file of an older version
-/// (`<key>~<id>.tmp`) only when it is more than ten minutes old. So a live writer's temporary
-/// file is never removed.
-///
-/// `update`'s body runs while the lock is held, so it must be a quick transform of the value: no
-/// notifications, no wait on anything outside the transaction, and no call that locks the same
-/// key again (that would wait for its own lock until ``lockTimeout``). It runs once, or again
-/// in the rare case above of a lock file removed while it ran (nothing of the first run is
-/// written). A decision that spans two documents may update a second key inside the body, when
-/// every caller nests the two keys in the same order.
+/// <doc:StoringDocumentsInFiles> says where the data folder is, what a document looks like, how
+/// writers lock and wait, and what happens to bad documents, temporary files and documents of
+/// older or newer versions.
 public struct FileStorage: StoreStorage {
     /// The environment variable that chooses the data folder when no folder is passed.
     public static let environmentVariable = "SINGLETON_STORES_DATA_DIR"
@@ -202,37 +92,25 @@ public struct FileStorage: StoreStorage {
         folder.appending(path: "\(try StorageKey.validated(key)).json", directoryHint: .notDirectory)
     }
 
-    /// Reads the value stored under `key`, or `defaultValue` when there is none.
+    /// Reads `document`, or its default value when there is none.
     ///
     /// Reading takes no lock and never waits (documents are replaced atomically). Only when
     /// the document is bad, and the lock is free at once, does it lock, look again, and move
     /// the document aside; while another process holds the lock, it returns the default and
     /// leaves the document to the next write. (A lock this process let go of, still held for a
-    /// moment by a child process being started, counts as free: it is waited for.)
-    public func load<Value: Codable & Sendable>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value
-    ) throws(StorageError) -> StorageLoad<Value> {
-        try loadDocument(Value.self, forKey: key, default: defaultValue(), migrations: nil)
+    /// moment by a child process being started, counts as free: it is waited for.) With
+    /// ``StoreDocument/migrations``, when the lock is free at once, a migrated document is backed
+    /// up and rewritten at the current version (reported as
+    /// ``StorageNotice/documentMigrated(file:from:to:backup:)``); otherwise the migrated value is
+    /// returned and the document left to the next write.
+    public func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError)
+        -> StorageLoad<Value>
+    {
+        try loadDocument(
+            Value.self, forKey: document.validKey(), default: document.defaultValue, migrations: document.migrations)
     }
 
-    /// Reads the value stored under `key`, migrating a document of an older value version; see
-    /// ``StoreStorage/load(_:forKey:default:migrations:)`` and ``DocumentMigrations``.
-    ///
-    /// When the lock is free at once, a migrated document is backed up and rewritten at the
-    /// current version (reported as ``StorageNotice/documentMigrated(file:from:to:backup:)``);
-    /// otherwise the migrated value is returned and the document left to the next write.
-    public func load<Value: Codable & Sendable>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>
-    ) throws(StorageError) -> StorageLoad<Value> {
-        try loadDocument(Value.self, forKey: key, default: defaultValue(), migrations: migrations)
-    }
-
-    /// The loads of ``load(_:forKey:default:)``, with or without migrations.
+    /// The load of ``load(_:)``.
     private func loadDocument<Value: Codable & Sendable>(
         _ type: Value.Type,
         forKey key: String,
@@ -319,31 +197,21 @@ public struct FileStorage: StoreStorage {
         return locked
     }
 
-    /// Replaces the value stored under `key` with `value`, moving a bad document aside first.
-    @discardableResult
-    public func save<Value: Codable & Sendable>(
-        _ value: Value,
-        forKey key: String
-    ) throws(StorageError) -> StorageError? {
-        try saveDocument(value, forKey: key, migrations: nil)
-    }
-
-    /// Replaces the value stored under `key` with `value`, recording the current version of
-    /// `migrations`; see ``StoreStorage/save(_:forKey:migrations:)``.
+    /// Replaces what `document` holds with `value`, moving a bad document aside first; see
+    /// ``StoreStorage/save(_:to:)``.
     ///
-    /// A document of an older value version is backed up before it is replaced; one whose
-    /// migration fails is left in place and the call throws
+    /// With ``StoreDocument/migrations``, the document records their current version; a document
+    /// of an older value version is backed up before it is replaced, and one whose migration
+    /// fails is left in place and the call throws
     /// ``StorageError/migrationFailed(file:from:failedStep:reason:)``.
     @discardableResult
-    public func save<Value: Codable & Sendable>(
-        _ value: Value,
-        forKey key: String,
-        migrations: DocumentMigrations<Value>
-    ) throws(StorageError) -> StorageError? {
-        try saveDocument(value, forKey: key, migrations: migrations)
+    public func save<Value: Codable & Sendable>(_ value: Value, to document: StoreDocument<Value>) throws(StorageError)
+        -> StorageError?
+    {
+        try saveDocument(value, forKey: document.validKey(), migrations: document.migrations)
     }
 
-    /// The saves of ``save(_:forKey:)``, with or without migrations.
+    /// The save of ``save(_:to:)``.
     private func saveDocument<Value: Codable & Sendable>(
         _ value: Value,
         forKey key: String,
@@ -374,29 +242,21 @@ public struct FileStorage: StoreStorage {
         }
     }
 
-    /// Locks the document under `key`, re-reads it, applies `body`, and writes the result if
-    /// it changed. See ``StoreStorage/update(_:forKey:default:_:)``.
+    /// Locks `document`, re-reads it, applies `body`, and writes the result if it changed; see
+    /// ``StoreStorage/update(_:_:)``.
+    ///
+    /// With ``StoreDocument/migrations``, a document of an older value version is migrated
+    /// first, and backed up and rewritten even when `body` leaves its value as it is; one whose
+    /// migration fails is left in place: the call throws
+    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` and `body` does not run.
     @discardableResult
     public func update<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
+        _ document: StoreDocument<Value>,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        try updateDocument(Value.self, forKey: key, default: defaultValue(), migrations: nil, body)
-    }
-
-    /// The updates of ``update(_:forKey:default:_:)``, with or without migrations: waiting for
-    /// the lock up to ``lockTimeout``.
-    private func updateDocument<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>?,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
+        let key = try document.validKey()
         let update = try transaction(
-            Value.self, forKey: key, default: defaultValue(), migrations: migrations,
+            Value.self, forKey: key, default: document.defaultValue, migrations: document.migrations,
             waiting: .upTo(lockTimeout, document: nil), body)
         // Only a transaction that does not wait comes back without a result; one that waits
         // throws when the lock stays held. Should that ever change, say what happened.
@@ -404,48 +264,16 @@ public struct FileStorage: StoreStorage {
         return update
     }
 
-    /// Like ``update(_:forKey:default:_:)``, but returns `nil` at once, running nothing, when
-    /// another process holds the document's lock; see
-    /// ``StoreStorage/updateIfAvailable(_:forKey:default:_:)``.
+    /// Like ``update(_:_:)``, but returns `nil` at once, running nothing, when another process
+    /// holds the document's lock; see ``StoreStorage/updateIfAvailable(_:_:)``.
     @discardableResult
     public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
+        _ document: StoreDocument<Value>,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
-        try transaction(Value.self, forKey: key, default: defaultValue(), waiting: .never, body)
-    }
-
-    /// Like ``update(_:forKey:default:_:)``, migrating a document of an older value version
-    /// first and recording the current version of `migrations`; see
-    /// ``StoreStorage/update(_:forKey:default:migrations:_:)``.
-    ///
-    /// A migrated document is backed up and rewritten even when `body` leaves its value as it
-    /// is. One whose migration fails is left in place: the call throws
-    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` and `body` does not run.
-    @discardableResult
-    public func update<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        try updateDocument(Value.self, forKey: key, default: defaultValue(), migrations: migrations, body)
-    }
-
-    /// Like ``update(_:forKey:default:migrations:_:)``, but returns `nil` at once, running
-    /// nothing, when another process holds the document's lock.
-    @discardableResult
-    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
-        try transaction(Value.self, forKey: key, default: defaultValue(), migrations: migrations, waiting: .never, body)
+        try transaction(
+            Value.self, forKey: document.validKey(), default: document.defaultValue, migrations: document.migrations,
+            waiting: .never, body)
     }
 
     /// Follows the document of `key` as `watching` says; see ``StoreStorage/watch(forKey:_:onChange:)``.

@@ -27,11 +27,11 @@ import SingletonStoresLocking
 /// It follows the same contract as ``FileStorage``: keys are validated the same way, values
 /// are kept as given (encoded only to tell whether an update changed them, so a value
 /// that can't be encoded fails here too), a stored value of another type counts as a corrupted
-/// document, and ``update(_:forKey:default:_:)`` runs its body exactly once while holding the
+/// document, and ``update(_:_:)`` runs its body exactly once while holding the
 /// key's lock (the in-memory stand-in for its lock file), so the same rules hold for the body.
 ///
-/// It holds typed values, so it has nothing to migrate: calls that take ``DocumentMigrations``
-/// run as those without.
+/// It holds typed values, so it has nothing to migrate: a document's ``StoreDocument/migrations``
+/// are ignored.
 ///
 /// It does not watch: two stores on one `InMemoryStorage` see each other's writes only when
 /// they write or reload themselves. Test following across processes with a ``FileStorage`` in a
@@ -88,25 +88,22 @@ public final class InMemoryStorage: StoreStorage {
         state.withLock { $0.writeFailures[key] = error }
     }
 
-    /// Returns the value stored under `key`, or `defaultValue`; plays a simulated recovery.
-    public func load<Value: Codable & Sendable>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value
-    ) throws(StorageError) -> StorageLoad<Value> {
-        _ = try StorageKey.validated(key)
+    /// Returns the value `document` holds, or its default value; plays a simulated recovery.
+    public func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError)
+        -> StorageLoad<Value>
+    {
+        let key = try document.validKey()
         let (stored, recovery) = state.withLock { Self.takeCurrent(Value.self, key: key, from: &$0) }
         if let stored { return StorageLoad(value: stored, isStored: true) }
-        return StorageLoad(value: defaultValue(), isStored: false, recovery: recovery)
+        return StorageLoad(value: document.defaultValue, isStored: false, recovery: recovery)
     }
 
-    /// Stores `value` under `key`; returns a simulated problem with the previous value, if any.
+    /// Stores `value` in `document`; returns a simulated problem with the previous value, if any.
     @discardableResult
-    public func save<Value: Codable & Sendable>(
-        _ value: Value,
-        forKey key: String
-    ) throws(StorageError) -> StorageError? {
-        _ = try StorageKey.validated(key)
+    public func save<Value: Codable & Sendable>(_ value: Value, to document: StoreDocument<Value>) throws(StorageError)
+        -> StorageError?
+    {
+        let key = try document.validKey()
         _ = try DocumentCoding.encode(value, key: key)
         let result: Result<StorageError?, StorageError> = state.withLock { state in
             if let failure = state.writeFailures[key] { return .failure(failure) }
@@ -117,15 +114,14 @@ public final class InMemoryStorage: StoreStorage {
         return try result.get()
     }
 
-    /// Applies `body` to the value under `key` (or `defaultValue`) while holding the lock.
+    /// Applies `body` to the value `document` holds (or its default value) while holding the
+    /// key's lock.
     @discardableResult
     public func update<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
+        _ document: StoreDocument<Value>,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        _ = try StorageKey.validated(key)
+        let key = try document.validKey()
         // The body runs under the key's own lock, as it runs under the key's file lock in
         // FileStorage, so it may update another key (in a fixed order) without deadlock.
         return try lock(forKey: key).withLock { (_: inout Void) throws(StorageError) -> StorageUpdate<Value, Outcome> in
@@ -134,7 +130,7 @@ public final class InMemoryStorage: StoreStorage {
                 return .success(Self.takeCurrent(Value.self, key: key, from: &state))
             }
             let (stored, recovery) = try current.get()
-            var value = stored ?? defaultValue()
+            var value = stored ?? document.defaultValue
             // Compare encodings, as FileStorage does, so `didWrite` means the same here.
             let before = try DocumentCoding.encode(value, key: key)
             let outcome = try body(&value)

@@ -20,7 +20,7 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///     let loaded = try storage.load(Profile.self, forKey: "profile", default: Profile())
+///     let loaded = try storage.load(StoreDocument(key: "profile", default: Profile()))
 ///     if let problem = loaded.recovery { print(problem) }  // kept aside, starting fresh
 /// } catch {
 ///     print(error)                                          // nothing could be read or kept

@@ -1,7 +1,7 @@
 /// The value a store starts from, and whether a bad document had to be moved aside to get it.
 ///
 /// ```swift
-/// let loaded = try storage.load(Settings.self, forKey: "settings", default: Settings())
+/// let loaded = try storage.load(StoreDocument(key: "settings", default: Settings()))
 /// let core = StoreCore(loaded.value, channel: .settings)
 /// if let problem = loaded.recovery { report(problem) }   // after init, outside any lock
 /// ```

@@ -1,7 +1,7 @@
 /// What a locked read-modify-write committed.
 ///
 /// ```swift
-/// let update = try storage.update(Ledger.self, forKey: "purchases", default: Ledger()) {
+/// let update = try storage.update(StoreDocument(key: "purchases", default: Ledger())) {
 ///     $0.spend(.boost)                        // returns false when there is none to spend
 /// }
 /// state.withLock { $0 = update.value }      // adopt what is on disk now

@@ -19,6 +19,8 @@ public final class APITargetStore: APITargetStoreContract {
     public static let shared = APITargetStore()
 
     private let persisted: PersistentStoreCore<APITarget>
+    /// The store's document, `apiTarget`.
+    static let document = StoreDocument<APITarget>(key: "apiTarget", default: .production)
 
     /// Creates an API target store.
     ///
@@ -35,8 +37,8 @@ public final class APITargetStore: APITargetStoreContract {
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         persisted = PersistentStoreCore(
-            key: "apiTarget", default: .production, storage: storage,
-            channel: .apiTarget, center: center, watching: watching, reportIssue: reportIssue)
+            Self.document, storage: storage, channel: .apiTarget, center: center, watching: watching,
+            reportIssue: reportIssue)
     }
 
     /// The selected environment.

@@ -24,6 +24,8 @@ public final class UserProfileStore: UserProfileStoreContract {
     public static let shared = UserProfileStore()
 
     private let persisted: PersistentStoreCore<UserProfile>
+    /// The store's document, `profile`.
+    static let document = StoreDocument<UserProfile>(key: "profile", default: UserProfile())
 
     /// Creates a profile store.
     ///
@@ -40,8 +42,8 @@ public final class UserProfileStore: UserProfileStoreContract {
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         persisted = PersistentStoreCore(
-            key: "profile", default: UserProfile(), storage: storage,
-            channel: .userProfile, center: center, watching: watching, reportIssue: reportIssue)
+            Self.document, storage: storage, channel: .userProfile, center: center, watching: watching,
+            reportIssue: reportIssue)
         if let code = persisted.state.unknownGenderCode { reportIssue(.unknownGenderCode(code)) }
     }
 

@@ -44,9 +44,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         let receipt = PurchaseReceipt(id: UUID().uuidString, product: product, date: wallClock.now())
         do {
-            try storage.update(
-                [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
-            ) { receipts in
+            try storage.update(PurchaseDocuments.storedReceipts) { receipts in
                 LedgerDecoding.count(receipts: receipts.count)
                 receipts.append(StoredReceipt(receipt, credited: false))
                 Self.trim(&receipts)
@@ -66,9 +64,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     /// to a ledger that lacks it gives the same end date it gave before.
     public func restore() async throws(PurchaseError) -> [PurchaseReceipt] {
         do {
-            return try storage.load(
-                [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
-            ).value.filter(\.isRestorable).map(\.receipt)
+            return try storage.load(PurchaseDocuments.storedReceipts).value.filter(\.isRestorable).map(\.receipt)
         } catch {
             throw .storage(error)
         }
@@ -79,14 +75,10 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     /// the ones it has). A longer document is cut down here, once, so later launches read less.
     public func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt] {
         do {
-            var receipts = try storage.load(
-                [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
-            ).value
+            var receipts = try storage.load(PurchaseDocuments.storedReceipts).value
             LedgerDecoding.count(receipts: receipts.count)
             if Self.trimmable(receipts) > 0 {
-                receipts = try storage.update(
-                    [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
-                ) { receipts in Self.trim(&receipts) }.value
+                receipts = try storage.update(PurchaseDocuments.storedReceipts) { receipts in Self.trim(&receipts) }.value
             }
             return receipts.filter { $0.credited != true }.map(\.receipt)
         } catch {
@@ -100,9 +92,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
         let ids = Set(receipts.map(\.id))
         guard !ids.isEmpty else { return }
         do {
-            try storage.update(
-                [StoredReceipt].self, forKey: Self.key, default: [], migrations: PurchaseDocumentMigrations.storedReceipts
-            ) { stored in
+            try storage.update(PurchaseDocuments.storedReceipts) { stored in
                 for index in stored.indices where ids.contains(stored[index].receipt.id) {
                     stored[index].credited = true
                 }

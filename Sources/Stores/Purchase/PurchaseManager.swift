@@ -106,8 +106,8 @@ public final class PurchaseManager: PurchaseStoreContract {
         self.storage = storage
         self.reportIssue = reportIssue
         ledger = PersistentStoreCore(
-            key: Self.ledgerKey, default: PurchaseLedger(), migrations: PurchaseDocumentMigrations.ledger,
-            storage: storage, channel: .purchaseLedger, center: center, watching: watching, reportIssue: reportIssue)
+            PurchaseDocuments.ledger, storage: storage, channel: .purchaseLedger, center: center, watching: watching,
+            reportIssue: reportIssue)
         flow = StoreCore(.idle, channel: .purchaseFlow, center: center)
         let unreadable = ledger.state.unreadableEntries
         if let first = unreadable.first {
@@ -115,9 +115,6 @@ public final class PurchaseManager: PurchaseStoreContract {
         }
         creditPendingReceipts()
     }
-
-    /// The ledger's document key.
-    static let ledgerKey = "purchases"
 
     // MARK: Reading
 
@@ -218,10 +215,7 @@ public final class PurchaseManager: PurchaseStoreContract {
             recorded.spendCheck = nil
             let spend: Spend
             do throws(StorageError) {
-                spend = try storage.update(
-                    PurchaseLedger.self, forKey: Self.ledgerKey, default: PurchaseLedger(),
-                    migrations: PurchaseDocumentMigrations.ledger
-                ) { ledger -> Spend in
+                spend = try storage.update(PurchaseDocuments.ledger) { ledger -> Spend in
                     // Under the ledger's lock: no other item was spent on a boost since the
                     // boost decided (its lock file may have been removed meanwhile).
                     if let check = grant.spendCheck, ledger.latestBoostGrant?.id != check.latestGrantID {

@@ -21,7 +21,7 @@ enum DataFolderCheck {
         let storage = DemoStores.storage(dataDirectory: dataDirectory, console: console)
         do {
             // A key no store uses: the read finds no document, after checking the folder.
-            _ = try storage.load(Probe.self, forKey: "demo-cli-folder-check", default: Probe())
+            _ = try storage.load(StoreDocument(key: "demo-cli-folder-check", default: Probe()))
             return nil
         } catch {
             return error

@@ -144,24 +144,24 @@ struct Alarm: Codable {
 
 /// Compiles only: it writes to the platform's data folder.
 func fileStorageExample() throws {
-// Doc "SingletonStores/Persistence/FileStorage.swift" snippet 1: begin
+// Article "StoringDocumentsInFiles" snippet 1: begin
 struct Counter: Codable, Sendable { var count = 0 }
 
 let storage = FileStorage()                 // ~/.local/share/<app>, or Application Support/<app>
-let start = try storage.load(Counter.self, forKey: "counter", default: Counter())
+let start = try storage.load(StoreDocument(key: "counter", default: Counter()))
 if let problem = start.recovery { print(problem) }   // a bad file was kept aside
 
-let update = try storage.update(Counter.self, forKey: "counter", default: Counter()) {
+let update = try storage.update(StoreDocument(key: "counter", default: Counter())) {
     $0.count += 1
 }
 print(update.value.count)                   // what is on disk now, across processes
-// Doc "SingletonStores/Persistence/FileStorage.swift" snippet 1: end
+// Article "StoringDocumentsInFiles" snippet 1: end
 }
 
 func storageErrorExample(storage: any StoreStorage) {
 // Doc "SingletonStores/Persistence/StorageError.swift" snippet 1: begin
 do {
-    let loaded = try storage.load(Profile.self, forKey: "profile", default: Profile())
+    let loaded = try storage.load(StoreDocument(key: "profile", default: Profile()))
     if let problem = loaded.recovery { print(problem) }  // kept aside, starting fresh
 } catch {
     print(error)                                          // nothing could be read or kept
@@ -171,7 +171,7 @@ do {
 
 func storageLoadExample(storage: any StoreStorage) throws -> StoreCore<Settings> {
 // Doc "SingletonStores/Persistence/StorageLoad.swift" snippet 1: begin
-let loaded = try storage.load(Settings.self, forKey: "settings", default: Settings())
+let loaded = try storage.load(StoreDocument(key: "settings", default: Settings()))
 let core = StoreCore(loaded.value, channel: .settings)
 if let problem = loaded.recovery { report(problem) }   // after init, outside any lock
 // Doc "SingletonStores/Persistence/StorageLoad.swift" snippet 1: end
@@ -190,7 +190,7 @@ func storageUpdateExample(
     storage: any StoreStorage, state: borrowing Mutex<Ledger>, post: (Ledger) -> Void
 ) throws {
 // Doc "SingletonStores/Persistence/StorageUpdate.swift" snippet 1: begin
-let update = try storage.update(Ledger.self, forKey: "purchases", default: Ledger()) {
+let update = try storage.update(StoreDocument(key: "purchases", default: Ledger())) {
     $0.spend(.boost)                        // returns false when there is none to spend
 }
 state.withLock { $0 = update.value }      // adopt what is on disk now
@@ -357,5 +357,24 @@ withStores { $0.session = ValueStore(stub: Session(token: "t-2")) } operation: {
         }
         #expect(CartVariantsKey.launchVariants["full"]?.itemCount == 99)
         #expect(CounterKey.stubValue.count == 0)
+    }
+}
+
+// Doc "SingletonStores/Persistence/StoreDocument.swift" snippet 1: begin
+struct ReaderSettings: Codable, Sendable, Equatable {
+    static let document = StoreDocument(key: "reader-settings", default: ReaderSettings())
+    var fontSize = 14.0
+}
+
+func readerSettings(in storage: any StoreStorage) -> ValueStore<ReaderSettings> {
+    ValueStore(ReaderSettings.document, storage: storage)
+}
+// Doc "SingletonStores/Persistence/StoreDocument.swift" snippet 1: end
+
+@Suite struct StoreDocumentDocCommentTests {
+    @Test func aDocumentNamedOnceBacksAStore() throws {
+        let storage = InMemoryStorage(["reader-settings": ReaderSettings(fontSize: 18)])
+        #expect(readerSettings(in: storage).value.fontSize == 18)
+        #expect(try storage.load(ReaderSettings.document).value.fontSize == 18)
     }
 }

@@ -60,8 +60,8 @@ func theAppReadsTheSharedCounter() {
 // Doc "SingletonStoresTesting/Folders/TemporaryStoreFolder.swift" snippet 1: begin
 @Test func theFontSizeIsKeptOnDisk() throws {
     try withTemporaryStoreFolder { folder in
-        try FileStorage(folder: folder).save(20, forKey: "font-size")
-        let reloaded = try FileStorage(folder: folder).load(Int.self, forKey: "font-size", default: 17)
+        try FileStorage(folder: folder).save(20, to: StoreDocument(key: "font-size", default: 17))
+        let reloaded = try FileStorage(folder: folder).load(StoreDocument(key: "font-size", default: 17))
         #expect(reloaded.value == 20)
     }
 }

@@ -13,8 +13,8 @@ import Testing
         let used = try withTemporaryStoreFolder { folder in
             #expect(try Self.permissions(of: folder) == 0o700, "only the current user can open it")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
-            try FileStorage(folder: folder).save(20, forKey: "font-size")
-            #expect(try FileStorage(folder: folder).load(Int.self, forKey: "font-size", default: 17).value == 20)
+            try FileStorage(folder: folder).save(20, to: StoreDocument(key: "font-size", default: 17))
+            #expect(try FileStorage(folder: folder).load(StoreDocument(key: "font-size", default: 17)).value == 20)
             return folder
         }
         #expect(!FileManager.default.fileExists(atPath: used.path), "removed with its documents")
@@ -36,7 +36,7 @@ import Testing
         let notices = Mutex<[StorageNotice]>([])
         try withTemporaryStoreFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { notice in notices.withLock { $0.append(notice) } })
-            try storage.save("Aki", forKey: "nickname")
+            try storage.save("Aki", to: StoreDocument(key: "nickname", default: "Aki"))
         }
         #expect(notices.withLock { $0 }.isEmpty, "the folder was private from the start")
     }

@@ -33,9 +33,8 @@ private enum FontSettingsExample {
         init(storage: any StoreStorage) {
 // Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 2: begin
 persisted = PersistentStoreCore(
-    key: "settings", default: Settings(),
-    migrations: DocumentMigrations(version: 2)
-        .step(from: 1) { (old: SettingsV1) in Settings(fontSize: Double(old.fontPoints)) },
+    StoreDocument(key: "settings", default: Settings(), migrations: DocumentMigrations(version: 2)
+        .step(from: 1) { (old: SettingsV1) in Settings(fontSize: Double(old.fontPoints)) }),
     storage: storage, channel: .settings)
 // Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 2: end
         }
@@ -53,9 +52,8 @@ struct SessionV1: Codable { var token: String; var user: String }
 struct Session: Codable, Sendable, Equatable { var token = ""; var userID = "" }
 
 let session = ValueStore(
-    key: "session", default: Session(),
-    migrations: DocumentMigrations(version: 2)
-        .step(from: 1) { (old: SessionV1) in Session(token: old.token, userID: old.user) })
+    StoreDocument(key: "session", default: Session(), migrations: DocumentMigrations(version: 2)
+        .step(from: 1) { (old: SessionV1) in Session(token: old.token, userID: old.user) }))
 // Doc "SingletonStores/Core/ValueStore.swift" snippet 3: end
     return session
 }
@@ -72,7 +70,7 @@ let migrations = DocumentMigrations<Session>(version: 3)
     .step(from: 1) { (old: SessionV1) in SessionV2(token: old.token, userID: old.user) }
     .step(from: 2) { (old: SessionV2) in Session(token: old.token, userID: old.userID) }
 
-let session = ValueStore(key: "session", default: Session(), migrations: migrations)
+let session = ValueStore(StoreDocument(key: "session", default: Session(), migrations: migrations))
 // Doc "SingletonStores/Persistence/DocumentMigrations.swift" snippet 1: end
     return session
 }
@@ -88,7 +86,7 @@ private final class Redraws: Sendable {
     @Test func persistentStoreCoreMigratesTheFontSize() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(FontSettingsExample.SettingsV1(fontPoints: 20), forKey: "settings")
+            try storage.save(FontSettingsExample.SettingsV1(fontPoints: 20), to: StoreDocument(key: "settings", default: FontSettingsExample.SettingsV1(fontPoints: 20)))
             let store = FontSettingsExample.SettingsStore(storage: storage)
             #expect(store.persisted.loadProblem == nil)
             #expect(store.persisted.state == FontSettingsExample.Settings(fontSize: 20))
@@ -105,8 +103,8 @@ private final class Redraws: Sendable {
             .step(from: 2) { (old: SessionV2) in Session(token: old.token, userID: old.userID) }
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(SessionV1(token: "t-1", user: "aki"), forKey: "session")
-            let loaded = try storage.load(Session.self, forKey: "session", default: Session(), migrations: migrations)
+            try storage.save(SessionV1(token: "t-1", user: "aki"), to: StoreDocument(key: "session", default: SessionV1(token: "t-1", user: "aki")))
+            let loaded = try storage.load(StoreDocument(key: "session", default: Session(), migrations: migrations))
             #expect(loaded.value == Session(token: "t-1", userID: "aki"))
         }
     }
@@ -120,9 +118,9 @@ private final class Redraws: Sendable {
 // Doc "SingletonStores/Persistence/DocumentMigrations.swift" snippet 2: end
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(SessionV1(token: "t-1", user: "aki"), forKey: "session")
+            try storage.save(SessionV1(token: "t-1", user: "aki"), to: StoreDocument(key: "session", default: SessionV1(token: "t-1", user: "aki")))
             let loaded = try storage.load(
-                SessionV2.self, forKey: "session", default: SessionV2(token: "", userID: ""), migrations: migrations)
+                StoreDocument(key: "session", default: SessionV2(token: "", userID: ""), migrations: migrations))
             #expect(loaded.value == SessionV2(token: "t-1", userID: "aki"))
         }
     }
@@ -144,11 +142,11 @@ let migrations = DocumentMigrations<[Receipt]>(version: 2)
             try Data(#"{"formatVersion": 1, "value": [{"id": "r-1", "days": 30}]}"#.utf8)
                 .write(to: folder.appending(path: "receipts.json"))
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            let old = try storage.load([Receipt].self, forKey: "receipts", default: [], migrations: migrations)
+            let old = try storage.load(StoreDocument<[Receipt]>(key: "receipts", default: [], migrations: migrations))
             #expect(old.value == [Receipt(id: "r-1", seconds: 2_592_000)])
             // Format 2 wrote version 2, and no value version either: not migrated again.
-            try storage.save([Receipt(id: "r-2", seconds: 60)], forKey: "others")
-            let current = try storage.load([Receipt].self, forKey: "others", default: [], migrations: migrations)
+            try storage.save([Receipt(id: "r-2", seconds: 60)], to: StoreDocument(key: "others", default: [Receipt(id: "r-2", seconds: 60)]))
+            let current = try storage.load(StoreDocument<[Receipt]>(key: "others", default: [], migrations: migrations))
             #expect(current.value == [Receipt(id: "r-2", seconds: 60)])
         }
     }
@@ -184,18 +182,18 @@ let migrations = DocumentMigrations<Ledger>(version: 2)
             try Data(#"{"formatVersion": 2, "valueVersion": 2, "value": {"entries": [\#(entries)], "total": 5}}"#.utf8).write(to: file)
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             let loaded = try DocumentReadLimit.$bytes.withValue(128 * 1_024) {
-                try storage.load(Ledger.self, forKey: "ledger", default: Ledger(), migrations: migrations)
+                try storage.load(StoreDocument(key: "ledger", default: Ledger(), migrations: migrations))
             }
             #expect(loaded.recovery == nil, "not kept aside for its size")
             #expect(loaded.value == Ledger(total: 100_005))
             // The load found the lock free: the smaller value replaced the long document.
             let size = try FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))[.size] as? Int
             #expect((size ?? .max) < 1_024)
-            #expect(try storage.load(Ledger.self, forKey: "ledger", default: Ledger(), migrations: migrations).value == loaded.value)
+            #expect(try storage.load(StoreDocument(key: "ledger", default: Ledger(), migrations: migrations)).value == loaded.value)
             // A long document whose value is not what the reader reads is still kept aside.
             try Data(#"{"formatVersion": 2, "valueVersion": 2, "value": {"entries": {"x": "\#(entries)"}}}"#.utf8).write(to: file)
             let damaged = try DocumentReadLimit.$bytes.withValue(128 * 1_024) {
-                try storage.load(Ledger.self, forKey: "ledger", default: Ledger(), migrations: migrations)
+                try storage.load(StoreDocument(key: "ledger", default: Ledger(), migrations: migrations))
             }
             #expect(damaged.value == Ledger())
             #expect(damaged.recovery?.keptFile != nil)
@@ -206,7 +204,7 @@ let migrations = DocumentMigrations<Ledger>(version: 2)
         struct Entry: Decodable { var amount: Int }
         let decoder = JSONDecoder()
         var stream = DocumentStream(bytes: Array(#"{"other": {"a": [1, "]\"}"]}, "entries": [{"amount": 2}, {"amount": 3}]} "#.utf8))
-// Doc "SingletonStores/Persistence/DocumentStream.swift" snippet 1: begin
+// Doc "SingletonStores/Persistence/Internal/DocumentFormat/DocumentStream.swift" snippet 1: begin
 var total = 0
 try stream.forEachMember { key, stream in
     guard key == "entries" else { return try stream.skipValue() }
@@ -214,7 +212,7 @@ try stream.forEachMember { key, stream in
         total += try decoder.decode(Entry.self, from: Data(stream.valueBytes(limit: 4_096))).amount
     }
 }
-// Doc "SingletonStores/Persistence/DocumentStream.swift" snippet 1: end
+// Doc "SingletonStores/Persistence/Internal/DocumentFormat/DocumentStream.swift" snippet 1: end
         #expect(total == 5)
         try stream.expectEnd()
         var truncated = DocumentStream(bytes: Array(#"{"entries": [{"amount": 2}"#.utf8))
@@ -240,7 +238,7 @@ let store = Store(watch: watch)          // news that comes meanwhile is remembe
 if owner.bind(store) { store.reload() }  // news came while the store was being made
 // Doc "Locking/LateBound.swift" snippet 1: end
             #expect(owner.target === store)
-            try FileStorage(folder: folder, reportNotice: { _ in }).save(1, forKey: key)  // another storage writes
+            try FileStorage(folder: folder, reportNotice: { _ in }).save(1, to: StoreDocument(key: key, default: 1))  // another storage writes
             #expect(eventually { store.reloads.withLock { $0 } >= 1 }, "the news reached the store")
         }
     }
@@ -273,17 +271,17 @@ loop.cancel()               // later changes redraw nothing
     @Test func fileFaults() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(7, forKey: "counter")
-// Doc "SingletonStores/Persistence/FileFaults.swift" snippet 1: begin
+            try storage.save(7, to: StoreDocument(key: "counter", default: 7))
+// Doc "SingletonStores/Persistence/Internal/FileEngine/FileFaults.swift" snippet 1: begin
 let faults = FileFaults([.read: [EINTR], .fsync: [EIO]])
 #expect(throws: StorageError.self) {  // the interrupted read is retried, the failed flush is not
     try FileFaults.$current.withValue(faults) {
-        try storage.update(Int.self, forKey: "counter", default: 0) { $0 += 1 }
+        try storage.update(StoreDocument<Int>(key: "counter", default: 0)) { $0 += 1 }
     }
 }
-// Doc "SingletonStores/Persistence/FileFaults.swift" snippet 1: end
+// Doc "SingletonStores/Persistence/Internal/FileEngine/FileFaults.swift" snippet 1: end
             #expect(faults.isUsedUp)
-            #expect(try storage.load(Int.self, forKey: "counter", default: 0).value == 7, "the document is unchanged")
+            #expect(try storage.load(StoreDocument<Int>(key: "counter", default: 0)).value == 7, "the document is unchanged")
         }
     }
 }

@@ -48,7 +48,9 @@ struct DocumentFormatTests {
     @Test func aDocumentIsWrittenWithISO8601Dates() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
-            try storage.save(Appointment(title: "Dentist", start: Self.start), forKey: "appointment")
+            try storage.save(
+                Appointment(title: "Dentist", start: Self.start),
+                to: StoreDocument(key: "appointment", default: Appointment(title: "Dentist", start: Self.start)))
             #expect(
                 try Self.text(of: "appointment", in: storage) == """
                     {
@@ -59,7 +61,8 @@ struct DocumentFormatTests {
                       }
                     }
                     """)
-            let loaded = try storage.load(Appointment.self, forKey: "appointment", default: Appointment(title: "", start: .now))
+            let loaded = try storage.load(
+                StoreDocument(key: "appointment", default: Appointment(title: "", start: .now)))
             #expect(loaded.value == Appointment(title: "Dentist", start: Self.start))
             #expect(loaded.value.start.timeIntervalSinceReferenceDate == 768_560_000.4316511, "to the last bit")
             #expect(loaded.value.decodedFromVersion == 2)
@@ -74,21 +77,22 @@ struct DocumentFormatTests {
             let expected = Appointment(
                 title: "Dentist", start: Self.start, end: Date(timeIntervalSinceReferenceDate: 768_563_600))
 
-            let loaded = try storage.load(Appointment.self, forKey: "appointment", default: Appointment(title: "", start: .now))
+            let loaded = try storage.load(
+                StoreDocument(key: "appointment", default: Appointment(title: "", start: .now)))
             #expect(loaded == StorageLoad(value: expected, isStored: true))
             #expect(loaded.value.decodedFromVersion == 1)
 
             // An update that changes nothing leaves the document as it was.
-            let unchanged = try storage.update(Appointment.self, forKey: "appointment", default: expected) { _ in }
+            let unchanged = try storage.update(StoreDocument<Appointment>(key: "appointment", default: expected)) { _ in }
             #expect(!unchanged.didWrite)
             #expect(try Self.text(of: "appointment", in: storage) == version1)
 
-            try storage.update(Appointment.self, forKey: "appointment", default: expected) { $0.title = "Dentist (moved)" }
+            try storage.update(StoreDocument<Appointment>(key: "appointment", default: expected)) { $0.title = "Dentist (moved)" }
             let text = try Self.text(of: "appointment", in: storage)
             #expect(text.contains(#""formatVersion" : 2,"#))
             #expect(text.contains(#""start" : "2025-05-10T08:53:20.4316511Z""#))
             #expect(text.contains(#""end" : "2025-05-10T09:53:20Z""#))
-            let reloaded = try storage.load(Appointment.self, forKey: "appointment", default: expected)
+            let reloaded = try storage.load(StoreDocument<Appointment>(key: "appointment", default: expected))
             #expect(reloaded.value == Appointment(title: "Dentist (moved)", start: expected.start, end: expected.end))
             #expect(reloaded.value.decodedFromVersion == 2)
         }
@@ -106,7 +110,7 @@ struct DocumentFormatTests {
             let version1 = #"{"formatVersion": 1, "value": {"title": "x", "start": \#(seconds)}}"#
             try Data(version1.utf8).write(to: storage.fileURL(forKey: "appointment"))
             let loaded = try storage.load(
-                Appointment.self, forKey: "appointment", default: Appointment(title: "default", start: Self.start))
+                StoreDocument(key: "appointment", default: Appointment(title: "default", start: Self.start)))
             guard case .corrupted(_, _, let reason)? = loaded.recovery else {
                 Issue.record("expected a corrupted-document report, got \(String(describing: loaded.recovery))")
                 return
@@ -126,7 +130,7 @@ struct DocumentFormatTests {
             try Data(#"{"formatVersion": 2, "value": {"title": "x", \#(start)}}"#.utf8).write(
                 to: storage.fileURL(forKey: "appointment"))
             let loaded = try storage.load(
-                Appointment.self, forKey: "appointment", default: Appointment(title: "default", start: Self.start))
+                StoreDocument(key: "appointment", default: Appointment(title: "default", start: Self.start)))
             #expect(loaded.value.title == "default" && !loaded.isStored)
             guard case .corrupted(_, _, let found)? = loaded.recovery else {
                 Issue.record("expected a corrupted-document report, got \(String(describing: loaded.recovery))")
@@ -142,7 +146,7 @@ struct DocumentFormatTests {
             let version3 = Data(#"{"formatVersion": 3, "value": {"title": "x", "start": "2025-05-10T08:53:20Z"}}"#.utf8)
             try version3.write(to: storage.fileURL(forKey: "appointment"))
             let loaded = try storage.load(
-                Appointment.self, forKey: "appointment", default: Appointment(title: "default", start: Self.start))
+                StoreDocument(key: "appointment", default: Appointment(title: "default", start: Self.start)))
             guard case .newerFormat(_, found: 3, supported: 2, let kept)? = loaded.recovery else {
                 Issue.record("expected a newer-format report, got \(String(describing: loaded.recovery))")
                 return
@@ -157,7 +161,9 @@ struct DocumentFormatTests {
             let storage = FileStorage(folder: folder)
             let far = Appointment(title: "x", start: Date(timeIntervalSince1970: 1e12))
             let file = try storage.fileURL(forKey: "appointment")
-            let error = #expect(throws: StorageError.self) { try storage.save(far, forKey: "appointment") }
+            let error = #expect(throws: StorageError.self) {
+                try storage.save(far, to: StoreDocument(key: "appointment", default: far))
+            }
             guard case .encodingFailed(let key, let reason)? = error else {
                 Issue.record("expected encodingFailed, got \(String(describing: error))")
                 return

@@ -103,8 +103,8 @@ struct DocumentMigrationsTests {
             let original = try Self.install(Self.version1, in: folder)
             let migrations = DocumentMigrations<SessionV2>(version: 2).step(from: 1, Self.stepOne)
             let load = try Self.storage(folder).load(
-                SessionV2.self, forKey: "session", default: SessionV2(token: "", userID: "", since: Self.since),
-                migrations: migrations)
+                StoreDocument<SessionV2>(
+                    key: "session", default: SessionV2(token: "", userID: "", since: Self.since), migrations: migrations))
             #expect(load.value == SessionV2(token: "t-1", userID: "aki", since: Self.since))
             #expect(load.isStored && load.recovery == nil)
             #expect(try Self.valueVersion(of: folder) == 2)
@@ -118,7 +118,7 @@ struct DocumentMigrationsTests {
         try withTemporaryFolder { folder in
             let original = try Self.install(Self.version2, in: folder)
             let load = try Self.storage(folder).load(
-                Session.self, forKey: "session", default: Session(), migrations: Self.migrations)
+                StoreDocument(key: "session", default: Session(), migrations: Self.migrations))
             #expect(load.value == Self.migrated)
             #expect(try Self.valueVersion(of: folder) == 3)
             let backups = try Self.files(in: folder, startingWith: "session~before-v3-")
@@ -132,7 +132,7 @@ struct DocumentMigrationsTests {
             let original = try Self.install(Self.version1, in: folder)
             let notices = Recorder<StorageNotice>()
             let storage = Self.storage(folder, notices: notices)
-            let load = try storage.load(Session.self, forKey: "session", default: Session(), migrations: Self.migrations)
+            let load = try storage.load(StoreDocument(key: "session", default: Session(), migrations: Self.migrations))
             #expect(load.value == Self.migrated)
             // The migrated document is in the current format, with the current version.
             let text = try String(contentsOf: folder.appending(path: "session.json"), encoding: .utf8)
@@ -148,7 +148,7 @@ struct DocumentMigrationsTests {
                 ])
             // Read again, it is current: nothing more is migrated or copied.
             #expect(
-                try storage.load(Session.self, forKey: "session", default: Session(), migrations: Self.migrations).value
+                try storage.load(StoreDocument(key: "session", default: Session(), migrations: Self.migrations)).value
                     == Self.migrated)
             #expect(try Self.files(in: folder, startingWith: "session~").count == 1)
             #expect(notices.values.count == 1)
@@ -163,7 +163,7 @@ struct DocumentMigrationsTests {
                 #"{"formatVersion": 1, "value": {"token": "t-1", "user": "", "since": 768560000.5}}"#, in: folder)
             let issues = Recorder<StoreIssue>()
             let store = ValueStore(
-                key: "session", default: Session(), migrations: Self.migrations, storage: Self.storage(folder),
+                StoreDocument(key: "session", default: Session(), migrations: Self.migrations), storage: Self.storage(folder),
                 center: NotificationCenter(), watching: .off, reportIssue: { issues.append($0) })
             #expect(store.value == Session())
             guard case .migrationFailed(_, from: 1, failedStep: 1, let reason)? = store.loadProblem else {
@@ -186,7 +186,7 @@ struct DocumentMigrationsTests {
             let original = try Self.install(Self.version1, in: folder)
             let storage = Self.storage(folder)
             let gap = DocumentMigrations<Session>(version: 3).step(from: 2, Self.stepTwo)
-            let load = try storage.load(Session.self, forKey: "session", default: Session(), migrations: gap)
+            let load = try storage.load(StoreDocument(key: "session", default: Session(), migrations: gap))
             guard case .migrationFailed(_, from: 1, failedStep: 1, let reason)? = load.recovery else {
                 Issue.record("expected a failed migration, got \(String(describing: load.recovery))")
                 return
@@ -194,9 +194,11 @@ struct DocumentMigrationsTests {
             #expect(reason.contains("no step"))
             #expect(!load.isStored && load.value == Session())
             #expect(throws: StorageError.self) {
-                try storage.update(Session.self, forKey: "session", default: Session(), migrations: gap) { $0.token = "x" }
+                try storage.update(StoreDocument(key: "session", default: Session(), migrations: gap)) { $0.token = "x" }
             }
-            #expect(throws: StorageError.self) { try storage.save(Session(), forKey: "session", migrations: gap) }
+            #expect(throws: StorageError.self) {
+                try storage.save(Session(), to: StoreDocument(key: "session", default: Session(), migrations: gap))
+            }
             #expect(try Self.contents(of: "session.json", in: folder) == original)
         }
     }
@@ -206,7 +208,7 @@ struct DocumentMigrationsTests {
             let newer = Self.version2.replacingOccurrences(of: #""valueVersion" : 2"#, with: #""valueVersion" : 4"#)
             let original = try Self.install(newer, in: folder)
             let storage = Self.storage(folder)
-            let load = try storage.load(Session.self, forKey: "session", default: Session(), migrations: Self.migrations)
+            let load = try storage.load(StoreDocument(key: "session", default: Session(), migrations: Self.migrations))
             guard case .newerValueVersion(_, found: 4, supported: 3, let kept)? = load.recovery else {
                 Issue.record("expected a newer version, got \(String(describing: load.recovery))")
                 return
@@ -224,7 +226,8 @@ struct DocumentMigrationsTests {
         try withTemporaryFolder { folder in
             let notices = Recorder<StorageNotice>()
             let first = ValueStore(
-                key: "session", default: Session(), migrations: Self.migrations, storage: Self.storage(folder, notices: notices),
+                StoreDocument(key: "session", default: Session(), migrations: Self.migrations),
+                storage: Self.storage(folder, notices: notices),
                 center: NotificationCenter(), watching: .off, reportIssue: { Issue.record("unexpected \($0)") })
             try first.set(Self.migrated)
             #expect(try Self.valueVersion(of: folder) == 3)
@@ -233,7 +236,8 @@ struct DocumentMigrationsTests {
                 .step(from: 1) { (_: SessionV1) throws -> SessionV2 in throw NoUser() }
                 .step(from: 2) { (_: SessionV2) throws -> Session in throw NoUser() }
             let relaunched = ValueStore(
-                key: "session", default: Session(), migrations: failing, storage: Self.storage(folder, notices: notices),
+                StoreDocument(key: "session", default: Session(), migrations: failing),
+                storage: Self.storage(folder, notices: notices),
                 center: NotificationCenter(), watching: .off, reportIssue: { Issue.record("unexpected \($0)") })
             #expect(relaunched.value == Self.migrated)
             #expect(relaunched.loadProblem == nil)
@@ -245,10 +249,14 @@ struct DocumentMigrationsTests {
     @Test func saveAndUpdateRecordTheVersionAndAMigratedDocumentIsRewrittenEvenUnchanged() throws {
         try withTemporaryFolder { folder in
             let storage = Self.storage(folder)
-            try storage.save(Session(token: "t-0"), forKey: "session", migrations: Self.migrations)
+            try storage.save(
+                Session(token: "t-0"),
+                to: StoreDocument(key: "session", default: Session(token: "t-0"), migrations: Self.migrations))
             #expect(try Self.valueVersion(of: folder) == 3)
             _ = try Self.install(Self.version2, in: folder)
-            let update = try storage.update(Session.self, forKey: "session", default: Session(), migrations: Self.migrations) {
+            let update = try storage.update(
+                StoreDocument(key: "session", default: Session(), migrations: Self.migrations)
+            ) {
                 _ in
             }
             #expect(update.didWrite && update.value == Self.migrated)
@@ -259,7 +267,8 @@ struct DocumentMigrationsTests {
 
     @Test func aStoreWithoutMigrationsWritesNoValueVersion() throws {
         try withTemporaryFolder { folder in
-            try Self.storage(folder).save(Session(token: "t-0"), forKey: "session")
+            try Self.storage(folder).save(
+                Session(token: "t-0"), to: StoreDocument(key: "session", default: Session(token: "t-0")))
             #expect(try Self.valueVersion(of: folder) == nil)
         }
     }
@@ -275,7 +284,7 @@ struct DocumentMigrationsTests {
             let faults = FileFaults([.rename: [0, EIO]])
             #expect(throws: StorageError.self) {
                 try FileFaults.$current.withValue(faults) {
-                    try storage.update(Session.self, forKey: "session", default: Session(), migrations: Self.migrations) {
+                    try storage.update(StoreDocument(key: "session", default: Session(), migrations: Self.migrations)) {
                         $0.token = "t-2"
                     }
                 }
@@ -287,7 +296,7 @@ struct DocumentMigrationsTests {
             #expect(try Self.contents(of: try #require(backups.first), in: folder) == original)
             // The next launch migrates again, reusing the backup with the same bytes.
             let relaunched = ValueStore(
-                key: "session", default: Session(), migrations: Self.migrations, storage: Self.storage(folder),
+                StoreDocument(key: "session", default: Session(), migrations: Self.migrations), storage: Self.storage(folder),
                 center: NotificationCenter(), watching: .off, reportIssue: { Issue.record("unexpected \($0)") })
             #expect(relaunched.value == Self.migrated)
             // The launch rewrote the migrated document: the lock was free (the update above let
@@ -306,7 +315,7 @@ struct DocumentMigrationsTests {
             let faults = FileFaults([.fsync: [0, EIO]])
             #expect(throws: StorageError.self) {
                 try FileFaults.$current.withValue(faults) {
-                    try storage.update(Session.self, forKey: "session", default: Session(), migrations: Self.migrations) {
+                    try storage.update(StoreDocument(key: "session", default: Session(), migrations: Self.migrations)) {
                         $0.token = "t-2"
                     }
                 }
@@ -322,13 +331,15 @@ struct DocumentMigrationsTests {
     func aStoreFollowingItsDocumentMigratesWhatAnOlderAppWrote() throws {
         try withTemporaryFolder { folder in
             let store = ValueStore(
-                key: "session", default: Session(), migrations: Self.migrations, storage: Self.storage(folder),
+                StoreDocument(key: "session", default: Session(), migrations: Self.migrations), storage: Self.storage(folder),
                 center: NotificationCenter(), watching: .polling(every: .milliseconds(10)),
                 reportIssue: { Issue.record("unexpected \($0)") })
             try store.set(Session(token: "t-0"))
             // An older version of the app, in another process, writes its shape.
             let older = FileStorage(folder: folder)
-            try older.save(SessionV1(token: "t-1", user: "aki", since: Self.since), forKey: "session")
+            try older.save(
+                SessionV1(token: "t-1", user: "aki", since: Self.since),
+                to: StoreDocument(key: "session", default: SessionV1(token: "t-1", user: "aki", since: Self.since)))
             #expect(eventually { store.value.userID == "aki" })
             #expect(store.value.token == "t-1")
         }
@@ -337,7 +348,8 @@ struct DocumentMigrationsTests {
     @Test func inMemoryStorageKeepsTypedValuesAndIgnoresMigrations() throws {
         let storage = InMemoryStorage(["session": Self.migrated])
         let store = ValueStore(
-            key: "session", default: Session(), migrations: Self.migrations, storage: storage, center: NotificationCenter(),
+            StoreDocument(key: "session", default: Session(), migrations: Self.migrations), storage: storage,
+            center: NotificationCenter(),
             watching: .off)
         #expect(store.value == Self.migrated)
         try store.set(Session(token: "t-3"))
@@ -353,7 +365,7 @@ struct DocumentMigrationsTests {
         try withTemporaryFolder { folder in
             let issues = Recorder<StoreIssue>()
             let store = ValueStore(
-                key: "session", default: Session(), migrations: Self.migrations, storage: Self.storage(folder),
+                StoreDocument(key: "session", default: Session(), migrations: Self.migrations), storage: Self.storage(folder),
                 center: NotificationCenter(), watching: .polling(every: .milliseconds(10)), reportIssue: { issues.append($0) })
             try store.set(Self.migrated)
             let unmigratable = try Self.install(

@@ -104,7 +104,8 @@ struct FileStorageAsUserTests {
     @Test(.enabled(if: geteuid() == 0, "becoming an unprivileged user needs root; as one, there is no one to become"))
     func folderOfAnotherUserIsRefused() throws {
         try withTemporaryFolder { folder in
-            try FileStorage(folder: folder, reportNotice: { _ in }).save(PersistedCounter(count: 5), forKey: "counter")
+            try FileStorage(folder: folder, reportNotice: { _ in }).save(
+                PersistedCounter(count: 5), to: StoreDocument(key: "counter", default: PersistedCounter(count: 5)))
             try #require(chmod(folder.path(percentEncoded: false), 0o777) == 0)  // root's, writable by anyone
             let before = try snapshot(of: folder)
             let run = try Self.run(uid: Self.nobody, folder: folder, steps: ["load", "update"])
@@ -119,7 +120,8 @@ struct FileStorageAsUserTests {
     @Test(.enabled(if: geteuid() == 0, "becoming an unprivileged user needs root; as one, there is no one to become"))
     func documentTheUserCanNotReadIsLeftInPlace() throws {
         try withTemporaryFolder { folder in
-            try FileStorage(folder: folder, reportNotice: { _ in }).save(PersistedCounter(count: 5), forKey: "counter")
+            try FileStorage(folder: folder, reportNotice: { _ in }).save(
+                PersistedCounter(count: 5), to: StoreDocument(key: "counter", default: PersistedCounter(count: 5)))
             for name in ["", "counter.json", "counter.lock"] {
                 try Self.giveToNobody(folder.appending(path: name))
             }
@@ -143,7 +145,8 @@ struct FileStorageAsUserTests {
         try withTemporaryFolder { parent in
             try #require(chmod(parent.path(percentEncoded: false), 0o755) == 0)
             let target = parent.appending(path: "nobodys", directoryHint: .isDirectory)
-            try FileStorage(folder: target, reportNotice: { _ in }).save(PersistedCounter(count: 5), forKey: "counter")
+            try FileStorage(folder: target, reportNotice: { _ in }).save(
+                PersistedCounter(count: 5), to: StoreDocument(key: "counter", default: PersistedCounter(count: 5)))
             for name in ["", FileStorageFolder.markerName, "counter.json", "counter.lock"] {
                 try Self.giveToNobody(target.appending(path: name))
             }
@@ -172,7 +175,7 @@ struct FileStorageAsUserTests {
     @Test func noFreeFileDescriptorLeavesTheDocumentInPlace() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 5), forKey: "counter")
+            try storage.save(PersistedCounter(count: 5), to: StoreDocument(key: "counter", default: PersistedCounter(count: 5)))
             let before = try snapshot(of: folder)
             let run = try Self.run(
                 uid: nil, folder: folder,

@@ -16,7 +16,7 @@ struct FileStorageConcurrencyTests {
                 let storage = FileStorage(folder: folder)  // a different instance per writer
                 for _ in 0..<increments {
                     do {
-                        try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                        try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) {
                             $0.count += 1
                         }
                     } catch {
@@ -25,7 +25,7 @@ struct FileStorageConcurrencyTests {
                 }
             }
             let total = try FileStorage(folder: folder).load(
-                PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+                StoreDocument(key: "counter", default: PersistedCounter()))
             #expect(total.value.count == writers * increments)
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)).sorted()
             // `counter.lock-queue` is there when a writer had to wait for another.
@@ -40,14 +40,17 @@ struct FileStorageConcurrencyTests {
         try await withTemporaryFolder { folder in
             let writer = FileStorage(folder: folder)
             let reader = FileStorage(folder: folder)
-            try writer.save(PersistedCounter(count: 0, label: String(repeating: "x", count: 100_000)), forKey: "big")
+            let big = PersistedCounter(count: 0, label: String(repeating: "x", count: 100_000))
+            try writer.save(big, to: StoreDocument(key: "big", default: big))
             await onSeparateThreads(2) { role in
                 for _ in 0..<100 {
                     do {
                         if role == 0 {
-                            try writer.update(PersistedCounter.self, forKey: "big", default: PersistedCounter()) { $0.count += 1 }
+                            try writer.update(StoreDocument(key: "big", default: PersistedCounter())) {
+                                $0.count += 1
+                            }
                         } else {
-                            let loaded = try reader.load(PersistedCounter.self, forKey: "big", default: PersistedCounter())
+                            let loaded = try reader.load(StoreDocument(key: "big", default: PersistedCounter()))
                             #expect(loaded.recovery == nil && loaded.isStored)
                         }
                     } catch {
@@ -55,7 +58,7 @@ struct FileStorageConcurrencyTests {
                     }
                 }
             }
-            #expect(try reader.load(PersistedCounter.self, forKey: "big", default: PersistedCounter()).value.count == 100)
+            #expect(try reader.load(StoreDocument(key: "big", default: PersistedCounter())).value.count == 100)
         }
     }
 }

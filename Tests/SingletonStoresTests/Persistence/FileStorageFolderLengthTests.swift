@@ -16,7 +16,7 @@ struct FileStorageFolderLengthTests {
         _ storage: FileStorage, mentioning text: String?, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         do {
-            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter(count: 1)))
             Issue.record("the save succeeded", sourceLocation: sourceLocation)
         } catch {
             guard case .folderUnavailable(_, let reason) = error else {

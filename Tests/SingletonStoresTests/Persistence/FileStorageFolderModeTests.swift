@@ -40,11 +40,11 @@ struct FileStorageFolderModeTests {
     }
 
     private static func load(_ storage: FileStorage) throws {
-        _ = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+        _ = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
     }
 
     private static func update(_ storage: FileStorage) throws {
-        try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+        try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
     }
 
     @Test(arguments: [
@@ -78,7 +78,8 @@ struct FileStorageFolderModeTests {
                 return
             }
             #expect(reason.contains("sticky bit"))
-            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 2)
+            #expect(
+                try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value.count == 2)
         }
     }
 

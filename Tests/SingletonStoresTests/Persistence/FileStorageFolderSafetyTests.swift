@@ -25,14 +25,14 @@ struct FileStorageFolderSafetyTests {
     /// Runs `operation` ("load" or "update") on the counter document.
     static func perform(_ operation: String, on storage: FileStorage) throws {
         if operation == "load" {
-            _ = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            _ = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
         } else {
             try update(storage)
         }
     }
 
     static func update(_ storage: FileStorage) throws(StorageError) {
-        try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+        try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
     }
 
     @Test func folderOthersCanAccessIsMadePrivateAndReportedOnce() throws {
@@ -42,7 +42,7 @@ struct FileStorageFolderSafetyTests {
             try #require(chmod(folder.path(percentEncoded: false), 0o777) == 0)
             let notices = Notices()
             let storage = FileStorage(folder: folder, reportNotice: notices.report)
-            _ = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            _ = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
             try Self.update(storage)
             try Self.update(storage)
             #expect(try permissions(of: folder) == 0o700)
@@ -55,7 +55,7 @@ struct FileStorageFolderSafetyTests {
     func folderOfAnotherUserIsRefused() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 3), forKey: "counter")
+            try storage.save(PersistedCounter(count: 3), to: StoreDocument(key: "counter", default: PersistedCounter(count: 3)))
             try #require(chown(folder.path(percentEncoded: false), 65534, 65534) == 0)
             let before = try snapshot(of: folder)
             for operation in ["load", "update"] {
@@ -75,7 +75,7 @@ struct FileStorageFolderSafetyTests {
             let folder = parent.appending(path: "data", directoryHint: .isDirectory)
             let outside = parent.appending(path: "outside", directoryHint: .notDirectory)
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 3), forKey: "counter")
+            try storage.save(PersistedCounter(count: 3), to: StoreDocument(key: "counter", default: PersistedCounter(count: 3)))
             let lock = folder.appending(path: "counter.lock", directoryHint: .notDirectory)
             try FileManager.default.removeItem(at: lock)
             try FileManager.default.createSymbolicLink(at: lock, withDestinationURL: outside)
@@ -86,7 +86,8 @@ struct FileStorageFolderSafetyTests {
                 return file == lock && reason.contains("symbolic link")
             }
             #expect(!FileManager.default.fileExists(atPath: outside.path(percentEncoded: false)), "the link was followed")
-            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 3)
+            #expect(
+                try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value.count == 3)
         }
     }
 
@@ -94,7 +95,7 @@ struct FileStorageFolderSafetyTests {
         try withTemporaryFolder { parent in
             let folder = parent.appending(path: "data", directoryHint: .isDirectory)
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter(count: 1)))
             let target = parent.appending(path: "elsewhere.json", directoryHint: .notDirectory)
             let targetBytes = Data(#"{"formatVersion": 1, "value": {"count": 99, "label": "planted"}}"#.utf8)
             try targetBytes.write(to: target)
@@ -138,8 +139,10 @@ struct FileStorageFolderSafetyTests {
             for operation in ["load", "save", "update"] {
                 #expect {
                     switch operation {
-                    case "load": _ = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
-                    case "save": try storage.save(PersistedCounter(), forKey: "counter")
+                    case "load":
+                        _ = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
+                    case "save":
+                        try storage.save(PersistedCounter(), to: StoreDocument(key: "counter", default: PersistedCounter()))
                     default: try Self.update(storage)
                     }
                 } throws: { error in

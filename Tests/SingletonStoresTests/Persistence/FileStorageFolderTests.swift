@@ -64,7 +64,7 @@ struct FileStorageFolderTests {
             try Data("x".utf8).write(to: blocker)
             let storage = FileStorage(folder: blocker)
             #expect {
-                try storage.save(PersistedCounter(), forKey: "counter")
+                try storage.save(PersistedCounter(), to: StoreDocument(key: "counter", default: PersistedCounter()))
             } throws: { error in
                 guard case StorageError.folderUnavailable(let reported, _) = error else { return false }
                 return reported.standardizedFileURL == blocker.standardizedFileURL

@@ -21,11 +21,11 @@ struct FileStorageForeignFilesTests {
     static let nobody: uid_t = 65534
 
     private static func load(_ storage: FileStorage) throws {
-        _ = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+        _ = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
     }
 
     private static func update(_ storage: FileStorage) throws {
-        try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+        try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
     }
 
     /// Both a load and an update of `storage` throw `folderUnavailable` whose reason holds
@@ -66,7 +66,8 @@ struct FileStorageForeignFilesTests {
         try withTemporaryFolder { parent in
             try #require(chmod(Self.path(parent), 0o755) == 0)
             let target = parent.appending(path: "root-only", directoryHint: .isDirectory)
-            try FileStorage(folder: target, reportNotice: { _ in }).save(PersistedCounter(count: 7), forKey: "counter")
+            try FileStorage(folder: target, reportNotice: { _ in }).save(
+                PersistedCounter(count: 7), to: StoreDocument(key: "counter", default: PersistedCounter(count: 7)))
             let shared = parent.appending(path: "shared", directoryHint: .isDirectory)
             try Self.mkdir(shared, mode: 0o1777)
             let link = shared.appending(path: "data", directoryHint: .isDirectory)
@@ -86,7 +87,8 @@ struct FileStorageForeignFilesTests {
             let theirs = parent.appending(path: "theirs", directoryHint: .isDirectory)
             try Self.mkdir(theirs, mode: 0o755)
             let folder = theirs.appending(path: "data", directoryHint: .isDirectory)
-            try FileStorage(folder: folder, reportNotice: { _ in }).save(PersistedCounter(count: 7), forKey: "counter")
+            try FileStorage(folder: folder, reportNotice: { _ in }).save(
+                PersistedCounter(count: 7), to: StoreDocument(key: "counter", default: PersistedCounter(count: 7)))
             try #require(chown(Self.path(theirs), Self.nobody, gid_t(Self.nobody)) == 0)
             let before = try snapshot(of: folder)
             Self.expectFolderRefused(
@@ -105,7 +107,8 @@ struct FileStorageForeignFilesTests {
             let open = parent.appending(path: "open", directoryHint: .isDirectory)
             try Self.mkdir(open, mode: 0o755)
             let folder = open.appending(path: "data", directoryHint: .isDirectory)
-            try FileStorage(folder: folder, reportNotice: { _ in }).save(PersistedCounter(count: 7), forKey: "counter")
+            try FileStorage(folder: folder, reportNotice: { _ in }).save(
+                PersistedCounter(count: 7), to: StoreDocument(key: "counter", default: PersistedCounter(count: 7)))
             try #require(chmod(Self.path(open), 0o777) == 0)
             let before = try snapshot(of: folder)
             Self.expectFolderRefused(
@@ -116,7 +119,8 @@ struct FileStorageForeignFilesTests {
             try #require(chmod(Self.path(open), 0o1777) == 0)
             try Self.update(FileStorage(folder: folder, reportNotice: { _ in }))
             #expect(
-                try FileStorage(folder: folder).load(PersistedCounter.self, forKey: "counter", default: .init()).value.count == 8)
+                try FileStorage(folder: folder).load(StoreDocument<PersistedCounter>(key: "counter", default: .init())).value
+                    .count == 8)
         }
     }
 
@@ -130,7 +134,7 @@ struct FileStorageForeignFilesTests {
             let storage = FileStorage(folder: link, reportNotice: { _ in })
             try Self.update(storage)
             try Self.update(storage)
-            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: .init()).value.count == 2)
+            #expect(try storage.load(StoreDocument<PersistedCounter>(key: "counter", default: .init())).value.count == 2)
             #expect(FileManager.default.fileExists(atPath: Self.path(target.appending(path: "counter.json"))))
         }
     }
@@ -191,10 +195,10 @@ struct FileStorageForeignFilesTests {
         try withTemporaryFolder { parent in
             let folder = parent.appending(path: "data", directoryHint: .isDirectory)
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), forKey: "other")
+            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "other", default: PersistedCounter(count: 1)))
             #expect(FileStorageFolder.isOwn(folder))
             try Data("garbage".utf8).write(to: folder.appending(path: "counter.json"))
-            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
             #expect(loaded.recovery?.keptFile != nil)
         }
     }
@@ -204,7 +208,7 @@ struct FileStorageForeignFilesTests {
             try Data("x".utf8).write(to: home.appending(path: ".bashrc"))
             try Data(#"{"formatVersion" : 2, "value" : {"cou"#.utf8).write(to: home.appending(path: "counter.json"))
             let loaded = try FileStorage(folder: home, reportNotice: { _ in })
-                .load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+                .load(StoreDocument(key: "counter", default: PersistedCounter()))
             #expect(loaded.recovery?.keptFile != nil)
         }
     }
@@ -223,7 +227,7 @@ struct FileStorageForeignFilesTests {
         try withTemporaryFolder { parent in
             let folder = parent.appending(path: "data", directoryHint: .isDirectory)
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter(count: 1)))
             let system = parent.appending(path: "system-file")
             try Data("system".utf8).write(to: system)
             try #require(chmod(Self.path(system), 0o644) == 0)
@@ -237,7 +241,7 @@ struct FileStorageForeignFilesTests {
                 return reason.contains("2 names (hard links)")
             }
             #expect(try permissions(of: system) == 0o644)
-            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: .init()).value.count == 1)
+            #expect(try storage.load(StoreDocument<PersistedCounter>(key: "counter", default: .init())).value.count == 1)
         }
     }
 
@@ -245,7 +249,7 @@ struct FileStorageForeignFilesTests {
     func aLockFileOfAnotherUserIsRefused() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter(count: 1)))
             let lock = folder.appending(path: "counter.lock")
             try #require(chown(Self.path(lock), Self.nobody, gid_t(Self.nobody)) == 0)
             try #require(chmod(Self.path(lock), 0o644) == 0)

@@ -32,13 +32,13 @@ struct FileStorageLockTests {
     }
 
     static func counter(_ storage: FileStorage) throws -> Int {
-        try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count
+        try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value.count
     }
 
     @Test func aWriteGivesUpAfterTheTimeoutNamingTheStoreAndTheHolderAndSucceedsOnceItIsGone() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 4), forKey: "counter")
+            try storage.save(PersistedCounter(count: 4), to: StoreDocument(key: "counter", default: PersistedCounter(count: 4)))
             let holder = try Self.holdLock("counter", in: folder)
             holder.send(SIGSTOP)  // stopped while holding the lock
 
@@ -48,7 +48,7 @@ struct FileStorageLockTests {
             // Writing waits the timeout, then says who holds the store.
             let started = ContinuousClock.now
             #expect {
-                try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+                try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
             } throws: { error in
                 guard case StorageError.lockTimedOut(let file, let pid, let waited) = error else { return false }
                 let message = "\(error)"
@@ -63,7 +63,7 @@ struct FileStorageLockTests {
             holder.send(SIGKILL)
             holder.send(SIGCONT)
             _ = try holder.finish()
-            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
             #expect(try Self.counter(storage) == 5)
         }
     }
@@ -72,7 +72,7 @@ struct FileStorageLockTests {
         try withTemporaryFolder { folder in
             try LibraryFiles.markAsOwn(folder)  // a folder the library made: bad files are kept aside
             let storage = FileStorage(folder: folder, lockTimeout: .seconds(600), reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter(count: 1)))
             try Data("not json".utf8).write(to: storage.fileURL(forKey: "counter"))
             let holder = try Self.holdLock("counter", in: folder)
             defer {
@@ -80,11 +80,11 @@ struct FileStorageLockTests {
                 _ = try? holder.finish()
             }
             // The bad document is left for the next write; the load returns the default at once.
-            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter(count: 9))
+            let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter(count: 9)))
             #expect(loaded == StorageLoad(value: PersistedCounter(count: 9), isStored: false))
             #expect(FileManager.default.fileExists(atPath: try storage.fileURL(forKey: "counter").path(percentEncoded: false)))
             let available = try storage.updateIfAvailable(
-                PersistedCounter.self, forKey: "counter", default: PersistedCounter()
+                StoreDocument(key: "counter", default: PersistedCounter())
             ) { $0.count += 1 }
             #expect(available == nil)
         }
@@ -107,7 +107,7 @@ struct FileStorageLockTests {
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             let lockPath = folder.appending(path: "counter.lock").resolvingSymlinksInPath().path(percentEncoded: false)
             var copy: Int32 = -1
-            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter(count: 0)) {
+            try storage.update(StoreDocument(key: "counter", default: PersistedCounter(count: 0))) {
                 $0.count = 1
                 copy = Self.duplicateOpenDescriptor(of: lockPath)
             }
@@ -116,7 +116,7 @@ struct FileStorageLockTests {
             let file = try storage.fileURL(forKey: "counter")
             try Data("not json".utf8).write(to: file)
 
-            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter(count: 9))
+            let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter(count: 9)))
             let kept = try #require(loaded.recovery?.keptFile, "the lock stayed held through the copy")
             #expect(try String(contentsOf: kept, encoding: .utf8) == "not json")
         }
@@ -156,7 +156,7 @@ struct FileStorageLockTests {
             var missed: [Int] = []
             for round in 1...300 {
                 try Data("bad \(round)".utf8).write(to: file)
-                let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+                let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
                 if loaded.recovery?.keptFile == nil { missed.append(round) }
             }
             #expect(missed == [], "loads that left their bad document in place")
@@ -169,7 +169,7 @@ struct FileStorageLockTests {
     @Test func aStoreIsReadWhileItsWriteWaitsForTheLock() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, lockTimeout: .seconds(600), reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 3), forKey: "counter")
+            try storage.save(PersistedCounter(count: 3), to: StoreDocument(key: "counter", default: PersistedCounter(count: 3)))
             let store = PersistentStoreCore(
                 key: "counter", default: PersistedCounter(), storage: storage, channel: .heldCounter,
                 center: NotificationCenter(), watching: .off, reportIssue: { _ in })
@@ -298,7 +298,7 @@ struct FileStorageLockTests {
             #expect(processes.allSatisfy { $0.terminationReason == .exit && $0.terminationStatus == 0 })
             #expect(round > 10, "the lock file was removed while the writers ran")
             let total = try FileStorage(folder: folder).load(
-                PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+                StoreDocument(key: "counter", default: PersistedCounter()))
             #expect(total.value.count == writers * increments)
         }
     }
@@ -310,7 +310,7 @@ struct FileStorageLockTests {
         let binary = try Self.helper()
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 10), forKey: "counter")
+            try storage.save(PersistedCounter(count: 10), to: StoreDocument(key: "counter", default: PersistedCounter(count: 10)))
             let marker = "paused-writer-\(UUID().uuidString)"
             let paused = DispatchSemaphore(value: 0)
             let resume = DispatchSemaphore(value: 0)
@@ -328,7 +328,7 @@ struct FileStorageLockTests {
             let writer = Thread {
                 Thread.current.threadDictionary[marker] = true
                 do throws(StorageError) {
-                    let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                    let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) {
                         $0.count += 1
                     }
                     outcome.withLock { $0 = .success(update.value.count) }
@@ -374,7 +374,7 @@ struct FileStorageLockTests {
             let recent = folder.appending(path: "counter~\(id).tmp")  // an older version's, just written
             for file in [dead, live, recent] { try Data("{".utf8).write(to: file) }
 
-            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
 
             #expect(!FileManager.default.fileExists(atPath: dead.path(percentEncoded: false)))
             #expect(FileManager.default.fileExists(atPath: live.path(percentEncoded: false)))

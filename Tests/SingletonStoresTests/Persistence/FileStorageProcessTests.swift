@@ -14,7 +14,7 @@ struct FileStorageProcessTests {
                 binary, arguments: [folder.path(percentEncoded: false), String(increments)], copies: 2)
             #expect(succeeded == [true, true])
             let total = try FileStorage(folder: folder).load(
-                PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+                StoreDocument(key: "counter", default: PersistedCounter()))
             #expect(total.value.count == 2 * increments)
             #expect(total.recovery == nil)
         }

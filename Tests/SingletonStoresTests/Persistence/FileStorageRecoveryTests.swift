@@ -77,15 +77,17 @@ struct FileStorageRecoveryTests {
             let file = try storage.fileURL(forKey: "counter")
             try Data(bad.bytes).write(to: file)
 
-            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter(count: -1))
+            let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter(count: -1)))
             #expect(loaded.value == PersistedCounter(count: -1))
             #expect(!loaded.isStored)
             let kept = try Self.expectKeptAside(loaded.recovery, bad: bad, file: file)
             #expect(!FileManager.default.fileExists(atPath: file.path(percentEncoded: false)))
 
             // The next save writes a fresh good document and leaves the kept file alone.
-            #expect(try storage.save(PersistedCounter(count: 9), forKey: "counter") == nil)
-            let reloaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            #expect(
+                try storage.save(
+                    PersistedCounter(count: 9), to: StoreDocument(key: "counter", default: PersistedCounter(count: 9))) == nil)
+            let reloaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
             #expect(reloaded == StorageLoad(value: PersistedCounter(count: 9), isStored: true))
             #expect(try Data(contentsOf: kept) == Data(bad.bytes))
         }
@@ -98,13 +100,14 @@ struct FileStorageRecoveryTests {
             let file = try storage.fileURL(forKey: "counter")
             try Data(bad.bytes).write(to: file)
 
-            let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+            let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) {
                 $0.count += 1
             }
             #expect(update.value == PersistedCounter(count: 1))
             #expect(update.didWrite)
             _ = try Self.expectKeptAside(update.recovery, bad: bad, file: file)
-            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 1)
+            #expect(
+                try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value.count == 1)
         }
     }
 
@@ -115,9 +118,11 @@ struct FileStorageRecoveryTests {
             let file = try storage.fileURL(forKey: "counter")
             try Data(bad.bytes).write(to: file)
 
-            let recovery = try storage.save(PersistedCounter(count: 5), forKey: "counter")
+            let recovery = try storage.save(
+                PersistedCounter(count: 5), to: StoreDocument(key: "counter", default: PersistedCounter(count: 5)))
             _ = try Self.expectKeptAside(recovery, bad: bad, file: file)
-            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 5)
+            #expect(
+                try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value.count == 5)
         }
     }
 
@@ -130,7 +135,7 @@ struct FileStorageRecoveryTests {
             try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
             try Data("inside".utf8).write(to: file.appending(path: "note.txt"))
 
-            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
             #expect(loaded.value == PersistedCounter())
             guard case .unreadable(let reported, let kept, _) = loaded.recovery else {
                 Issue.record("expected .unreadable, got \(String(describing: loaded.recovery))")
@@ -139,8 +144,9 @@ struct FileStorageRecoveryTests {
             #expect(reported == file)
             #expect(kept.lastPathComponent == "counter~unreadable-20261118T110640Z.json")
             #expect(try Data(contentsOf: kept.appending(path: "note.txt")) == Data("inside".utf8))
-            try storage.save(PersistedCounter(count: 4), forKey: "counter")
-            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 4)
+            try storage.save(PersistedCounter(count: 4), to: StoreDocument(key: "counter", default: PersistedCounter(count: 4)))
+            #expect(
+                try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value.count == 4)
         }
     }
 
@@ -150,7 +156,7 @@ struct FileStorageRecoveryTests {
             let storage = try Self.storage(in: folder)
             let file = try storage.fileURL(forKey: "counter")
             try #require(mkfifo(file.path(percentEncoded: false), 0o600) == 0)
-            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
             guard case .unreadable(_, let kept, _) = loaded.recovery else {
                 Issue.record("expected .unreadable, got \(String(describing: loaded.recovery))")
                 return
@@ -168,7 +174,7 @@ struct FileStorageRecoveryTests {
             var kept: [URL] = []
             for round in 1...3 {
                 try Data("bad \(round)".utf8).write(to: file)
-                let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+                let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
                 kept.append(try #require(loaded.recovery?.keptFile))
             }
             #expect(
@@ -187,7 +193,7 @@ struct FileStorageRecoveryTests {
         try withTemporaryFolder { folder in
             // An hour from now: the temporary file below, of an older version, is old by then.
             let storage = FileStorage(folder: folder, now: { Date(timeIntervalSinceNow: 3600) })
-            try storage.save(PersistedCounter(count: 8), forKey: "counter")
+            try storage.save(PersistedCounter(count: 8), to: StoreDocument(key: "counter", default: PersistedCounter(count: 8)))
             // What a writer of an older version killed mid-write leaves behind: a partial
             // temporary file, without the writer's process id in its name.
             let stale = folder.appending(path: "counter~0123456789abcdef0123456789abcdef.tmp")
@@ -196,10 +202,10 @@ struct FileStorageRecoveryTests {
             let foreign = folder.appending(path: "counter.json.tmp")
             try Data("someone else's".utf8).write(to: foreign)
 
-            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
             #expect(loaded == StorageLoad(value: PersistedCounter(count: 8), isStored: true))
 
-            let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+            let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) {
                 $0.count += 1
             }
             #expect(update.value.count == 9 && update.recovery == nil)

@@ -22,7 +22,7 @@ struct FileStorageSizeLimitTests {
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             let file = try storage.fileURL(forKey: "counter")
             try Self.sparseFile(at: file, size: 3 << 30)
-            let load = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter(count: 7))
+            let load = try storage.load(StoreDocument(key: "counter", default: PersistedCounter(count: 7)))
             #expect(load.value.count == 7)
             guard case .unreadable(_, let kept, let reason)? = load.recovery else {
                 Issue.record("expected the document to be kept aside as unreadable, got \(String(describing: load.recovery))")
@@ -32,8 +32,9 @@ struct FileStorageSizeLimitTests {
             #expect(reason.contains("256 MiB") || reason.contains("256 MB"), "\(reason)")
             let keptSize = try FileManager.default.attributesOfItem(atPath: kept.path(percentEncoded: false))[.size] as? NSNumber
             #expect(keptSize?.uint64Value == 3 << 30, "the file is kept whole")
-            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
-            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 1)
+            try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
+            #expect(
+                try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value.count == 1)
         }
     }
 

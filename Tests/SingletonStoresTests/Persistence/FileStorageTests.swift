@@ -9,13 +9,13 @@ struct FileStorageTests {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
             let value = PersistedCounter(count: 42, label: "ünïcödé / \"quoted\"")
-            #expect(try storage.save(value, forKey: "counter") == nil)
+            #expect(try storage.save(value, to: StoreDocument(key: "counter", default: value)) == nil)
 
-            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
             #expect(loaded == StorageLoad(value: value, isStored: true))
 
             let fresh = FileStorage(folder: folder)  // another instance reads the same document
-            #expect(try fresh.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value == value)
+            #expect(try fresh.load(StoreDocument(key: "counter", default: PersistedCounter())).value == value)
         }
     }
 
@@ -23,7 +23,7 @@ struct FileStorageTests {
         try withTemporaryFolder { folder in
             let dataFolder = folder.appending(path: "data", directoryHint: .isDirectory)
             let storage = FileStorage(folder: dataFolder)
-            let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter(count: 7))
+            let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter(count: 7)))
             #expect(loaded == StorageLoad(value: PersistedCounter(count: 7), isStored: false, recovery: nil))
             #expect(!FileManager.default.fileExists(atPath: dataFolder.path(percentEncoded: false)))
         }
@@ -32,7 +32,7 @@ struct FileStorageTests {
     @Test func documentIsAVersionedEnvelope() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
-            try storage.save(PersistedCounter(count: 3), forKey: "counter")
+            try storage.save(PersistedCounter(count: 3), to: StoreDocument(key: "counter", default: PersistedCounter(count: 3)))
             let data = try Data(contentsOf: try storage.fileURL(forKey: "counter"))
             let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             #expect(json["formatVersion"] as? Int == FileStorage.formatVersion)
@@ -45,7 +45,7 @@ struct FileStorageTests {
         try withTemporaryFolder { folder in
             let dataFolder = folder.appending(path: "nested/data", directoryHint: .isDirectory)
             let storage = FileStorage(folder: dataFolder)
-            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter(count: 1)))
             let file = try storage.fileURL(forKey: "counter")
             #expect(try permissions(of: dataFolder) == 0o700)
             #expect(try permissions(of: file) == 0o600)
@@ -53,7 +53,7 @@ struct FileStorageTests {
 
             // Loosen it by hand: the next write replaces the file with a fresh 0600 one.
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path(percentEncoded: false))
-            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
             #expect(try permissions(of: file) == 0o600)
         }
     }
@@ -62,27 +62,28 @@ struct FileStorageTests {
         try withTemporaryFolder { folder in
             let first = FileStorage(folder: folder)
             let second = FileStorage(folder: folder)
-            try first.save(PersistedCounter(count: 10), forKey: "counter")
+            try first.save(PersistedCounter(count: 10), to: StoreDocument(key: "counter", default: PersistedCounter(count: 10)))
 
             // `second` never loaded, yet it updates what `first` wrote.
-            let update = try second.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+            let update = try second.update(StoreDocument(key: "counter", default: PersistedCounter())) {
                 $0.count += 5
                 return $0.count * 2
             }
             #expect(update == StorageUpdate(value: PersistedCounter(count: 15), outcome: 30, didWrite: true))
-            #expect(try first.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 15)
+            #expect(
+                try first.load(StoreDocument(key: "counter", default: PersistedCounter())).value.count == 15)
         }
     }
 
     @Test func unchangedValueIsNotRewritten() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
-            try storage.save(PersistedCounter(count: 1), forKey: "counter")
+            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter(count: 1)))
             let file = try storage.fileURL(forKey: "counter")
             let inode =
                 try FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))[.systemFileNumber] as? NSNumber
 
-            let refused = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { _ in
+            let refused = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { _ in
                 "nothing to do"
             }
             #expect(refused.outcome == "nothing to do")
@@ -92,7 +93,8 @@ struct FileStorageTests {
             #expect(inode != nil && inode == after)  // an atomic rewrite would have a new inode
 
             // On a missing document, an update that changes nothing writes nothing either.
-            let untouched = try storage.update(PersistedCounter.self, forKey: "other", default: PersistedCounter()) { _ in }
+            let untouched = try storage.update(StoreDocument(key: "other", default: PersistedCounter())) { _ in
+            }
             #expect(!untouched.didWrite)
             #expect(!FileManager.default.fileExists(atPath: try storage.fileURL(forKey: "other").path(percentEncoded: false)))
         }
@@ -101,9 +103,11 @@ struct FileStorageTests {
     @Test func valueThatCannotBeEncodedIsATypedErrorAndLeavesTheDocument() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
-            try storage.save([1.5], forKey: "numbers")
-            #expect(throws: StorageError.self) { try storage.save([Double.nan], forKey: "numbers") }
-            #expect(try storage.load([Double].self, forKey: "numbers", default: []).value == [1.5])
+            try storage.save([1.5], to: StoreDocument(key: "numbers", default: [1.5]))
+            #expect(throws: StorageError.self) {
+                try storage.save([Double.nan], to: StoreDocument(key: "numbers", default: [Double.nan]))
+            }
+            #expect(try storage.load(StoreDocument<[Double]>(key: "numbers", default: [])).value == [1.5])
         }
     }
 
@@ -116,11 +120,13 @@ struct FileStorageTests {
             let storage = FileStorage(folder: folder)
             #expect(throws: StorageError.self) { try storage.fileURL(forKey: key) }
             #expect(throws: StorageError.self) {
-                try storage.load(PersistedCounter.self, forKey: key, default: PersistedCounter())
+                try storage.load(StoreDocument(key: key, default: PersistedCounter()))
             }
-            #expect(throws: StorageError.self) { try storage.save(PersistedCounter(), forKey: key) }
+            #expect(throws: StorageError.self) {
+                try storage.save(PersistedCounter(), to: StoreDocument(key: key, default: PersistedCounter()))
+            }
             do throws(StorageError) {
-                try storage.update(PersistedCounter.self, forKey: key, default: PersistedCounter()) { $0.count += 1 }
+                try storage.update(StoreDocument(key: key, default: PersistedCounter())) { $0.count += 1 }
                 Issue.record("update accepted the key \(key)")
             } catch {
                 guard case .invalidKey(let rejected, _) = error else {
@@ -137,8 +143,8 @@ struct FileStorageTests {
     func validKeyIsAccepted(key: String) throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
-            try storage.save(PersistedCounter(count: 2), forKey: key)
-            #expect(try storage.load(PersistedCounter.self, forKey: key, default: PersistedCounter()).value.count == 2)
+            try storage.save(PersistedCounter(count: 2), to: StoreDocument(key: key, default: PersistedCounter(count: 2)))
+            #expect(try storage.load(StoreDocument(key: key, default: PersistedCounter())).value.count == 2)
             #expect(try storage.fileURL(forKey: key).lastPathComponent == "\(key).json")
         }
     }
@@ -152,9 +158,9 @@ struct FileStorageTests {
             try Data(#"{"formatVersion": 1, "note": "x", "value": {"count": 2, "label": "c", "color": "red"}}"#.utf8).write(
                 to: file)
             #expect(
-                try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value
+                try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value
                     == PersistedCounter(count: 2, label: "c"))
-            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+            try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
             let rewritten = try String(contentsOf: file, encoding: .utf8)
             #expect(rewritten.contains(#""count" : 3"#))
             #expect(!rewritten.contains("color") && !rewritten.contains("note"))

@@ -32,17 +32,17 @@ struct FileStorageTransientErrorTests {
     static func withGoodDocument(_ body: (FileStorage, URL) throws -> Void) throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 7), forKey: "counter")
+            try storage.save(PersistedCounter(count: 7), to: StoreDocument(key: "counter", default: PersistedCounter(count: 7)))
             try body(storage, folder)
         }
     }
 
     static func update(_ storage: FileStorage) throws(StorageError) {
-        try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count += 1 }
+        try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
     }
 
     static func load(_ storage: FileStorage) throws(StorageError) -> StorageLoad<PersistedCounter> {
-        try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+        try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
     }
 
     /// What `load` or `update` threw, or `nil`.

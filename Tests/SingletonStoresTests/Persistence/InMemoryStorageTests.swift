@@ -8,24 +8,24 @@ struct InMemoryStorageTests {
     @Test func seededValueLoadsAndMissingKeyGivesTheDefault() throws {
         let storage = InMemoryStorage(["counter": PersistedCounter(count: 3)])
         #expect(
-            try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+            try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
                 == StorageLoad(value: PersistedCounter(count: 3), isStored: true))
         #expect(
-            try storage.load(PersistedCounter.self, forKey: "other", default: PersistedCounter(count: 9))
+            try storage.load(StoreDocument(key: "other", default: PersistedCounter(count: 9)))
                 == StorageLoad(value: PersistedCounter(count: 9), isStored: false))
     }
 
     @Test func saveAndUpdateChangeTheStoredValue() throws {
         let storage = InMemoryStorage()
-        try storage.save(PersistedCounter(count: 1), forKey: "counter")
-        let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+        try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter(count: 1)))
+        let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) {
             $0.count += 1
             return "done"
         }
         #expect(update == StorageUpdate(value: PersistedCounter(count: 2), outcome: "done", didWrite: true))
         #expect(storage.value(PersistedCounter.self, forKey: "counter") == PersistedCounter(count: 2))
 
-        let unchanged = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { _ in }
+        let unchanged = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { _ in }
         #expect(!unchanged.didWrite)
     }
 
@@ -38,16 +38,16 @@ struct InMemoryStorageTests {
         let storage = InMemoryStorage(["counter": PersistedCounter(count: 3)])
         storage.simulateRecovery(problem, forKey: "counter")
 
-        let first = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+        let first = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
         #expect(first == StorageLoad(value: PersistedCounter(), isStored: false, recovery: problem))
-        let second = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+        let second = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
         #expect(second.recovery == nil)
         #expect(storage.value(PersistedCounter.self, forKey: "counter") == nil)
     }
 
     @Test func valueOfAnotherTypeCountsAsCorrupted() throws {
         let storage = InMemoryStorage(["counter": "not a counter"])
-        let loaded = try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+        let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
         #expect(loaded.value == PersistedCounter())
         guard case .corrupted? = loaded.recovery else {
             Issue.record("expected .corrupted, got \(String(describing: loaded.recovery))")
@@ -59,24 +59,30 @@ struct InMemoryStorageTests {
         let failure = StorageError.writeFailed(file: InMemoryStorage.location(forKey: "counter"), reason: "disk full")
         let storage = InMemoryStorage(["counter": PersistedCounter(count: 1)])
         storage.simulateWriteFailure(failure, forKey: "counter")
-        #expect(throws: failure) { try storage.save(PersistedCounter(count: 5), forKey: "counter") }
         #expect(throws: failure) {
-            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count = 7 }
+            try storage.save(PersistedCounter(count: 5), to: StoreDocument(key: "counter", default: PersistedCounter(count: 5)))
+        }
+        #expect(throws: failure) {
+            try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count = 7 }
         }
         #expect(storage.value(PersistedCounter.self, forKey: "counter") == PersistedCounter(count: 1))
 
         storage.simulateWriteFailure(nil, forKey: "counter")
-        try storage.save(PersistedCounter(count: 5), forKey: "counter")
+        try storage.save(PersistedCounter(count: 5), to: StoreDocument(key: "counter", default: PersistedCounter(count: 5)))
         #expect(storage.value(PersistedCounter.self, forKey: "counter") == PersistedCounter(count: 5))
     }
 
     @Test(arguments: ["", "a/b", "..", ".hidden"])
     func invalidKeyIsRejectedAsByFileStorage(key: String) {
         let storage = InMemoryStorage()
-        #expect(throws: StorageError.self) { try storage.load(PersistedCounter.self, forKey: key, default: PersistedCounter()) }
-        #expect(throws: StorageError.self) { try storage.save(PersistedCounter(), forKey: key) }
         #expect(throws: StorageError.self) {
-            try storage.update(PersistedCounter.self, forKey: key, default: PersistedCounter()) { $0.count += 1 }
+            try storage.load(StoreDocument(key: key, default: PersistedCounter()))
+        }
+        #expect(throws: StorageError.self) {
+            try storage.save(PersistedCounter(), to: StoreDocument(key: key, default: PersistedCounter()))
+        }
+        #expect(throws: StorageError.self) {
+            try storage.update(StoreDocument(key: key, default: PersistedCounter())) { $0.count += 1 }
         }
     }
 
@@ -86,7 +92,7 @@ struct InMemoryStorageTests {
             for _ in 0..<8 {
                 group.addTask {
                     for _ in 0..<250 {
-                        _ = try? storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+                        _ = try? storage.update(StoreDocument(key: "counter", default: PersistedCounter())) {
                             $0.count += 1
                         }
                     }
@@ -98,7 +104,9 @@ struct InMemoryStorageTests {
 
     @Test func valueThatCannotBeEncodedFailsAsOnDisk() {
         let storage = InMemoryStorage()
-        #expect(throws: StorageError.self) { try storage.save([Double.nan], forKey: "numbers") }
+        #expect(throws: StorageError.self) {
+            try storage.save([Double.nan], to: StoreDocument(key: "numbers", default: [Double.nan]))
+        }
         #expect(storage.value([Double].self, forKey: "numbers") == nil)
     }
 }

@@ -9,7 +9,7 @@ struct WrittenDocumentsTests {
     @Test func aDocumentChangedBehindTheStorageIsReadFromDisk() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count = 1 }
+            try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count = 1 }
             // Another writer's document, of the same size as ours: other bytes, so it is decoded.
             let file = try storage.fileURL(forKey: "counter")
             let ours = try Data(contentsOf: file)
@@ -17,19 +17,20 @@ struct WrittenDocumentsTests {
             #expect(theirs.count == ours.count)
             try theirs.write(to: file)
 
-            let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) {
+            let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) {
                 $0.count += 1
             }
             #expect(update.value.count == 8)
-            #expect(try storage.load(PersistedCounter.self, forKey: "counter", default: PersistedCounter()).value.count == 8)
+            #expect(
+                try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value.count == 8)
         }
     }
 
     @Test func anUnchangedValueIsNotRewrittenWhenTheBytesAreOurs() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { $0.count = 3 }
-            let update = try storage.update(PersistedCounter.self, forKey: "counter", default: PersistedCounter()) { _ in }
+            try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count = 3 }
+            let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { _ in }
             #expect(!update.didWrite)
             #expect(update.value == PersistedCounter(count: 3))
         }

@@ -62,7 +62,7 @@ func persistenceArticleLaunch(storage: FileStorage) throws -> Int {
     // Article "PersistenceAndRecovery" snippet 4: begin
 struct LaunchCount: Codable, Sendable { var launches = 0 }
 
-let launch = try storage.update(LaunchCount.self, forKey: "launches", default: LaunchCount()) { count in
+let launch = try storage.update(StoreDocument(key: "launches", default: LaunchCount())) { count in
     count.launches += 1  // runs under the document's lock: keep it quick and pure
 }
 print("launch number \(launch.value.launches)")  // no launch of any process is lost
@@ -118,7 +118,7 @@ let noteMigrations = DocumentMigrations<Note>(version: 3)
 
 func persistenceArticleMigratedNote(storage: FileStorage) -> ValueStore<Note> {
     // Article "PersistenceAndRecovery" snippet 8: begin
-let note = ValueStore(key: "note", default: Note(), migrations: noteMigrations, storage: storage)
+let note = ValueStore(StoreDocument(key: "note", default: Note(), migrations: noteMigrations), storage: storage)
 print(note.value.title)  // a note saved by version 1 or 2 reads as a version 3 note
 if case .migrationFailed(_, let from, let step, let reason)? = note.loadProblem {
     print("the note of version \(from) was left as it was: the step from \(step) failed: \(reason)")
@@ -141,11 +141,11 @@ if case .migrationFailed(_, let from, let step, let reason)? = note.loadProblem 
             let old = #"{"formatVersion": 2, "value": {"title": "Stretch"}}"#
             try Data(old.utf8).write(to: folder.appending(path: "reminder.json"))
             let storage = FileStorage(folder: folder)
-            let loaded = try storage.load(Reminder.self, forKey: "reminder", default: Reminder(title: ""))
+            let loaded = try storage.load(StoreDocument(key: "reminder", default: Reminder(title: "")))
             #expect(loaded.value == Reminder(title: "Stretch", snoozeMinutes: 10))
             #expect(loaded.recovery == nil)
-            try storage.save(Reminder(title: "Walk", snoozeMinutes: 5), forKey: "reminder")
-            #expect(try storage.load(Reminder.self, forKey: "reminder", default: Reminder(title: "")).value.snoozeMinutes == 5)
+            try storage.save(Reminder(title: "Walk", snoozeMinutes: 5), to: StoreDocument(key: "reminder", default: Reminder(title: "Walk", snoozeMinutes: 5)))
+            #expect(try storage.load(StoreDocument(key: "reminder", default: Reminder(title: ""))).value.snoozeMinutes == 5)
         }
     }
 

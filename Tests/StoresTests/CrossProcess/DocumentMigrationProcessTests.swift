@@ -35,8 +35,8 @@ struct DocumentMigrationProcessTests {
                 let next = try StressHelper(folder: folder).run("migrate-counter")
                 #expect(next.status == 0 && next.standardOutput == "3\n", "\(point): \(next)")
                 let load = try FileStorage(folder: folder).load(
-                    PersistedCounter.self, forKey: "counter", default: PersistedCounter(), migrations: PersistedCounter.migrations
-                )
+                    StoreDocument<PersistedCounter>(
+                        key: "counter", default: PersistedCounter(), migrations: PersistedCounter.migrations))
                 #expect(load.value == PersistedCounter(count: 3, label: "migrated"), "\(point)")
                 let backups = try Self.backups(in: folder)
                 #expect(backups.count == 1, "\(point): one copy, reused")

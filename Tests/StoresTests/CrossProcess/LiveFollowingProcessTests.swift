@@ -62,7 +62,7 @@ struct LiveFollowingProcessTests {
             #expect(watched.lines.last?.hasPrefix("final 400 posts ") == true)
             #expect(watched.lines.last?.hasSuffix(" ordered true") == true)
             let onDisk = try FileStorage(folder: folder).load(
-                PersistedCounter.self, forKey: "counter", default: PersistedCounter())
+                StoreDocument(key: "counter", default: PersistedCounter()))
             #expect(onDisk.value.count == 400, "no update lost on disk")
         }
     }

@@ -59,7 +59,7 @@ import Testing
                 let storage = InMemoryStorage()
                 var profile = UserProfile()
                 profile.genderCode = code
-                try storage.save(profile, forKey: "profile")
+                try storage.save(profile, to: StoreDocument(key: "profile", default: profile))
                 let profiles = UserProfileStore(storage: storage, center: NotificationCenter(), reportIssue: { _ in })
                 return GenderStore(profile: profiles)
             },

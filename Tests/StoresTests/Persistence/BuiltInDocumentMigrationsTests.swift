@@ -27,9 +27,9 @@ struct BuiltInDocumentMigrationsTests {
                 try fixture.install(version: version, in: folder)
                 try fixture.install(version: version, in: handFolder)
                 let storage = FileStorage(folder: folder, reportNotice: { _ in })
-                let migrated = try storage.load(Value.self, forKey: key, default: defaultValue, migrations: migrations)
+                let migrated = try storage.load(StoreDocument<Value>(key: key, default: defaultValue, migrations: migrations))
                 #expect(migrated.recovery == nil && migrated.isStored)
-                let byHand = try FileStorage(folder: handFolder).load(Value.self, forKey: key, default: defaultValue)
+                let byHand = try FileStorage(folder: handFolder).load(StoreDocument<Value>(key: key, default: defaultValue))
                 let files = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))
                 return (migrated.value, byHand.value, files.filter { $0 != "\(key).lock" && $0 != "\(key).lock-queue" }.sorted())
             }
@@ -137,7 +137,7 @@ struct BuiltInDocumentMigrationsTests {
             #expect(issues.values.contains { "\($0)".contains("2 entries could not be read") })
             // The migrated document holds all three, and loads the same way again.
             let again = try FileStorage(folder: folder, reportNotice: { _ in }).load(
-                PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger(), migrations: Self.ledger)
+                StoreDocument(key: "purchases", default: PurchaseLedger(), migrations: Self.ledger))
             #expect(again.value.entries == purchases.purchaseLedger.entries)
             #expect(again.value.unreadableEntries.count == 2)
         }

@@ -23,12 +23,12 @@ struct DocumentFixture: Sendable, CustomStringConvertible {
         self.name = name
         self.key = key
         check = { storage in
-            let load = try storage.load(Value.self, forKey: key, default: expected)
+            let load = try storage.load(StoreDocument<Value>(key: key, default: expected))
             if let recovery = load.recovery { return "kept aside: \(recovery)" }
             if !load.isStored { return "not found" }
             return load.value == expected ? nil : "loaded \(load.value), expected \(expected)"
         }
-        resave = { storage in try storage.save(expected, forKey: key) }
+        resave = { storage in try storage.save(expected, to: StoreDocument(key: key, default: expected)) }
     }
 
     var description: String { name }

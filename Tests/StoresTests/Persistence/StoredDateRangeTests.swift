@@ -40,13 +40,13 @@ struct StoredDateRangeTests {
                 ledger.append(.boostItemUsed, at: date, boost: BoostGrant(id: "g\(index)", endDate: date))
                 receipts.append(PurchaseReceipt(id: "r\(index)", product: .boostItems(1), date: date))
             }
-            try storage.save(ledger, forKey: "purchases")
-            try storage.save(receipts, forKey: "receipts")
-            let readLedger = try storage.load(PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger())
+            try storage.save(ledger, to: StoreDocument(key: "purchases", default: ledger))
+            try storage.save(receipts, to: StoreDocument(key: "receipts", default: receipts))
+            let readLedger = try storage.load(StoreDocument(key: "purchases", default: PurchaseLedger()))
             #expect(readLedger.recovery == nil)
             #expect(readLedger.value == ledger)
             #expect(readLedger.value.unreadableEntries.isEmpty)
-            let readReceipts = try storage.load([PurchaseReceipt].self, forKey: "receipts", default: [])
+            let readReceipts = try storage.load(StoreDocument<[PurchaseReceipt]>(key: "receipts", default: []))
             #expect(readReceipts.recovery == nil)
             #expect(readReceipts.value == receipts)
         }
@@ -150,9 +150,9 @@ struct StoredDateRangeTests {
         try Data(#"{"formatVersion": 1, "value": {"entries": [\#(entry)]}}"#.utf8).write(
             to: folder.appending(path: "purchases.json"))
         let storage = FileStorage(folder: folder, reportNotice: { _ in })
-        let first = try storage.load(PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger()).value
-        try storage.save(first, forKey: "purchases")
-        let second = try storage.load(PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger()).value
+        let first = try storage.load(StoreDocument(key: "purchases", default: PurchaseLedger())).value
+        try storage.save(first, to: StoreDocument(key: "purchases", default: first))
+        let second = try storage.load(StoreDocument(key: "purchases", default: PurchaseLedger())).value
         #expect(first.unreadableEntries.count == 1)
         #expect(second == first)
     }

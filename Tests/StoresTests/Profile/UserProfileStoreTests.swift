@@ -63,7 +63,7 @@ import Testing
         let storage = InMemoryStorage()
         var stored = UserProfile(nickname: "Kei")
         stored.genderCode = 7
-        try storage.save(stored, forKey: "profile")
+        try storage.save(stored, to: StoreDocument(key: "profile", default: stored))
         let reports = Recorder<StoreIssue>()
         let store = UserProfileStore(storage: storage, center: NotificationCenter(), reportIssue: { reports.append($0) })
         #expect(reports.values == [.unknownGenderCode(7)])

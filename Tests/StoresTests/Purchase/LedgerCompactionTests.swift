@@ -77,8 +77,8 @@ struct LedgerCompactionTests {
         // Through a document and back, exactly.
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
-            try storage.save(compacted, forKey: "purchases")
-            let loaded = try storage.load(PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger())
+            try storage.save(compacted, to: StoreDocument(key: "purchases", default: compacted))
+            let loaded = try storage.load(StoreDocument(key: "purchases", default: PurchaseLedger()))
             #expect(loaded.recovery == nil)
             #expect(loaded.value == compacted)
         }
@@ -107,7 +107,7 @@ struct LedgerCompactionTests {
         ledger.append(.boostItemsBought(1), at: date, receiptID: "r-3")
         ledger.compact(keepingLast: 1)
         try withTemporaryFolder { folder in
-            try FileStorage(folder: folder).save(ledger, forKey: "purchases")
+            try FileStorage(folder: folder).save(ledger, to: StoreDocument(key: "purchases", default: ledger))
             let text = try String(contentsOf: folder.appending(path: "purchases.json"), encoding: .utf8)
             #expect(
                 text == """
@@ -151,7 +151,8 @@ struct LedgerCompactionTests {
         try withTemporaryFolder { folder in
             let text = #"{"formatVersion": 2, "value": {"checkpoint": \#(checkpoint), "entriesSinceCheckpoint": []}}"#
             try Data(text.utf8).write(to: folder.appending(path: "purchases.json"))
-            let loaded = try FileStorage(folder: folder).load(PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger())
+            let loaded = try FileStorage(folder: folder).load(
+                StoreDocument(key: "purchases", default: PurchaseLedger()))
             #expect(loaded.recovery != nil)
             #expect(loaded.value == PurchaseLedger())
         }
@@ -165,7 +166,7 @@ struct LedgerCompactionTests {
         }
         try await withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
-            try storage.save(whole, forKey: "purchases")  // the shape every earlier version wrote
+            try storage.save(whole, to: StoreDocument(key: "purchases", default: whole))  // the shape every earlier version wrote
             let wall = ManualWallClock(now: Date(timeIntervalSince1970: 1_800_000_000))
             let purchases = PurchaseManager(
                 storage: storage, wallClock: wall.wallClock, center: NotificationCenter(), watching: .off,
@@ -180,7 +181,7 @@ struct LedgerCompactionTests {
             #expect(ledger.boostItems == whole.boostItems + 2)
             #expect(ledger.premiumExpiry == whole.premiumExpiry)
             #expect(ledger.latestBoostGrant == whole.latestBoostGrant)
-            let reloaded = try storage.load(PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger())
+            let reloaded = try storage.load(StoreDocument(key: "purchases", default: PurchaseLedger()))
             #expect(reloaded.value == ledger, "the compacted ledger is what is on disk")
         }
     }
@@ -209,7 +210,7 @@ struct LedgerCompactionTests {
             #expect(ledger.boostItems == 201)
             #expect(try await purchases.restore() == 0, "neither the unreadable entry's receipt nor a recent one again")
             let reloaded = try FileStorage(folder: folder).load(
-                PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger())
+                StoreDocument(key: "purchases", default: PurchaseLedger()))
             #expect(reloaded.value == ledger)
         }
     }
@@ -224,8 +225,8 @@ struct LedgerCompactionTests {
             let receipts = (0..<1_000).map { PurchaseReceipt(id: "r-\($0)", product: .boostItems(1), date: date) }
             var ledger = PurchaseLedger()
             for receipt in receipts { ledger.append(.boostItemsBought(1), at: date, receiptID: receipt.id) }
-            try storage.save(receipts, forKey: "receipts")
-            try storage.save(ledger, forKey: "purchases")
+            try storage.save(receipts, to: StoreDocument(key: "receipts", default: receipts))
+            try storage.save(ledger, to: StoreDocument(key: "purchases", default: ledger))
             func launch() -> (PurchaseManager, BoostTimeManager) {
                 let center = NotificationCenter()
                 let boost = BoostTimeManager(
@@ -238,7 +239,7 @@ struct LedgerCompactionTests {
             }
             let (first, boost) = launch()
             #expect(first.ownedBoostItems == 1_000)
-            let kept = try storage.load([PurchaseReceipt].self, forKey: "receipts", default: []).value
+            let kept = try storage.load(StoreDocument<[PurchaseReceipt]>(key: "receipts", default: [])).value
             #expect(kept == Array(receipts.suffix(LocalPurchaseBackend.retainedReceiptCount)), "cut down to the newest")
             try first.useBoostItem(duration: 60)
             boost.stopCountDown()

@@ -119,16 +119,16 @@ struct LedgerStreamingTests {
             // Read whole (the threshold is only for ledgers of the current version: read it as
             // one of version 2 through the plain decoder of the storage), then compacted.
             let storage = FileStorage(folder: folder)
-            let whole = try storage.load(PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger()).value
+            let whole = try storage.load(StoreDocument(key: "purchases", default: PurchaseLedger())).value
             let expected = Self.compacted(whole)
             #expect(whole.unreadableEntries.count == odd.count)
             let streamed = try storage.load(
-                PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger(), migrations: PurchaseDocumentMigrations.ledger
-            )
+                StoreDocument<PurchaseLedger>(
+                    key: "purchases", default: PurchaseLedger(), migrations: PurchaseDocumentMigrations.ledger))
             let receiptIDs = streamed.value.unreadableEntries.map { $0.receiptID ?? "" }
             let reasons = streamed.value.unreadableEntries.map { $0.reason }
             let expectedReasons = expected.unreadableEntries.map { $0.reason }
-            let reloaded = try storage.load(PurchaseLedger.self, forKey: "purchases", default: PurchaseLedger()).value
+            let reloaded = try storage.load(StoreDocument(key: "purchases", default: PurchaseLedger())).value
             #expect(streamed.recovery == nil)
             #expect(streamed.value == expected)
             #expect(receiptIDs == ["gift-\(run)", "zero"])

@@ -7,21 +7,19 @@ import SingletonStoresLocking
 /// is missed; news that comes before the store's core exists is remembered and acted on once
 /// it does.
 final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
-    private let key: String
+    private let document: StoreDocument<State>
     private let storage: any StoreStorage
     private let reportIssue: @Sendable (StoreIssue) -> Void
     private let tracker: WriteTracker
-    private let migrations: DocumentMigrations<State>?
     private let core = LateBound<StoreCore<State>>()
     /// The last problem reported, so one that persists is reported once, not at every change.
     private let lastProblem = Locked<StorageError?>(nil)
 
     init(
-        key: String, storage: any StoreStorage, tracker: WriteTracker, migrations: DocumentMigrations<State>? = nil,
+        document: StoreDocument<State>, storage: any StoreStorage, tracker: WriteTracker,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void
     ) {
-        self.migrations = migrations
-        self.key = key
+        self.document = document
         self.storage = storage
         self.tracker = tracker
         self.reportIssue = reportIssue
@@ -46,7 +44,7 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
         core.update(origin: .otherProcess) { state in
             tracker.follow { () -> Void in
                 do throws(StorageError) {
-                    let loaded = try storage.load(State.self, forKey: key, default: state, migrating: migrations)
+                    let loaded = try storage.load(document.starting(from: state))
                     problem = loaded.recovery
                     if loaded.isStored { state = loaded.value }
                 } catch {

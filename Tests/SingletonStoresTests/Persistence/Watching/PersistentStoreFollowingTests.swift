@@ -73,7 +73,8 @@ struct PersistentStoreFollowingTests {
                 .filter { $0.hasPrefix("counter~") && $0.hasSuffix(".json") }
             #expect(kept.count == 1)
             // A good version written again is followed.
-            try FileStorage(folder: folder).save(PersistedCounter(count: 8), forKey: "counter")
+            try FileStorage(folder: folder).save(
+                PersistedCounter(count: 8), to: StoreDocument(key: "counter", default: PersistedCounter(count: 8)))
             #expect(eventually { watcher.posted.values.last == 8 })
             #expect(watcher.issues.count == 1)
         }
@@ -84,7 +85,8 @@ struct PersistentStoreFollowingTests {
             let watcher = FollowingCounter(folder: folder)
             try watcher.set(3)
             try FileManager.default.removeItem(at: FileStorage(folder: folder).fileURL(forKey: "counter"))
-            try FileStorage(folder: folder).save(PersistedCounter(count: 4), forKey: "counter")
+            try FileStorage(folder: folder).save(
+                PersistedCounter(count: 4), to: StoreDocument(key: "counter", default: PersistedCounter(count: 4)))
             #expect(eventually { watcher.posted.values.last == 4 })
             #expect(watcher.posted.values == [3, 4])
         }
@@ -95,10 +97,12 @@ struct PersistentStoreFollowingTests {
             let folder = parent.appending(path: "data", directoryHint: .isDirectory)
             let watcher = FollowingCounter(folder: folder)
             #expect(watcher.store.watchMechanism == .polling(interval: StorageWatching.defaultPollInterval))
-            try FileStorage(folder: folder).save(PersistedCounter(count: 1), forKey: "counter")
+            try FileStorage(folder: folder).save(
+                PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter(count: 1)))
             #expect(eventually { watcher.posted.values.last == 1 })
             #expect(eventually { watcher.store.watchMechanism == .fileEvents })
-            try FileStorage(folder: folder).save(PersistedCounter(count: 2), forKey: "counter")
+            try FileStorage(folder: folder).save(
+                PersistedCounter(count: 2), to: StoreDocument(key: "counter", default: PersistedCounter(count: 2)))
             #expect(eventually { watcher.posted.values.last == 2 })
         }
     }
@@ -109,7 +113,8 @@ struct PersistentStoreFollowingTests {
             let watcher = FileFaults.$current.withValue(faults) { FollowingCounter(folder: folder) }
             #expect(faults.isUsedUp)
             #expect(watcher.store.watchMechanism != nil)
-            try FileStorage(folder: folder).save(PersistedCounter(count: 5), forKey: "counter")
+            try FileStorage(folder: folder).save(
+                PersistedCounter(count: 5), to: StoreDocument(key: "counter", default: PersistedCounter(count: 5)))
             #expect(eventually { watcher.posted.values.last == 5 })
         }
     }

@@ -7,7 +7,7 @@ import SingletonStoresLocking
 /// let faults = FileFaults([.read: [EINTR], .fsync: [EIO]])
 /// #expect(throws: StorageError.self) {  // the interrupted read is retried, the failed flush is not
 ///     try FileFaults.$current.withValue(faults) {
-///         try storage.update(Int.self, forKey: "counter", default: 0) { $0 += 1 }
+///         try storage.update(StoreDocument<Int>(key: "counter", default: 0)) { $0 += 1 }
 ///     }
 /// }
 /// ```

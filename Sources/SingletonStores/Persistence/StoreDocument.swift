@@ -1,0 +1,69 @@
+/// A document a store keeps in a ``StoreStorage``, named once: its key, the value it holds when
+/// there is none, and the ``DocumentMigrations`` from older versions of that value, if it has any.
+///
+/// Say it once, beside the value, and hand it to the store or the storage:
+///
+/// ```swift
+/// struct ReaderSettings: Codable, Sendable, Equatable {
+///     static let document = StoreDocument(key: "reader-settings", default: ReaderSettings())
+///     var fontSize = 14.0
+/// }
+///
+/// func readerSettings(in storage: any StoreStorage) -> ValueStore<ReaderSettings> {
+///     ValueStore(ReaderSettings.document, storage: storage)
+/// }
+/// ```
+///
+/// The key names the document's files (`<key>.json`): 1–120 letters, digits, `.`, `_` or `-`,
+/// not starting with a dot. It is checked once, here; a document with an invalid key can still
+/// be made (so that a `static let` never traps), and every use of it throws
+/// ``StorageError/invalidKey(_:reason:)``, as a storage always has.
+public struct StoreDocument<Value: Codable & Sendable>: Sendable {
+    /// The document's name in its storage, such as `"settings"`.
+    public let key: String
+
+    /// The value when there is no usable document.
+    public let defaultValue: Value
+
+    /// The value's current version and the steps from each older one; `nil` for a value whose
+    /// shape has not changed in a way its `Codable` conformance can't absorb.
+    public let migrations: DocumentMigrations<Value>?
+
+    /// Why ``key`` is not a valid key, found when the document was made; `nil` when it is valid.
+    let keyProblem: StorageError?
+
+    /// A document named `key`.
+    ///
+    /// - Parameters:
+    ///   - key: The document's name: 1–120 letters, digits, `.`, `_` or `-`.
+    ///   - defaultValue: The value when there is no usable document.
+    ///   - migrations: The value's current version and the steps from each older one, if its
+    ///     shape has changed between versions of the app (see ``DocumentMigrations``).
+    public init(key: String, default defaultValue: Value, migrations: DocumentMigrations<Value>? = nil) {
+        self.key = key
+        self.defaultValue = defaultValue
+        self.migrations = migrations
+        self.keyProblem = StorageKey.problem(with: key).map { .invalidKey(key, reason: $0) }
+    }
+
+    /// The ``key``, checked: a storage of your own calls this before it uses the key.
+    ///
+    /// - Throws: ``StorageError/invalidKey(_:reason:)`` when the key is not a valid name.
+    public func validKey() throws(StorageError) -> String {
+        if let keyProblem { throw keyProblem }
+        return key
+    }
+
+    /// The same document, starting from `value` when there is none (a store following its
+    /// document keeps its current state rather than go back to the default).
+    func starting(from value: Value) -> StoreDocument {
+        StoreDocument(key: key, defaultValue: value, migrations: migrations, keyProblem: keyProblem)
+    }
+
+    private init(key: String, defaultValue: Value, migrations: DocumentMigrations<Value>?, keyProblem: StorageError?) {
+        self.key = key
+        self.defaultValue = defaultValue
+        self.migrations = migrations
+        self.keyProblem = keyProblem
+    }
+}
