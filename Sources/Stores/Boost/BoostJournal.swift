@@ -11,7 +11,7 @@ struct BoostJournal: Sendable {
     /// The boost document's key.
     static let boostKey = "boost"
     /// The purchase ledger's key, read for the boost's grants.
-    static let ledgerKey = "purchases"
+    static let ledgerKey = PurchaseDocuments.ledger.key
 
     /// The countdown's document.
     let key: String
@@ -20,11 +20,14 @@ struct BoostJournal: Sendable {
     let storage: any StoreStorage
     let reportIssue: @Sendable (StoreIssue) -> Void
 
+    /// The countdown's document: no countdown until one is written.
+    private var document: StoreDocument<BoostRecord> { StoreDocument(key: key, default: .none) }
+
     /// The record as it stands now, grants included, read without locking (documents are
     /// replaced atomically). `.none` when it cannot be read; problems are reported.
     func current() -> BoostRecord {
         do {
-            let loaded = try storage.load(BoostRecord.self, forKey: key, default: .none)
+            let loaded = try storage.load(document)
             if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
             return loaded.value.merging(try latestGrant())
         } catch {
@@ -55,8 +58,8 @@ struct BoostJournal: Sendable {
         }
         let committed =
             waits
-            ? try storage.update(BoostRecord.self, forKey: key, default: .none, merged)
-            : try storage.updateIfAvailable(BoostRecord.self, forKey: key, default: .none, merged)
+            ? try storage.update(document, merged)
+            : try storage.updateIfAvailable(document, merged)
         guard let committed else { return nil }
         if let problem = committed.recovery { reportIssue(.storageRecovered(problem)) }
         return committed.outcome
@@ -66,7 +69,8 @@ struct BoostJournal: Sendable {
     private func latestGrant() throws(StorageError) -> BoostGrant? {
         guard let grantsKey else { return nil }
         let ledger = try storage.load(
-            PurchaseLedger.self, forKey: grantsKey, default: PurchaseLedger(), migrations: PurchaseDocumentMigrations.ledger)
+            StoreDocument(
+                key: grantsKey, default: PurchaseDocuments.ledger.defaultValue, migrations: PurchaseDocuments.ledger.migrations))
         if let problem = ledger.recovery { reportIssue(.storageRecovered(problem)) }
         return ledger.value.latestBoostGrant
     }

@@ -66,9 +66,10 @@ struct SubcommandBinaryTests {
     @Test func watchUntilEndCountsThePersistedBoostDownToItsEnd() throws {
         try withDemoBinary { binary in
             #expect(try binary.run(["boost", "watch", "--until-end"]).lines == ["No boost is running."])
-            // Long enough on the real clock to still run however slowly the watch starts; counted
-            // down 200 times faster, it takes half a second.
-            _ = try binary.run(["boost", "start", "--seconds", "100"])
+            // Long enough to still run however slowly the watch starts and draws its first line
+            // on a loaded machine (a process may wait seconds for a core): counted down 200
+            // times faster, it takes 5 s.
+            _ = try binary.run(["boost", "start", "--seconds", "1000"])
             let watch = try binary.run(["boost", "watch", "--until-end", "--speed", "200"])
             #expect(watch.status == 0)
             #expect(watch.lines.last == "Boost: over.")
