@@ -34,6 +34,7 @@ required_articles=(
     "SingletonStores|FromAPlainSingleton|From a plain singleton"
     "SingletonStores|PersistenceAndRecovery|Persistence and recovery"
     "SingletonStores|SwiftUIAndUIKit|SwiftUI and UIKit"
+    "SingletonStores|ACountdownOfYourOwn|A countdown of your own"
     "SingletonStoresTesting|TestingWithStores|Testing with stores"
     "Timers|CountdownsThatAgree|Countdowns that agree"
     "Automaton|ScreenFlowsAsStateMachines|Screen flows as state machines"

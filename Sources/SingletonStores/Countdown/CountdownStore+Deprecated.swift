@@ -1,7 +1,9 @@
 extension CountdownStore {
     /// Starts a countdown of `duration` seconds, replacing any running one; a failed save is
     /// reported to `reportIssue`.
-    @available(*, deprecated, renamed: "start(duration:)", message: "Use try start(duration: .seconds(n)); it throws a failed save.")
+    @available(
+        *, deprecated, renamed: "start(duration:)", message: "Use try start(duration: .seconds(n)); it throws a failed save."
+    )
     public func startCountDown(duration: Int) {
         reportingFailure { () throws(StorageError) in try start(duration: .seconds(duration)) }
     }

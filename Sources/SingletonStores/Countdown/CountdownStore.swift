@@ -284,11 +284,12 @@ public final class CountdownStore: Sendable {
         guard duration > .zero else { throw .invalidDuration(duration) }
         let refusal: CountdownError?
         do throws(StorageError) {
-            refusal = try changeSaving { phase, now -> CountdownError? in
-                if let running = phase.shownSeconds(at: now) { return .alreadyRunning(remainingSeconds: running) }
-                phase = .running(deadline: now.advanced(by: Self.clamped(duration)))
-                return nil
-            } ?? nil
+            refusal =
+                try changeSaving { phase, now -> CountdownError? in
+                    if let running = phase.shownSeconds(at: now) { return .alreadyRunning(remainingSeconds: running) }
+                    phase = .running(deadline: now.advanced(by: Self.clamped(duration)))
+                    return nil
+                } ?? nil
         } catch {
             throw .storage(error)
         }

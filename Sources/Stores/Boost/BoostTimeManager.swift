@@ -57,7 +57,7 @@ import Timers
 /// stopped, whether or not anyone observes; a boost replaced by a new start does not end, it is
 /// replaced.
 ///
-/// It is a ``CountdownStore`` on the `boost` document that also follows the boosts the purchase
+/// It is a `CountdownStore` (SingletonStores) on the `boost` document that also follows the boosts the purchase
 /// ledger's items start; make a countdown of your own the same way.
 ///
 /// ## Bad input

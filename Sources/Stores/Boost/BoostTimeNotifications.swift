@@ -25,7 +25,7 @@ extension NotificationChannel where Payload == Int {
     public static let boostTime = NotificationChannel(.boostTimeNotification)
 }
 
-/// Why a boost ended: a countdown's end (``SingletonStores/CountdownEnd``), under the boost's
+/// Why a boost ended: a countdown's end (`CountdownEnd`, in SingletonStores), under the boost's
 /// name.
 public typealias BoostEnd = CountdownEnd
 

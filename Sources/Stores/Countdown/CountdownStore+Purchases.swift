@@ -16,7 +16,7 @@ extension CountdownStore {
         try startIfIdleSeconds(duration)
     }
 
-    /// ``startIfIdle(duration:)`` in seconds, with the boost's errors: a failed save is reported
+    /// `startIfIdle(duration:)` in seconds, with the boost's errors: a failed save is reported
     /// to `reportIssue` (then nothing changed).
     func startIfIdleSeconds(_ duration: Int) throws(BoostError) {
         guard duration > 0 else { throw .invalidDuration(duration) }
@@ -48,7 +48,7 @@ extension CountdownStore {
     /// a countdown of your own records its own document only.
     ///
     /// - Parameters:
-    ///   - duration: Seconds, above zero; more than ``SingletonStores/CountdownStore/maximumDuration`` is clamped.
+    ///   - duration: Seconds, above zero; more than `CountdownStore.maximumDuration` is clamped.
     ///   - payment: Spends what the countdown costs, or throws to refuse it. It must not post or
     ///     touch the countdown.
     /// - Throws: ``PurchaseError/boostNotStarted(_:)`` when a countdown is running, or what
