@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "StoreObservation", dependencies: ["SingletonStoresLocking"], path: "Sources/Observation"),
         .target(name: "Timers", dependencies: ["SingletonStoresLocking"]),
         // The kit an app builds its own stores with: cores, the registry, persistence.
-        .target(name: "SingletonStores", dependencies: ["SingletonStoresLocking", "StoreObservation"]),
+        .target(name: "SingletonStores", dependencies: ["SingletonStoresLocking", "StoreObservation", "Timers"]),
         // Test support for apps: traits, strict mode, change checks, parity specs. The only
         // library that imports Testing; link it from test targets only.
         .target(
@@ -62,6 +62,9 @@ let package = Package(
                 "SingletonStoresTesting", "SingletonStores", "StoreObservation", "Timers", "SingletonStoresLocking",
                 "SingletonStoresTestSupport",
             ]),
+        // An app of its own, written against the kit only (no built-in Stores): its own countdown,
+        // stubs and documents, and the article "A countdown of your own".
+        .testTarget(name: "OwnAppTests", dependencies: ["SingletonStores", "Timers", "SingletonStoresTesting"]),
         // The README's quick start, verbatim: proves the kit is usable on its own.
         .testTarget(name: "QuickStartTests", dependencies: ["SingletonStores"]),
         .testTarget(

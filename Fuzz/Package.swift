@@ -5,7 +5,7 @@ import PackageDescription
 // build and dependencies stay as they are. Build and run them with `scripts/fuzz.sh`, which
 // passes `-sanitize=fuzzer,address -parse-as-library -enable-testing` (libFuzzer provides
 // `main`; `@testable import SingletonStores` reaches the kit's internal document decoding, and
-// `@testable import Stores` the internal boost record).
+// the countdown's record, `CountdownRecord`).
 // See Fuzz/README.md.
 // What a document or CLI target links.
 let fuzzed: [Target.Dependency] = [

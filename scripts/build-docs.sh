@@ -34,6 +34,7 @@ required_articles=(
     "SingletonStores|FromAPlainSingleton|From a plain singleton"
     "SingletonStores|PersistenceAndRecovery|Persistence and recovery"
     "SingletonStores|SwiftUIAndUIKit|SwiftUI and UIKit"
+    "SingletonStores|ACountdownOfYourOwn|A countdown of your own"
     "SingletonStoresTesting|TestingWithStores|Testing with stores"
     "Timers|CountdownsThatAgree|Countdowns that agree"
     "Automaton|ScreenFlowsAsStateMachines|Screen flows as state machines"
@@ -111,7 +112,7 @@ listed_on_landing_page() { # module stem
     [[ -f "$landing" ]] || fail "$module: no landing page data at $landing"
     # JSON may escape the slashes of a string ("doc:\/\/…"); compare without the escapes.
     sed 's#\\/#/#g' "$landing" | grep -o '"topicSections":\[.*' | grep -o '"identifiers":\[[^]]*\]' \
-        | grep -qF "\"$identifier\""
+        | grep -F "\"$identifier\"" >/dev/null  # not -q: an early exit is a SIGPIPE upstream, a failure under pipefail
 }
 article_data() { # module stem
     echo "$site/$1/data/documentation/$(lowercased "$1")/$(lowercased "$2").json"

@@ -17,7 +17,7 @@ import Testing
     /// The articles the package promises; each must show code, all of it mirrored.
     static let requiredArticles = [
         "GettingStarted", "FromAPlainSingleton", "PersistenceAndRecovery", "SwiftUIAndUIKit", "StoresInFeatureModules",
-        "TestingWithStores", "CountdownsThatAgree", "ScreenFlowsAsStateMachines",
+        "TestingWithStores", "CountdownsThatAgree", "ScreenFlowsAsStateMachines", "ACountdownOfYourOwn",
     ]
 
     static let root = URL(fileURLWithPath: #filePath)

@@ -10,7 +10,7 @@
 // mirror matches its block, and that the list only shrinks: a new doc example must be mirrored,
 // and a mirrored one must leave the list. The mirrors live in the test target whose dependencies
 // the code needs, mostly in its DocComments folder: QuickStartTests, TimersTests, StoreObservationTests,
-// SingletonStoresTests, SingletonStoresTestingTests, StoresTests, LockingTests, AutomatonTests,
+// SingletonStoresTests, SingletonStoresTestingTests, StoresTests, OwnAppTests, LockingTests, AutomatonTests,
 // AutomatonExamplesTests and DemoCLITests.
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
-@testable import Stores
+@testable import SingletonStores
+import Stores
 import Timers
 
 /// The `boost` document: decoded as a launch reads it, then resumed by `BoostTimeManager` as a
@@ -13,7 +14,7 @@ enum FuzzBoost {
 /// libFuzzer's test function: also named so for libFuzzer's own `main`, which the linker keeps.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBoost(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    guard let record = Documents.decode(BoostRecord.self, UnsafeRawBufferPointer(start: start, count: count)) else {
+    guard let record = Documents.decode(CountdownRecord.self, UnsafeRawBufferPointer(start: start, count: count)) else {
         return 0
     }
     let storage = InMemoryStorage(["boost": record])

@@ -57,7 +57,7 @@ import Timers
 /// stopped, whether or not anyone observes; a boost replaced by a new start does not end, it is
 /// replaced.
 ///
-/// It is a ``CountdownStore`` on the `boost` document that also follows the boosts the purchase
+/// It is a `CountdownStore` (SingletonStores) on the `boost` document that also follows the boosts the purchase
 /// ledger's items start; make a countdown of your own the same way.
 ///
 /// ## Bad input
@@ -111,9 +111,23 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         countdown = CountdownStore(
-            key: BoostJournal.boostKey, grantsKey: BoostJournal.ledgerKey, clock: clock, wallClock: wallClock,
-            bootClock: bootClock, storage: storage, ticks: .boostTime, ends: .boostEnded, center: center,
-            watching: watching, reportIssue: reportIssue)
+            key: Self.documentKey, grants: Self.itemGrants(in: storage, reportIssue: reportIssue), clock: clock,
+            wallClock: wallClock, bootClock: bootClock, storage: storage, ticks: .boostTime, ends: .boostEnded,
+            center: center, watching: watching, reportIssue: reportIssue)
+    }
+
+    /// The boost's document.
+    static let documentKey = "boost"
+
+    /// The boosts the purchase ledger's items start: the newest grant of the ledger on disk.
+    private static func itemGrants(
+        in storage: any StoreStorage, reportIssue: @escaping @Sendable (StoreIssue) -> Void
+    ) -> CountdownGrants {
+        CountdownGrants(key: PurchaseDocuments.ledger.key) { () throws(StorageError) -> CountdownGrant? in
+            let ledger = try storage.load(PurchaseDocuments.ledger)
+            if let problem = ledger.recovery { reportIssue(.storageRecovered(problem)) }
+            return ledger.value.latestBoostGrant?.countdownGrant
+        }
     }
 
     // MARK: Reading
@@ -140,7 +154,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// - Parameter duration: Seconds. Zero or less ends any running boost at once; more than
     ///   ``maximumDuration`` is clamped to it.
     public func startCountDown(duration: Int) {
-        countdown.startCountDown(duration: duration)
+        countdown.reportingFailure { () throws(StorageError) in try countdown.start(duration: .seconds(duration)) }
     }
 
     /// Starts a boost of `duration` seconds, replacing any running one, and throws when it could
@@ -161,7 +175,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     ///   ``stop()`` does); more than ``maximumDuration`` is clamped to it.
     /// - Throws: The `StorageError` of the failed save.
     public func start(duration: Int) throws(StorageError) {
-        try countdown.start(duration: duration)
+        try countdown.start(duration: .seconds(duration))
     }
 
     /// Ends the running boost now, and throws when that could not be saved: then the boost
@@ -182,7 +196,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// - Throws: ``BoostError/alreadyRunning(remainingSeconds:)`` or
     ///   ``BoostError/invalidDuration(_:)``; then nothing changed.
     public func startCountDownIfIdle(duration: Int) throws(BoostError) {
-        try countdown.startCountDownIfIdle(duration: duration)
+        try countdown.startIfIdleSeconds(duration)
     }
 
     /// Starts a boost of `duration` seconds paid for by `payment` — spending one item, say — as
@@ -216,7 +230,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// Ends the running boost now; posts ``StoreObservation/NotificationChannel/boostEnded`` if
     /// one was running.
     public func stopCountDown() {
-        countdown.stopCountDown()
+        countdown.reportingFailure { () throws(StorageError) in try countdown.stop() }
     }
 
     /// Adds `seconds` to the running boost (or to a paused one's time left).
@@ -224,7 +238,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// - Parameter seconds: Seconds to add; zero or less changes nothing. The time left is
     ///   clamped to ``maximumDuration``.
     public func extend(by seconds: Int) {
-        countdown.extend(by: seconds)
+        countdown.reportingFailure { () throws(StorageError) in try countdown.extend(by: .seconds(seconds)) }
     }
 
     /// Pauses the running boost: the time left freezes until ``resume()``.

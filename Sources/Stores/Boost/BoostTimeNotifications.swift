@@ -25,13 +25,9 @@ extension NotificationChannel where Payload == Int {
     public static let boostTime = NotificationChannel(.boostTimeNotification)
 }
 
-/// Why a boost ended.
-public enum BoostEnd: Sendable, Equatable {
-    /// Its time ran out.
-    case finished
-    /// It was stopped, or a duration of zero or less ended it.
-    case stopped
-}
+/// Why a boost ended: a countdown's end (`CountdownEnd`, in SingletonStores), under the boost's
+/// name.
+public typealias BoostEnd = CountdownEnd
 
 extension NotificationChannel where Payload == BoostEnd {
     /// Posted exactly once per boost, when it ends — whether or not anyone observes.

@@ -8,7 +8,7 @@ extension StoreIssue {
     /// the boost — its end, on the wall clock and on the boot time line, and its length — and
     /// every process and every later launch shows the boost from there, as if the document had
     /// been written. The next change of the boost writes the document again.
-    /// ``BoostTimeManager`` and ``CountdownStore`` report it from an item use, which then
+    /// ``BoostTimeManager`` and `CountdownStore` report it from an item use, which then
     /// succeeds.
     ///
     /// - Parameters:

@@ -1,5 +1,6 @@
 import Foundation
-import SingletonStoresLocking
+import SingletonStores
+import Timers
 
 extension BoostGrant {
     private enum CodingKeys: String, CodingKey {
@@ -17,18 +18,13 @@ extension BoostGrant {
         bootID = try container.decodeIfPresent(String.self, forKey: .bootID)
         endSinceBootSeconds = try container.decodeIfPresent(Double.self, forKey: .endSinceBootSeconds)
         lengthSeconds = try container.decodeIfPresent(Double.self, forKey: .lengthSeconds)
-        if let seconds = endSinceBootSeconds, !(seconds.isFinite && (0...1e12).contains(seconds)) {
-            throw DecodingError.dataCorruptedError(
-                forKey: .endSinceBootSeconds, in: container, debugDescription: "\(seconds) s since boot is not a time")
-        }
-        if let length = lengthSeconds, !(0...CountdownStore.maximumDuration.seconds).contains(length) {
+        try BootClock.checkStored(
+            bootID: bootID, forKey: .bootID, endSinceBootSeconds: endSinceBootSeconds, forKey: .endSinceBootSeconds,
+            in: container)
+        if let length = lengthSeconds, !CountdownStore.isStorableLength(seconds: length) {
             throw DecodingError.dataCorruptedError(
                 forKey: .lengthSeconds, in: container,
                 debugDescription: "\(length) s is not between 0 and the longest boost (100 years)")
-        }
-        if (bootID?.count ?? 0) > 64 {
-            throw DecodingError.dataCorruptedError(
-                forKey: .bootID, in: container, debugDescription: "the boot id is longer than 64 characters")
         }
     }
 
@@ -57,37 +53,19 @@ extension BoostGrant {
         hasher.combine(lengthSeconds)
     }
 
-    /// The grant of a boost recorded as `record` (its end, boot time and length), with the id
-    /// `id`.
-    init(id: String, record: BoostRecord) {
-        self.init(id: id, endDate: record.endDate ?? Date(timeIntervalSince1970: 0))
-        bootID = record.bootID
-        endSinceBootSeconds = record.endSinceBootSeconds
-        lengthSeconds = record.remainingSecondsWhenWritten
-    }
-}
-
-/// What the purchase ledger must still hold for an item to be spent on a grant: the newest
-/// grant the boost saw when it decided that no boost runs.
-///
-/// The boost decides under its own lock, but the item is spent under the ledger's. Should the
-/// boost's lock file be removed meanwhile, another process may decide too; the spend checks,
-/// under the ledger's lock, that no other item was spent on a boost since this decision, and
-/// else spends nothing and marks the check ``isStale``: the boost then decides again from disk.
-final class BoostSpendCheck: Sendable {
-    /// The id of the newest grant in the ledger when the decision was taken; `nil` for none.
-    let latestGrantID: String?
-    private let stale = Locked(false)
-
-    init(latestGrantID: String?) {
-        self.latestGrantID = latestGrantID
+    /// The grant `grant` of the countdown behind the boost, with its spend check.
+    init(_ grant: CountdownGrant) {
+        self.init(id: grant.id, endDate: grant.endDate)
+        bootID = grant.bootID
+        endSinceBootSeconds = grant.endSinceBootSeconds
+        lengthSeconds = grant.lengthSeconds
+        spendCheck = grant.spendCheck
     }
 
-    /// Whether the ledger held another grant when the item was to be spent.
-    var isStale: Bool { stale.withLock { $0 } }
-
-    /// Records that the ledger held another grant: nothing was spent.
-    func markStale() {
-        stale.withLock { $0 = true }
+    /// This grant as the countdown behind the boost reads it.
+    var countdownGrant: CountdownGrant {
+        CountdownGrant(
+            id: id, endDate: endDate, bootID: bootID, endSinceBootSeconds: endSinceBootSeconds,
+            lengthSeconds: lengthSeconds, spendCheck: spendCheck)
     }
 }

@@ -221,7 +221,7 @@ public struct BoostGrant: Sendable, Codable, Hashable {
     var lengthSeconds: Double?
     /// For the boost that is deciding this grant: what the purchase ledger must still hold for
     /// the item to be spent on it (never stored).
-    var spendCheck: BoostSpendCheck?
+    var spendCheck: CountdownSpendCheck?
 
     /// Creates a grant.
     public init(id: String, endDate: Date) {

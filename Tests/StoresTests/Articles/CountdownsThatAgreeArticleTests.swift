@@ -94,7 +94,7 @@ timer.start(duration: wallClock.duration(until: endDate))  // what is left, or z
     let premium = CountdownStore(
         key: "premium", clock: clock, wallClock: clock.wallClock(startingAt: Date(timeIntervalSince1970: 1_700_000_000)),
         storage: InMemoryStorage(), center: NotificationCenter())
-    try premium.start(duration: 30 * 60)
+    try premium.start(duration: .seconds(30 * 60))
     await clock.advance(by: .seconds(90))  // one clock moves both time lines
     #expect(premium.remainingSeconds == 28 * 60 + 30)
 }

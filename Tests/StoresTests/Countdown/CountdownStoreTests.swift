@@ -30,7 +30,7 @@ struct CountdownStoreTests {
                 tickToken.cancel()
                 endToken.cancel()
             }
-            try premium.start(duration: 30 * 60)
+            try premium.start(duration: .seconds(30 * 60))
             #expect(premium.remainingSeconds == 1_800)
             #expect(premium.ticks.name.rawValue == "SingletonStores.CountdownStore.premium.time")
             await clock.advance(by: .seconds(60))
@@ -55,7 +55,7 @@ struct CountdownStoreTests {
             let premium = CountdownStore(
                 key: "premium", clock: clock, storage: storage, center: NotificationCenter(), watching: .off)
             let boost = BoostTimeManager(clock: clock, storage: storage, center: NotificationCenter(), watching: .off)
-            try premium.start(duration: 600)
+            try premium.start(duration: .seconds(600))
             boost.startCountDown(duration: 60)
             #expect(premium.remainingSeconds == 600)
             #expect(boost.remainingSeconds == 60)
@@ -70,7 +70,7 @@ struct CountdownStoreTests {
         let clock = ManualClock()
         let countdown = CountdownStore(
             key: "likes-refill", clock: clock, storage: InMemoryStorage(), center: NotificationCenter())
-        try countdown.start(duration: 10)
+        try countdown.start(duration: .seconds(10))
         let told = Locked(0)
         withObservationTracking {
             _ = countdown.remainingSeconds
@@ -89,7 +89,7 @@ struct CountdownStoreTests {
             let elsewhere = CountdownStore(
                 key: "premium", clock: ManualClock(), storage: FileStorage(folder: folder), center: NotificationCenter(),
                 watching: .off)
-            try elsewhere.start(duration: 300)
+            try elsewhere.start(duration: .seconds(300))
             #expect(await waitUntil { here.remainingSeconds > 0 })
             #expect(here.endDate == elsewhere.endDate)
         }

@@ -60,12 +60,12 @@ extension DocumentFixture {
     /// Every document of every store, with every optional field present and absent, every enum
     /// case with a payload, and every date field.
     static let all: [DocumentFixture] = [
-        DocumentFixture("boost-running", key: "boost", BoostRecord(endDate: date(768_561_800.4316511))),
-        DocumentFixture("boost-paused", key: "boost", BoostRecord(pausedRemainingSeconds: 1_045.75)),
+        DocumentFixture("boost-running", key: "boost", CountdownRecord(endDate: date(768_561_800.4316511))),
+        DocumentFixture("boost-paused", key: "boost", CountdownRecord(pausedRemainingSeconds: 1_045.75)),
         DocumentFixture(
             "boost-from-item", key: "boost",
-            BoostRecord(endDate: date(768_561_907.9316511), settledGrantID: "0B3FE868-7AFF-472B-94CA-7C0115B1054C")),
-        DocumentFixture("boost-stopped", key: "boost", BoostRecord(settledGrantID: "0B3FE868-7AFF-472B-94CA-7C0115B1054C")),
+            CountdownRecord(endDate: date(768_561_907.9316511), settledGrantID: "0B3FE868-7AFF-472B-94CA-7C0115B1054C")),
+        DocumentFixture("boost-stopped", key: "boost", CountdownRecord(settledGrantID: "0B3FE868-7AFF-472B-94CA-7C0115B1054C")),
         DocumentFixture(
             "purchases", key: "purchases",
             ledger([

@@ -2,19 +2,19 @@ import Foundation
 import SingletonStoresLocking
 import Timers
 
-/// This process's view of the boost, in monotonic time, and the bookkeeping that moves the
+/// This process's view of the countdown, in monotonic time, and the bookkeeping that moves the
 /// countdown to each committed change in commit order.
-struct BoostModel: Sendable {
-    /// Where the boost is, on the countdown's monotonic clock.
+struct CountdownModel: Sendable {
+    /// Where the countdown is, on the countdown's monotonic clock.
     enum Phase: Equatable, Sendable {
-        /// No boost.
+        /// No countdown.
         case idle
         /// Counting down to `deadline` (over once it has passed).
         case running(deadline: CountdownTimer.Instant)
         /// Paused with `remaining` left.
         case paused(remaining: Duration)
 
-        /// The seconds shown while a boost is running or paused; `nil` when there is none.
+        /// The seconds shown while a countdown is running or paused; `nil` when there is none.
         func shownSeconds(at now: CountdownTimer.Instant) -> Int? {
             let shown: Int
             switch self {
@@ -33,7 +33,7 @@ struct BoostModel: Sendable {
         /// The phase it committed.
         var phase: Phase
         /// The record it left on disk.
-        var record: BoostRecord
+        var record: CountdownRecord
         /// Whether the countdown must move: the phase changed, or was adopted from disk.
         var movesCountdown: Bool
     }
@@ -41,8 +41,8 @@ struct BoostModel: Sendable {
     /// The newest committed phase.
     var phase: Phase
     /// The record on disk that ``phase`` corresponds to; a different record on disk means
-    /// another process changed the boost.
-    var committed: BoostRecord
+    /// another process changed the countdown.
+    var committed: CountdownRecord
     /// Tickets handed out, and the newest one finished.
     private var issued: UInt64 = 0
     private var finished: UInt64 = 0
@@ -66,14 +66,14 @@ struct BoostModel: Sendable {
         return true
     }
 
-    init(phase: Phase, committed: BoostRecord) {
+    init(phase: Phase, committed: CountdownRecord) {
         self.phase = phase
         self.committed = committed
     }
 
     /// Takes a ticket for a change being committed (called under the document's lock, so
     /// tickets follow the order of the writes).
-    mutating func begin(_ phase: Phase, record: BoostRecord, movesCountdown: Bool) -> Commit {
+    mutating func begin(_ phase: Phase, record: CountdownRecord, movesCountdown: Bool) -> Commit {
         issued &+= 1
         return Commit(ticket: issued, phase: phase, record: record, movesCountdown: movesCountdown)
     }
@@ -90,10 +90,10 @@ struct BoostModel: Sendable {
         return outbox.claim()
     }
 
-    /// The phase a record on disk describes, now (see ``BoostRecord`` for how the time left of
-    /// a running boost is read).
+    /// The phase a record on disk describes, now (see ``CountdownRecord`` for how the time left of
+    /// a running countdown is read).
     static func phase(
-        of record: BoostRecord, at now: CountdownTimer.Instant, wallClock: WallClock, bootClock: BootClock
+        of record: CountdownRecord, at now: CountdownTimer.Instant, wallClock: WallClock, bootClock: BootClock
     ) -> Phase {
         if let paused = record.pausedRemainingSeconds, paused > 0 {
             let limit = CountdownTimer.maximumDuration
@@ -110,16 +110,16 @@ struct BoostModel: Sendable {
     /// The record that describes `phase`, now.
     static func record(
         of phase: Phase, at now: CountdownTimer.Instant, wallClock: WallClock, bootClock: BootClock, settled: String?
-    ) -> BoostRecord {
+    ) -> CountdownRecord {
         switch phase {
         case .running(let deadline) where now.duration(to: deadline) > .zero:
-            BoostRecord.running(
+            CountdownRecord.running(
                 endDate: wallClock.date(after: now.duration(to: deadline)), left: now.duration(to: deadline),
                 bootClock: bootClock, settled: settled)
         case .paused(let remaining):
-            BoostRecord(pausedRemainingSeconds: remaining.seconds, settledGrantID: settled)
+            CountdownRecord(pausedRemainingSeconds: remaining.seconds, settledGrantID: settled)
         case .idle, .running:
-            BoostRecord(settledGrantID: settled)
+            CountdownRecord(settledGrantID: settled)
         }
     }
 }
