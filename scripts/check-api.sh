@@ -7,9 +7,9 @@
 # gained a parameter with a default value (`StoreChange(old:new:origin:)`,
 # `FileStorage(…, lockTimeout:, …)`), which every call written for 0.1.0 still compiles against;
 # and `NotificationChannel.userInfo(carrying:old:new:)`, a `package` function (no app can call
-# it) that the check lists because it was `@inlinable`; the built-in contracts' `center`
-# (requirements with a default implementation) and the `center:` parameter with a default that
-# `UserProfileStoreStub.init` and `PurchaseStoreStub.init` gained. Takes about ten minutes on two cores (it builds both
+# it) that the check lists because it was `@inlinable`; and the `center:` parameter with a
+# default that `UserProfileStoreStub.init` and `PurchaseStoreStub.init` gained (the contracts'
+# new `center` requirements have a default implementation, which the check accepts). Takes about ten minutes on two cores (it builds both
 # versions), so it is not a step of .ci/run; run it before a release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
