@@ -16,7 +16,7 @@ import StoreObservation
 /// }
 /// ```
 ///
-/// App code reads ``value`` and changes it with ``update(_:)``; screens observe it with Swift
+/// App code reads ``value`` and changes it with `update(_:)`; screens observe it with Swift
 /// Observation (a SwiftUI `body` that reads ``value`` redraws on every change) or
 /// ``observe(on:_:)``; a test gives it a stub of its own:
 ///
