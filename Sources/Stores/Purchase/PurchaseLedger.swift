@@ -73,7 +73,7 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
         case entries, unreadableEntries, checkpoint, entriesSinceCheckpoint
     }
 
-    /// Decodes a ledger entry by entry, with or without a checkpoint (see ``LedgerCheckpoint``):
+    /// Decodes a ledger entry by entry, with or without a checkpoint of older entries:
     /// an entry that can't be read is kept in ``unreadableEntries`` instead of making the whole
     /// document unreadable; a checkpoint that can't be read makes the document invalid.
     public init(from decoder: any Decoder) throws {
