@@ -32,6 +32,7 @@ modules=(SingletonStores Stores SingletonStoresTesting StoreObservation Timers A
 required_articles=(
     "SingletonStores|GettingStarted|Getting started"
     "SingletonStores|FromAPlainSingleton|From a plain singleton"
+    "SingletonStores|Errors|Errors"
     "SingletonStores|PersistenceAndRecovery|Persistence and recovery"
     "SingletonStores|SwiftUIAndUIKit|SwiftUI and UIKit"
     "SingletonStores|ACountdownOfYourOwn|A countdown of your own"

@@ -16,7 +16,7 @@ import Testing
 @Suite struct ArticleSnippetTests {
     /// The articles the package promises; each must show code, all of it mirrored.
     static let requiredArticles = [
-        "GettingStarted", "FromAPlainSingleton", "PersistenceAndRecovery", "SwiftUIAndUIKit", "StoresInFeatureModules",
+        "GettingStarted", "FromAPlainSingleton", "Errors", "PersistenceAndRecovery", "SwiftUIAndUIKit", "StoresInFeatureModules",
         "TestingWithStores", "CountdownsThatAgree", "ScreenFlowsAsStateMachines", "ACountdownOfYourOwn",
     ]
 

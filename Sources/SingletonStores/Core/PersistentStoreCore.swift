@@ -32,23 +32,11 @@ import StoreObservation
 /// default, keeps the problem in ``loadProblem`` and reports it once as
 /// ``StoreIssue/storageRecovered(_:)``.
 ///
-/// ## Following other processes
-/// The store follows its document (``StorageWatching/automatic`` by default): when another
-/// process — an app extension, a second terminal — or another storage instance commits a new
-/// version, the store reads it, commits it in memory and posts it like any change of its own,
-/// on the storage's watcher thread. With file events (Linux) that takes milliseconds; polling
-/// takes up to its interval. The store's own writes are already in memory when their news
-/// arrives, so they are never posted twice. A document that turns bad is kept aside and
-/// reported once, and the store keeps its last good state; a removed document changes nothing
-/// until the store writes again. Pass `watching: .off` for a document no other process writes.
-///
-/// ## One type per document
-/// A document holds one type. While a store lives, a store of another type made on the same
-/// document in this process (the same key in the same folder) is refused: it reports
-/// ``StoreIssue/documentKeyInUse(key:usedBy:requestedBy:)``, starts from its default with a
-/// ``StorageError/readFailed(file:reason:)`` as its ``loadProblem``, and its updates throw
-/// ``StorageError/writeFailed(file:reason:)`` — the first store's document is never read as
-/// damaged, moved aside or overwritten. Stores of the same type may share a document.
+/// The store follows its document (``StorageWatching/automatic`` by default): a version another
+/// process commits is read, committed in memory and posted like a change of its own. A document
+/// holds one type: a second store of another type on it, in this process, is refused and
+/// reported (``StoreIssue/documentKeyInUse(key:usedBy:requestedBy:)``). <doc:PersistenceAndRecovery>
+/// tells the whole story: the data folder, bad files, two processes, live sync, migrations.
 public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: Sendable {
     // The in-memory state. Private, so that every write goes through `update`, which writes
     // the document first: nothing can change the state without the disk.
@@ -162,6 +150,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// The current state.
     public var state: State { core.state }
 
+    /// The notification center changes are posted to.
+    public var center: NotificationCenter { core.center }
+
     /// Changes the state on disk and in memory as one transaction, then posts the change.
     ///
     /// - Parameter body: A pure change of the state. It runs under the document's file lock: it
@@ -218,6 +209,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// - Parameter body: The change. It sees the state as it is on disk, under the store's lock
     ///   and the document's file lock: it must not post, call observers or touch other stores.
     /// - Returns: What `body` returns.
+    /// A body whose error conforms to ``StoreFailure`` gets the form that throws that error
+    /// alone (see <doc:Errors>); this one throws `any Error`.
+    ///
     /// - Throws: What `body` threw, or a ``StorageError`` when the document could not be
     ///   written; either way nothing changed.
     @discardableResult
@@ -232,6 +226,44 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
             } catch {
                 return .failure(error)
             }
+        }
+        return try outcome.get()
+    }
+
+    /// Changes the state on disk and in memory as one transaction, unless `body` throws to
+    /// refuse the change; throws the store's own error either way.
+    ///
+    /// ```swift
+    /// try persisted.update { (wallet: inout Wallet) throws(WalletError) in
+    ///     guard wallet.balance >= price else { throw .insufficientFunds(balance: wallet.balance) }
+    ///     wallet.balance -= price
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: The change. It sees the state as it is on disk, under the store's lock
+    ///   and the document's file lock: it must not post, call observers or touch other stores.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` threw, or `Failure.storage(_:)` with the ``StorageError`` when the
+    ///   document could not be written; either way nothing changed.
+    @discardableResult
+    public func update<Result, Failure: StoreFailure>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let outcome: Swift.Result<Result, Failure>
+        do throws(StorageError) {
+            outcome = try update { (state: inout State) -> Swift.Result<Result, Failure> in
+                // The body changes a copy, so that a refusal leaves the state exactly as it was.
+                var proposed = state
+                do throws(Failure) {
+                    let result = try body(&proposed)
+                    state = proposed
+                    return .success(result)
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw .storage(error)
         }
         return try outcome.get()
     }

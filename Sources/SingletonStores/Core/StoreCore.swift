@@ -29,24 +29,12 @@ import SingletonStoresLocking
 /// ```
 ///
 /// ## Delivery order
-/// Changes are posted in the order they were committed, each exactly once. The thread whose
-/// commit finds no delivery in progress posts; if another thread is already posting this
-/// store's changes, that thread posts the new change right after the earlier ones and `update`
-/// returns without waiting. So an observer may write to the store it observes — its change is
-/// delivered after its handler returns, never nested inside it — and never deadlocks.
-///
-/// For each change, Swift Observation's `onChange` comes first; then the core calls its own
-/// observers (``observe(on:_:)``, ``changes(buffering:)``) itself, in the order they were
-/// registered; then it posts the change to its notification center, where channel observers
-/// and classic, name-based observers receive it. So every observer, of either kind, sees every
-/// change in commit order (a ``changes(buffering:)`` sequence keeps what its buffering allows),
-/// and a change reaches no observer before the previous one has reached them all — handed to
-/// its queue, for an observer on an `OperationQueue`.
-///
-/// Among the observers of the notification center, no order is promised: a center calls its
-/// observers of one name in an order of its own, which on Linux changes from run to run. When
-/// one observer must run before another, register both with ``observe(on:_:)``, or make them one
-/// observer.
+/// Changes are posted in the order they were committed, each exactly once, and a change
+/// reaches no observer before the previous one has reached them all. An observer may write to
+/// the store it observes: its change is delivered after its handler returns, never nested
+/// inside it. The core's own observers (``observe(on:_:)``) are called in the order they were
+/// registered; the observers of a notification center in an order of the center's own, which
+/// is not promised. <doc:SwiftUIAndUIKit> ("In what order") gives the details.
 ///
 /// ## Performance
 /// Reads and writes are `@inlinable`, so they are specialised for the store's `State` where

@@ -16,7 +16,7 @@ import StoreObservation
 /// }
 /// ```
 ///
-/// App code reads ``value`` and changes it with ``update(_:)``; screens observe it with Swift
+/// App code reads ``value`` and changes it with `update(_:)`; screens observe it with Swift
 /// Observation (a SwiftUI `body` that reads ``value`` redraws on every change) or
 /// ``observe(on:_:)``; a test gives it a stub of its own:
 ///
@@ -29,19 +29,12 @@ import StoreObservation
 /// ```
 ///
 /// A persisted value store is a ``PersistentStoreCore`` on a document of its own, with every
-/// guarantee it gives: each change is one locked transaction, written atomically before it is
-/// committed in memory and posted once (on ``channel``, to classic NotificationCenter observers
-/// too); a bad document is kept aside and reported; changes other processes write are followed.
-/// A stub (``init(stub:center:)``) is the same store on an in-memory storage: it changes, posts
-/// and takes part in Observation like the real one, so a test can drive a screen with it.
-///
-/// A value whose shape changes between versions of the app takes a ``StoreDocument`` with
-/// ``DocumentMigrations`` (``init(_:storage:center:watching:reportIssue:)``): a document an
-/// older version saved is backed up and migrated when it is read.
-///
-/// A store whose changes are decisions (spend an item, only if one is left) is better written
-/// as a contract with intent methods over a ``StoreCore`` or ``PersistentStoreCore``; a value
-/// store suits state that is read and replaced whole: a session, settings, a draft.
+/// guarantee it gives; its stub (``init(stub:center:)``) changes, posts and takes part in
+/// Observation like the real one. A value whose shape changes between versions of the app takes a
+/// ``StoreDocument`` with ``DocumentMigrations`` (``init(_:storage:center:watching:reportIssue:)``).
+/// `update` throws ``StorageError``, or the store's own error for a refusal (see <doc:Errors>).
+/// <doc:GettingStarted> starts with a value store, and says when a store is better written as a
+/// contract with intent methods.
 public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     private let core: PersistentStoreCore<Value>
 
@@ -144,7 +137,38 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     public var loadProblem: StorageError? { core.loadProblem }
 
     /// Changes the value as one transaction — on disk, then in memory — and posts the change.
+    ///
+    /// - Parameter body: The change, applied to the value as it is on disk now. It runs under
+    ///   the store's lock: it must not post, call observers or touch other stores.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
+    @discardableResult
+    public func update<Result>(_ body: (inout Value) -> Result) throws(StorageError) -> Result {
+        try core.update(body)
+    }
+
+    /// Changes the value as one transaction — on disk, then in memory — and posts the change,
+    /// unless `body` throws to refuse it: then nothing changes. Throws the store's own error
+    /// either way (see <doc:Errors>).
+    ///
+    /// - Parameter body: The change, applied to the value as it is on disk now. It runs under
+    ///   the store's lock: it must not post, call observers or touch other stores.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` threw, or `Failure.storage(_:)` with the ``StorageError`` when the
+    ///   document could not be written; either way nothing changed.
+    @discardableResult
+    public func update<Result, Failure: StoreFailure>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try core.update(body)
+    }
+
+    /// Changes the value as one transaction — on disk, then in memory — and posts the change.
     /// Throw from `body` to refuse it: then nothing changes.
+    ///
+    /// A body that throws an error conforming to ``StoreFailure`` gets the form that throws
+    /// that error alone, and a body that throws nothing the form that throws ``StorageError``
+    /// (see <doc:Errors>); this one is for a body whose error is untyped.
     ///
     /// - Parameter body: The change, applied to the value as it is on disk now. It runs under
     ///   the store's lock: it must not post, call observers or touch other stores.

@@ -24,27 +24,11 @@ import Foundation
 /// current ``version`` with every document, the first one too, so a relaunch never migrates a
 /// current document again.
 ///
-/// **Migrating.** A document of an older version is decoded as the input type of the step from
-/// its version, the step's output is encoded and decoded as the input of the next step, and the
-/// last step's output is decoded as `Value`. Dates in the document are read as its format wrote
-/// them (see ``FileStorage/formatVersion``), so an old type needs no care for them. Under the
-/// document's lock, and from the document as it is on disk, the storage first copies the old
-/// document aside as a backup, `<key>~before-v<version>-<UTC time>.json` (written to a temporary
-/// file, flushed, then renamed), and then replaces the document with the migrated one
-/// atomically. A crash between the two leaves the old document in place beside its backup, and
-/// the next launch migrates it again (reusing a backup with the same bytes). A load that finds
-/// the lock held migrates in memory only and leaves the document to the next write.
-///
-/// **Failures.** A step that throws, an old document that does not decode as the step's input,
-/// or a missing step leaves the document where it is, unchanged: the load reports
-/// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` (the store starts from its
-/// default and reports it as a ``StoreIssue``), and every write of the document throws that
-/// error rather than overwrite it, until a version of the app with a working step runs. A
-/// document of a version newer than ``version`` was written by a newer app: it is kept aside,
-/// never rewritten (``StorageError/newerValueVersion(file:found:supported:keptAt:)``).
-///
-/// Steps run under the document's lock: keep them quick, pure transforms. ``InMemoryStorage``
-/// holds typed values, so it has nothing to migrate and ignores migrations.
+/// Migrating happens under the document's lock: the old document is first copied aside as a
+/// backup, then replaced by the migrated one; a step that fails leaves the document as it was,
+/// and a document of a newer version is kept aside. <doc:PersistenceAndRecovery> ("Migrating
+/// your own documents") tells the whole story. ``InMemoryStorage`` holds typed values, so it
+/// ignores migrations.
 public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
     /// One step: a document's envelope of version `from` in, the envelope of `from + 1` out.
     struct Step: Sendable {

@@ -74,6 +74,10 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// The countdown behind the boost: the `boost` document, and the boosts items start.
     public let countdown: CountdownStore
 
+    /// The notification center the boost posts `.boostTimeNotification` and
+    /// `.boostEndedNotification` to.
+    public let center: NotificationCenter
+
     /// Creates a boost countdown and resumes the boost recorded on disk, if one is running or
     /// paused.
     ///
@@ -110,6 +114,7 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
+        self.center = center
         countdown = CountdownStore(
             key: Self.documentKey, grants: Self.itemGrants(in: storage, reportIssue: reportIssue), clock: clock,
             wallClock: wallClock, bootClock: bootClock, storage: storage, ticks: .boostTime, ends: .boostEnded,

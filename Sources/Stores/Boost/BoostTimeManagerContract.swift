@@ -38,6 +38,15 @@ public protocol BoostTimeManagerContract: Sendable {
     func startCountDownIfIdle(duration: Int, paidBy payment: (BoostGrant) throws(PurchaseError) -> Void) throws(PurchaseError)
     /// Ends the running boost now, if there is one.
     func stopCountDown()
+    /// The notification center the boost posts `.boostTimeNotification` and `.boostEndedNotification`
+    /// to: a screen that follows the boost through notifications observes it there, so it follows
+    /// a stub as it follows the production store.
+    var center: NotificationCenter { get }
+}
+
+extension BoostTimeManagerContract {
+    /// `.default`, for a boost that posts nothing or posts there.
+    public var center: NotificationCenter { .default }
 }
 
 extension BoostTimeManagerContract {

@@ -29,7 +29,9 @@ public final class BoostTimeManagerStub: BoostTimeManagerContract {
         var current: Int { script.indices.contains(position) ? script[position] : 0 }
     }
     private let state: Locked<State>
-    private let center: NotificationCenter
+    /// Where ``advance()`` and the start methods post `.boostTimeNotification`: a screen that
+    /// follows the boost through notifications observes this center.
+    public let center: NotificationCenter
     private let registrar = ObservationRegistrar()
 
     /// A stub whose remaining time stays at `remainingSeconds` until changed.

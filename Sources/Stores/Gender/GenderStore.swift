@@ -1,3 +1,4 @@
+import Foundation
 import SingletonStores
 
 /// The production gender store: the gender of the current user profile, read from the
@@ -35,4 +36,7 @@ public struct GenderStore: GenderStoreContract {
     public var isFemale: Bool { gender == .female }
     /// The profile's ISO/IEC 5218 code; `nil` when none is set or the stored code is unknown.
     public var genderCode: Int? { gender?.isoCode }
+    /// The center of the profile store the gender is read from, where a change of the gender is
+    /// posted as a change of the profile.
+    public var center: NotificationCenter { (fixedProfileStore ?? StoreValues.current.profile).center }
 }

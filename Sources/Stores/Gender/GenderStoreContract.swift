@@ -1,3 +1,4 @@
+import Foundation
 import SingletonStores
 
 /// What screens and links need to know about the user's gender.
@@ -20,4 +21,13 @@ public protocol GenderStoreContract: Sendable {
     var isFemale: Bool { get }
     /// The user's ISO/IEC 5218 gender code, or `nil` when there is none to send.
     var genderCode: Int? { get }
+    /// The notification center on which a change of the gender is posted (as a change of the
+    /// profile, ``StoreObservation/NotificationChannel/userProfile``): a screen that follows the
+    /// gender through notifications observes it there.
+    var center: NotificationCenter { get }
+}
+
+extension GenderStoreContract {
+    /// `.default`, for a store that posts nothing or posts there.
+    public var center: NotificationCenter { .default }
 }

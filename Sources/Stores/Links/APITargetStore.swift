@@ -44,6 +44,9 @@ public final class APITargetStore: APITargetStoreContract {
     /// The selected environment.
     public var target: APITarget { persisted.state }
 
+    /// The notification center changes are posted to.
+    public var center: NotificationCenter { persisted.center }
+
     /// Selects the environment links and requests go to, and persists the choice.
     ///
     /// - Parameter target: The environment.

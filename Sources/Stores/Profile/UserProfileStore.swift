@@ -50,6 +50,9 @@ public final class UserProfileStore: UserProfileStoreContract {
     /// The current profile.
     public var profile: UserProfile { persisted.state }
 
+    /// The notification center changes are posted to.
+    public var center: NotificationCenter { persisted.center }
+
     /// The problem found when the profile was loaded, if its document was kept aside.
     public var loadProblem: StorageError? { persisted.loadProblem }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SingletonStores
 
 /// The user's profile, read by screens and changed through intent methods.
@@ -18,4 +19,13 @@ public protocol UserProfileStoreContract: Sendable {
     func setRank(_ rank: UserRank) throws(StorageError)
     /// Turns beta features on or off for the user.
     func setBetaUser(_ isBetaUser: Bool) throws(StorageError)
+    /// The notification center the store posts ``StoreObservation/NotificationChannel/userProfile``
+    /// to: a screen that follows the profile through notifications observes it there, so it
+    /// follows a stub as it follows the production store.
+    var center: NotificationCenter { get }
+}
+
+extension UserProfileStoreContract {
+    /// `.default`, for a store that posts nothing or posts there.
+    public var center: NotificationCenter { .default }
 }

@@ -11,20 +11,27 @@ import SingletonStores
 ///
 /// It takes part in Swift Observation as the production store does: reading ``profile`` inside
 /// `withObservationTracking` (a SwiftUI `body`) registers a dependency and each change calls
-/// `onChange` once. Its changes are posted to a notification center of its own, which nothing
-/// else observes.
+/// `onChange` once. Its changes are posted on ``StoreObservation/NotificationChannel/userProfile``
+/// to ``center``, a notification center of its own unless one is given, so a screen that
+/// observes the contract's `center` follows the stub too.
 public final class UserProfileStoreStub: UserProfileStoreContract {
     private let current: StoreCore<UserProfile>
 
     /// Creates a stub holding `profile`.
     ///
-    /// - Parameter profile: The starting profile; empty by default.
-    public init(_ profile: UserProfile = UserProfile()) {
-        current = StoreCore(profile, channel: .userProfile, center: NotificationCenter())
+    /// - Parameters:
+    ///   - profile: The starting profile; empty by default.
+    ///   - center: Where its changes are posted; a center of its own by default, so that tests
+    ///     running in parallel never see each other's posts.
+    public init(_ profile: UserProfile = UserProfile(), center: NotificationCenter = NotificationCenter()) {
+        current = StoreCore(profile, channel: .userProfile, center: center)
     }
 
     /// The current profile.
     public var profile: UserProfile { current.state }
+
+    /// Where its changes are posted.
+    public var center: NotificationCenter { current.center }
 
     /// Sets the name shown to other users.
     public func setNickname(_ nickname: String) { current.update { $0.nickname = nickname } }

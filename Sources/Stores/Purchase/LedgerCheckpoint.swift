@@ -33,22 +33,22 @@ import Foundation
 /// Decoding range-checks every field: a negative ``entryCount``, a date a ledger entry may not
 /// hold (see ``LedgerEntry/init(from:)``), more than ``maximumStoredReceiptIDs`` ids or an id longer than 200 characters
 /// make the document invalid, and the storage keeps it aside.
-public struct LedgerCheckpoint: Sendable, Codable, Equatable {
+package struct LedgerCheckpoint: Sendable, Codable, Equatable {
     /// How many entries were folded into the checkpoint, over all compactions.
-    public internal(set) var entryCount: Int
+    package internal(set) var entryCount: Int
     /// Boost items bought, less used, plus refunded, over the folded entries. It may be below
     /// zero in a history written by earlier versions; ``PurchaseLedger/boostItems`` never is.
-    public internal(set) var boostItemBalance: Int
+    package internal(set) var boostItemBalance: Int
     /// When premium ends after the folded entries; `nil` if none of them bought premium.
-    public internal(set) var premiumExpiry: Date?
+    package internal(set) var premiumExpiry: Date?
     /// The newest boost grant among the folded entries.
-    public internal(set) var latestBoostGrant: BoostGrant?
+    package internal(set) var latestBoostGrant: BoostGrant?
     /// The receipt ids of the newest folded purchases, oldest first; at most
     /// ``PurchaseLedger/retainedReceiptIDCount``.
-    public internal(set) var receiptIDs: [String]
+    package internal(set) var receiptIDs: [String]
 
     /// The most receipt ids a stored checkpoint may hold; more make the document invalid.
-    public static let maximumStoredReceiptIDs = 10_000
+    package static let maximumStoredReceiptIDs = 10_000
 
     /// A checkpoint of no entries.
     init() {
@@ -86,7 +86,7 @@ public struct LedgerCheckpoint: Sendable, Codable, Equatable {
     }
 
     /// Decodes a checkpoint and range-checks it (see the type's documentation).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         entryCount = try container.decode(Int.self, forKey: .entryCount)
         boostItemBalance = try container.decode(Int.self, forKey: .boostItemBalance)
@@ -113,7 +113,7 @@ public struct LedgerCheckpoint: Sendable, Codable, Equatable {
     }
 
     /// Encodes the checkpoint; absent fields (no premium, no grant) are left out.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(entryCount, forKey: .entryCount)
         try container.encode(boostItemBalance, forKey: .boostItemBalance)

@@ -9,11 +9,11 @@ import Timers
 /// A receipt is kept until it is credited, however long that takes: a purchase whose credit
 /// failed (the ledger's lock held by a stopped process, a full disk) is credited at a later
 /// launch, and is never dropped before. ``PurchaseManager`` marks each receipt credited
-/// (``finish(_:)``) once its ledger holds it, and the document keeps only the newest
-/// ``retainedReceiptCount`` of those, for restores, so a launch, which reads the receipts not yet
-/// credited, costs the same however many purchases came before. A longer document written by
-/// an earlier version is cut down on the next write; its receipts carry no mark, and the newest
-/// ``retainedReceiptCount`` of them are offered for credit once (the ledger skips those it has).
+/// (``finish(_:)``) once its ledger holds it, and the document keeps only the newest 64 of
+/// those, for restores, so a launch, which reads the receipts not yet credited, costs the same
+/// however many purchases came before. A longer document written by an earlier version is cut
+/// down on the next write; its receipts carry no mark, and the newest 64 of them are offered for
+/// credit once (the ledger skips those it has).
 ///
 /// ```swift
 /// let purchases = PurchaseManager(backend: LocalPurchaseBackend(storage: FileStorage()))
@@ -27,7 +27,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     /// credited are all kept): far fewer than the ``PurchaseLedger/retainedReceiptIDCount`` ids
     /// a ledger remembers, so every receipt this backend returns that was already credited is
     /// recognised.
-    public static let retainedReceiptCount = 64
+    package static let retainedReceiptCount = 64
 
     /// Creates the backend.
     ///
@@ -56,7 +56,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     }
 
     /// The receipts a restore may credit: those not yet credited, and the credited premium
-    /// ones among the newest ``retainedReceiptCount``.
+    /// ones among the newest 64.
     ///
     /// Boost items are consumed: once credited, a restore never offers them again (as StoreKit
     /// never restores a consumable), so a ledger that was lost or kept aside cannot bring back
@@ -71,7 +71,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     }
 
     /// The receipts not yet credited: those whose credit failed or was interrupted, and, of a
-    /// document an earlier version wrote, its newest ``retainedReceiptCount`` (the ledger skips
+    /// document an earlier version wrote, its newest 64 (the ledger skips
     /// the ones it has). A longer document is cut down here, once, so later launches read less.
     public func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt] {
         do {
@@ -87,7 +87,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     }
 
     /// Marks `receipts` credited: they are no longer pending, and the oldest credited ones
-    /// beyond ``retainedReceiptCount`` are forgotten.
+    /// beyond the newest 64 are forgotten.
     public func finish(_ receipts: [PurchaseReceipt]) throws(PurchaseError) {
         let ids = Set(receipts.map(\.id))
         guard !ids.isEmpty else { return }

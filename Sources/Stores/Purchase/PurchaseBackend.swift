@@ -10,15 +10,15 @@ import Foundation
 /// A receipt is credited once: ``PurchaseManager`` skips every receipt whose id its ledger
 /// remembers, and tells the backend, with ``finish(_:)``, each receipt its ledger holds — as
 /// StoreKit's rule goes, a transaction is finished only after its content is delivered. A
-/// ledger remembers the ids of its newest ``PurchaseLedger/retainedReceiptIDCount`` purchases
+/// ledger remembers the ids of its newest 256 purchases
 /// (older ones are folded into its checkpoint), and a ledger that had to be kept aside
 /// (unreadable, or written by a newer version) remembers none: so ``pendingReceipts()`` returns
 /// only receipts not yet finished, never one that was. ``restore()``, which a user asks for,
 /// may return finished ones that can be delivered again without giving anything twice —
 /// premium, whose end date a receipt fixes — but, as StoreKit never restores a consumable,
 /// no finished purchase of boost items: ``PurchaseManager`` credits those its ledger lacks.
-/// ``LocalPurchaseBackend`` keeps every receipt until it is finished, and the newest
-/// ``LocalPurchaseBackend/retainedReceiptCount`` after that.
+/// ``LocalPurchaseBackend`` keeps every receipt until it is finished, and the newest 64 after
+/// that.
 public protocol PurchaseBackend: Sendable {
     /// Asks for payment for `product`.
     ///

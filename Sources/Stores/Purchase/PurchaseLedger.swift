@@ -12,11 +12,11 @@ import SingletonStores
 ///
 /// ## Compaction
 /// A long history would make every launch and every purchase read and write all of it, so
-/// ``compact(keepingLast:)`` folds the oldest entries into a ``checkpoint`` that keeps their
-/// totals. ``PurchaseManager`` compacts in the same locked write that adds an entry, keeping the
-/// newest ``recentEntryLimit``: its document stays the same size however many purchases came
-/// before, and a crash leaves the old document or the compacted one. Counts are the same with or
-/// without a checkpoint; ``receiptIDs`` keeps the newest ``retainedReceiptIDCount`` ids.
+/// ``PurchaseManager`` folds the oldest entries into a checkpoint that keeps their totals, in
+/// the same locked write that adds an entry, keeping the newest 64 entries: its document stays
+/// the same size however many purchases came before, and a crash leaves the old document or the
+/// compacted one. Counts are the same with or without a checkpoint; ``receiptIDs`` keeps the
+/// ids of the newest 256 purchases.
 /// A document written before checkpoints existed — however long, past the 256 MiB a document
 /// is read whole up to — is read front to back in bounded memory, its entries folded into a
 /// checkpoint as they come, and the compacted ledger written back as soon as its lock is free
@@ -37,21 +37,21 @@ import SingletonStores
 /// document that is not a ledger at all is kept aside by the storage like any damaged file.
 /// Sums saturate: no ledger, however long, makes a count overflow.
 public struct PurchaseLedger: Sendable, Codable, Equatable {
-    /// The entries since the ``checkpoint``, oldest first: the whole history when there is no
-    /// checkpoint, and at most ``recentEntryLimit`` once ``PurchaseManager`` has compacted it.
+    /// The entries since the checkpoint, oldest first: the whole history when there is no
+    /// checkpoint, and at most the newest 64 once ``PurchaseManager`` has compacted it.
     public private(set) var entries: [LedgerEntry] = []
 
     /// What the entries folded away by ``compact(keepingLast:)`` add up to; `nil` when no entry
     /// was ever folded.
-    public private(set) var checkpoint: LedgerCheckpoint?
+    package private(set) var checkpoint: LedgerCheckpoint?
 
     /// How many entries ``PurchaseManager`` keeps after its ``checkpoint`` when it compacts.
-    public static let recentEntryLimit = 64
+    package static let recentEntryLimit = 64
 
     /// How many receipt ids a compacted ledger remembers: those of its newest purchases. A
     /// receipt a backend presents again must be among them to be recognised (see
     /// ``PurchaseBackend``).
-    public static let retainedReceiptIDCount = 256
+    package static let retainedReceiptIDCount = 256
 
     /// The entries of the stored document that could not be read, kept as they were so that a
     /// later version (or a person) can still read them, and written back unchanged. They count
@@ -73,7 +73,7 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
         case entries, unreadableEntries, checkpoint, entriesSinceCheckpoint
     }
 
-    /// Decodes a ledger entry by entry, with or without a checkpoint (see ``LedgerCheckpoint``):
+    /// Decodes a ledger entry by entry, with or without a checkpoint of older entries:
     /// an entry that can't be read is kept in ``unreadableEntries`` instead of making the whole
     /// document unreadable; a checkpoint that can't be read makes the document invalid.
     public init(from decoder: any Decoder) throws {
@@ -148,7 +148,7 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
     ///
     /// - Parameter count: How many of the newest entries to keep as they are; below zero is
     ///   read as zero. A ledger with no more entries than that is left as it is.
-    public mutating func compact(keepingLast count: Int = PurchaseLedger.recentEntryLimit) {
+    package mutating func compact(keepingLast count: Int = PurchaseLedger.recentEntryLimit) {
         let folded = entries.count - max(count, 0)
         guard folded > 0 else { return }
         var checkpoint = self.checkpoint ?? LedgerCheckpoint()
@@ -160,7 +160,7 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
 
     /// How many entries the ledger has held: those folded into the ``checkpoint`` and those
     /// after it.
-    public var entryCount: Int {
+    package var entryCount: Int {
         (checkpoint?.entryCount ?? 0).saturatingAdding(entries.count)
     }
 
@@ -184,8 +184,8 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
         totals.premiumExpiry
     }
 
-    /// The receipt ids already recorded: every one since the ``checkpoint``, and the newest
-    /// ``retainedReceiptIDCount`` folded into it.
+    /// The receipt ids already recorded: every one since the checkpoint, and those of the
+    /// newest 256 purchases folded into it.
     ///
     /// Receipt ids found in ``unreadableEntries`` are included: such a receipt was credited
     /// once, and is not credited again.
@@ -195,7 +195,7 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
     }
 
     /// The newest entry that spent an item on a boost, with the boost it started (kept by the
-    /// ``checkpoint`` when that entry was folded into it).
+    /// checkpoint when that entry was folded into it).
     public var latestBoostGrant: BoostGrant? {
         entries.last { $0.kind == .boostItemUsed && $0.boost != nil }?.boost ?? checkpoint?.latestBoostGrant
     }

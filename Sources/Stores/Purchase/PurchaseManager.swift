@@ -23,9 +23,9 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 ///
 /// Counts are derived from a persisted, append-only ``PurchaseLedger`` (the `purchases`
 /// document); every change goes through the storage's locked read-modify-write, so two processes
-/// buying at once lose nothing. The same write folds all but the newest
-/// ``PurchaseLedger/recentEntryLimit`` entries into the ledger's checkpoint, so a launch and a
-/// purchase cost the same after ten purchases or after a million.
+/// buying at once lose nothing. The same write folds all but the newest 64 entries into the
+/// ledger's checkpoint, so a launch and a purchase cost the same after ten purchases or after a
+/// million.
 ///
 /// ## Using a boost item
 /// ``useBoostItem(duration:)`` starts a boost only if none is running in any process, and spends
@@ -120,6 +120,10 @@ public final class PurchaseManager: PurchaseStoreContract {
 
     /// The ledger every count is derived from.
     public var purchaseLedger: PurchaseLedger { ledger.state }
+
+    /// The notification center changes of the ledger and of the flow are posted to.
+    public var center: NotificationCenter { flow.center }
+
     /// The boost items owned.
     public var ownedBoostItems: Int { ledger.state.boostItems }
     /// When premium ends, or `nil` if it was never bought.

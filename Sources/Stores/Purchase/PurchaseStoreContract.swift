@@ -26,4 +26,14 @@ public protocol PurchaseStoreContract: Sendable {
     func restore() async throws(PurchaseError) -> Int
     /// Spends one boost item and starts a boost of `duration` seconds, as one operation.
     func useBoostItem(duration: Int) throws(PurchaseError)
+    /// The notification center the store posts its changes to
+    /// (``StoreObservation/NotificationChannel/purchaseFlow``, and the production store's
+    /// ``StoreObservation/NotificationChannel/purchaseLedger``): a screen that follows purchases
+    /// through notifications observes it there.
+    var center: NotificationCenter { get }
+}
+
+extension PurchaseStoreContract {
+    /// `.default`, for a store that posts nothing or posts there.
+    public var center: NotificationCenter { .default }
 }

@@ -10,7 +10,10 @@ import SingletonStores
 /// It follows the same rules as ``PurchaseManager`` — an item is spent only if its boost starts —
 /// using the boost store it is given. It takes part in Swift Observation like the production
 /// store: reading ``ownedBoostItems``, ``premiumExpiry`` or ``flowState`` in a SwiftUI `body`
-/// registers a dependency, and each change calls `onChange` once.
+/// registers a dependency, and each change calls `onChange` once. A change of its flow is posted
+/// on ``StoreObservation/NotificationChannel/purchaseFlow`` to ``center``, as the production store
+/// posts it, so a screen that observes the contract's `center` follows the stub too. (It keeps
+/// no ledger, so it posts nothing on ``StoreObservation/NotificationChannel/purchaseLedger``.)
 public final class PurchaseStoreStub: PurchaseStoreContract {
     struct State: Equatable, Sendable {
         var boostItems: Int
@@ -20,6 +23,10 @@ public final class PurchaseStoreStub: PurchaseStoreContract {
     private let core: StoreCore<State>
     private let boost: any BoostTimeManagerContract
     private let now: @Sendable () -> Date
+    private let flowPosts: ObservationToken
+
+    /// Where a change of ``flowState`` is posted, on ``StoreObservation/NotificationChannel/purchaseFlow``.
+    public let center: NotificationCenter
 
     /// Creates a stub.
     ///
@@ -28,17 +35,26 @@ public final class PurchaseStoreStub: PurchaseStoreContract {
     ///   - premiumExpiry: When premium ends, or `nil`.
     ///   - boost: The boost store items start; a stub with no boost running by default.
     ///   - now: The current date, for ``isPremium``.
+    ///   - center: Where a change of the flow is posted; a center of its own by default, so that
+    ///     tests running in parallel never see each other's posts.
     public init(
         boostItems: Int = 0,
         premiumExpiry: Date? = nil,
         boost: any BoostTimeManagerContract = BoostTimeManagerStub(remainingSeconds: 0),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        center: NotificationCenter = NotificationCenter()
     ) {
         core = StoreCore(
             State(boostItems: max(boostItems, 0), premiumExpiry: premiumExpiry), channel: .purchaseStub,
             center: NotificationCenter())
         self.boost = boost
         self.now = now
+        self.center = center
+        // The stub's own changes come in commit order, after its lock is released.
+        flowPosts = core.observe { change in
+            guard change.old.flow != change.new.flow else { return }
+            NotificationChannel.purchaseFlow.post(StoreChange(old: change.old.flow, new: change.new.flow), center: center)
+        }
     }
 
     /// The items owned.

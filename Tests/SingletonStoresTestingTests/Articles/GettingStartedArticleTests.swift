@@ -9,7 +9,7 @@ import Observation
 import SingletonStoresLocking
 import SingletonStoresTestSupport
 
-// Article "GettingStarted" snippet 1: begin
+// Article "GettingStarted" snippet 3: begin
 import Foundation
 import SingletonStores
 
@@ -21,11 +21,12 @@ struct Settings: Codable, Sendable, Equatable {
 extension NotificationChannel where Payload == StoreChange<Settings> {
     static let settings = NotificationChannel("SettingsStore.changed")
 }
-// Article "GettingStarted" snippet 1: end
+// Article "GettingStarted" snippet 3: end
 
-// Article "GettingStarted" snippet 2: begin
+// Article "GettingStarted" snippet 4: begin
 protocol SettingsStoreContract: Sendable {
     var settings: Settings { get }
+    var center: NotificationCenter { get }  // where `.settings` is posted
     func setFontSize(_ size: Int) throws(StorageError)
 }
 
@@ -39,6 +40,7 @@ final class SettingsStore: SettingsStoreContract {
     }
 
     var settings: Settings { persisted.state }
+    var center: NotificationCenter { persisted.center }
 
     func setFontSize(_ size: Int) throws(StorageError) {
         try persisted.update { $0.fontSize = min(max(size, 9), 72) }
@@ -48,21 +50,22 @@ final class SettingsStore: SettingsStoreContract {
         persisted.observe(handler)
     }
 }
-// Article "GettingStarted" snippet 2: end
+// Article "GettingStarted" snippet 4: end
 
-// Article "GettingStarted" snippet 3: begin
+// Article "GettingStarted" snippet 5: begin
 func startWatchingFontSize(of store: SettingsStore = .shared) -> ObservationToken {
     store.observe { change in
         print("font size \(change.old.fontSize) → \(change.new.fontSize)")
     }
 }
-// Article "GettingStarted" snippet 3: end
+// Article "GettingStarted" snippet 5: end
 
-// Article "GettingStarted" snippet 4: begin
+// Article "GettingStarted" snippet 6: begin
 final class SettingsStub: SettingsStoreContract {  // changes, posts and redraws like the store
     let stub: StoreStub<Settings>
     init(settings: Settings = Settings()) { stub = StoreStub(settings, channel: .settings) }
     var settings: Settings { stub.state }
+    var center: NotificationCenter { stub.center }
     func setFontSize(_ size: Int) throws(StorageError) { stub.update { $0.fontSize = min(max(size, 9), 72) } }
 }
 
@@ -81,9 +84,9 @@ extension StoreValues {
 func titleStyle(settings: any SettingsStoreContract = StoreValues.current.settings) -> String {
     settings.settings.fontSize > 24 ? "large" : "regular"
 }
-// Article "GettingStarted" snippet 4: end
+// Article "GettingStarted" snippet 6: end
 
-// Article "GettingStarted" snippet 5: begin
+// Article "GettingStarted" snippet 7: begin
 import SingletonStoresTesting
 import Testing
 
@@ -102,9 +105,12 @@ func largeTextUsesLargeTitles() {
         try store.setFontSize(90)  // still 72: nothing changes, nothing is posted
     }
 }
-// Article "GettingStarted" snippet 5: end
+// Article "GettingStarted" snippet 7: end
 
-// Article "GettingStarted" snippet 6: begin
+// Article "GettingStarted" snippet 1: begin
+import SingletonStores
+import Testing
+
 struct Draft: Codable, Sendable, Equatable { var text = "" }
 
 enum DraftKey: ProductionStoreKey {
@@ -121,9 +127,9 @@ extension StoreValues {
         #expect(StoreValues.current.draft.value.text == "Hello")
     }
 }
-// Article "GettingStarted" snippet 6: end
+// Article "GettingStarted" snippet 1: end
 
-// Article "GettingStarted" snippet 7: begin
+// Article "GettingStarted" snippet 2: begin
 import Observation
 
 @Observable final class DraftModel {
@@ -139,7 +145,7 @@ import Observation
         #expect(StoreValues.current.draft.value.text == "Hi")
     }
 }
-// Article "GettingStarted" snippet 7: end
+// Article "GettingStarted" snippet 2: end
 
 @Suite struct GettingStartedArticleTests {
     @Test func theStoreIsObservedAndKeptBetweenLaunches() throws {
@@ -174,6 +180,20 @@ import Observation
         #expect(redraws.withLock { $0 } == 1)
         #expect(recorder.newValues(of: .settings) == [Settings(fontSize: 72)])
         #expect(titleStyle(settings: stub) == "large")
+    }
+
+    /// A screen written against the contract observes `.settings` on the contract's center: it
+    /// redraws for the stub as for the store.
+    @Test func aScreenObservingTheContractsCenterFollowsTheStub() throws {
+        for settings: any SettingsStoreContract in [
+            SettingsStub(), SettingsStore(storage: InMemoryStorage(), center: NotificationCenter()),
+        ] {
+            let redraws = Recorder<Int>()
+            let token = NotificationChannel.settings.observe(center: settings.center) { redraws.append($0.new.fontSize) }
+            try settings.setFontSize(30)
+            #expect(redraws.values == [30])
+            token.cancel()
+        }
     }
 
     @Test func aStoreCanBeHandedIn() {
