@@ -26,19 +26,26 @@ package final class DirectObservers<Payload: Sendable>: Sendable {
         /// `nil` once the observer is removed: an empty slot, skipped by posts and dropped at
         /// the next compaction.
         @usableFromInline var call: (@Sendable (Payload) -> Void)?
+
+        @inlinable init(id: UInt64, call: @escaping @Sendable (Payload) -> Void) {
+            self.id = id
+            self.call = call
+        }
     }
 
     @usableFromInline
     struct List: Sendable {
         @usableFromInline var entries: [Entry] = []
-        var nextID: UInt64 = 0
+        @usableFromInline var nextID: UInt64 = 0
         /// How many of `entries` are empty slots.
-        var emptySlots = 0
+        @usableFromInline var emptySlots = 0
+
+        @inlinable init() {}
     }
 
     @usableFromInline let list = Locked(List())
     /// The center the observers are counted on (see `storeObservationObserverCount`).
-    private let center: NotificationCenter
+    @usableFromInline let center: NotificationCenter
 
     /// An empty list whose observers count as registered on `center`.
     package init(center: NotificationCenter) {
@@ -56,7 +63,9 @@ package final class DirectObservers<Payload: Sendable>: Sendable {
 
     /// Registers `handler`; see `NotificationChannel.observe(center:object:on:_:)` for the
     /// deliveries and what cancelling the token promises.
-    @usableFromInline
+    // Inlinable, like `add` and `remove`, so that they are specialised for the payload where a
+    // store is observed: generic, each call would look up the metadata of the list's types.
+    @inlinable
     package func observe(
         on delivery: ObservationDelivery,
         _ handler: @escaping @Sendable (Payload) -> Void
@@ -82,7 +91,8 @@ package final class DirectObservers<Payload: Sendable>: Sendable {
         return stream
     }
 
-    private func add(gate: ObservationGate, _ call: @escaping @Sendable (Payload) -> Void) -> ObservationToken {
+    @inlinable
+    func add(gate: ObservationGate, _ call: @escaping @Sendable (Payload) -> Void) -> ObservationToken {
         let id = list.withLock { list -> UInt64 in
             let id = list.nextID
             list.nextID &+= 1
@@ -93,7 +103,8 @@ package final class DirectObservers<Payload: Sendable>: Sendable {
         return ObservationToken(gate: gate) { [self] in remove(id) }
     }
 
-    private func remove(_ id: UInt64) {
+    @inlinable
+    func remove(_ id: UInt64) {
         let removed = list.withLock { list -> (@Sendable (Payload) -> Void)? in
             var low = 0
             var high = list.entries.count
