@@ -39,6 +39,7 @@ public final class ObservationToken: Sendable, Hashable {
 
     /// A token for an observer that a poster calls itself, through `gate`: cancelling closes the
     /// gate, then runs `onCancel`, which unregisters the observer.
+    @usableFromInline
     init(gate: ObservationGate, onCancel: @escaping @Sendable () -> Void) {
         registration = Locked(Registration(cleanUp: onCancel))
         self.gate = gate

@@ -23,9 +23,11 @@ import Stores
 //   boost <folder> start <seconds> | stop
 //       Starts or stops the boost; prints `end=<date>` (the end date on disk, or `none`).
 //   watch-churn <folder> <count>
-//       Makes and drops <count> watching stores; prints the open descriptors and watcher
-//       threads before and after (`before fds=… threads=… after fds=… threads=…`); exit 0
-//       when both are back where they started.
+//       Makes and drops <count> watching stores, then keeps <count> alive at once, each on a
+//       document of its own; prints what they added (`during fds+=… threads=… stores=…
+//       watching=… rss/store=<bytes>`), then the open descriptors and watcher threads before
+//       and after (`before fds=… threads=… after fds=… threads=…`); exit 0 when both are back
+//       where they started.
 //
 // Every wait has a deadline of 5 minutes (eight writers on a loaded machine, under the thread
 // sanitizer, can take more than one), after which the mode exits with status 1.
@@ -140,14 +142,20 @@ enum Following {
         let before = (fds: openDescriptors(), threads: threads())
         var during = (fds: 0, threads: 0)
         do {
-            // Made and dropped one by one, then all alive at once.
+            // Made and dropped one by one, then all alive at once, each on its own document.
             for index in 0..<max(count, 0) {
                 _ = makeWatchingStore(folder: folder, polled: !index.isMultiple(of: 2)).state
             }
-            let alive = (0..<max(count, 0)).map { makeWatchingStore(folder: folder, polled: !$0.isMultiple(of: 2)) }
+            let center = NotificationCenter()
+            let resident = residentBytes()
+            let alive = (0..<max(count, 0)).map {
+                makeWatchingStore(folder: folder, key: "counter\($0)", center: center, polled: !$0.isMultiple(of: 2))
+            }
+            for store in alive { _ = store.state }
+            let bytesPerStore = (residentBytes() - resident) / max(count, 1)
             during = (openDescriptors(), threads())
             say(
-                "during fds=\(during.fds) threads=\(during.threads) stores=\(alive.count) watching=\(alive.filter { $0.watchMechanism != nil }.count)"
+                "during fds+=\(during.fds - before.fds) threads=\(during.threads) stores=\(alive.count) watching=\(alive.filter { $0.watchMechanism != nil }.count) rss/store=\(bytesPerStore)"
             )
         }
         // The watcher's thread leaves on its own once the last watch is gone.
@@ -161,10 +169,20 @@ enum Following {
         return after == before ? 0 : 1
     }
 
-    private static func makeWatchingStore(folder: URL, polled: Bool) -> PersistentStoreCore<PersistedCounter> {
+    /// The process's resident memory in bytes, from /proc/self/statm (0 where there is none).
+    private static func residentBytes() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    private static func makeWatchingStore(
+        folder: URL, key: String = "counter", center: NotificationCenter = NotificationCenter(), polled: Bool
+    ) -> PersistentStoreCore<PersistedCounter> {
         PersistentStoreCore(
-            key: "counter", default: PersistedCounter(), storage: FileStorage(folder: folder),
-            channel: .stressCounter, center: NotificationCenter(),
+            key: key, default: PersistedCounter(), storage: FileStorage(folder: folder),
+            channel: .stressCounter, center: center,
             watching: polled ? .polling(every: .milliseconds(10)) : .automatic)
     }
 

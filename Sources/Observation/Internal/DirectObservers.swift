@@ -12,24 +12,40 @@ import SingletonStoresLocking
 /// observer's ``ObservationGate``, so tokens keep the promises of ``ObservationToken/cancel()``;
 /// a handler may cancel its own token or register new observers, which the post under way does
 /// not call (it works on the list as it was when it began).
+///
+/// A cancelled observer leaves an empty slot behind rather than moving the ones after it, so
+/// removing any of n observers costs a binary search, not a move of the rest; once empty slots
+/// outnumber the live ones, the list is compacted in one pass (amortised O(1) per removal).
+/// Slots keep their order, so compaction keeps registration order.
 @usableFromInline
 package final class DirectObservers<Payload: Sendable>: Sendable {
     @usableFromInline
     struct Entry: Sendable {
         /// Increases along the list, so a token finds its entry by binary search.
         @usableFromInline let id: UInt64
-        @usableFromInline let call: @Sendable (Payload) -> Void
+        /// `nil` once the observer is removed: an empty slot, skipped by posts and dropped at
+        /// the next compaction.
+        @usableFromInline var call: (@Sendable (Payload) -> Void)?
+
+        @inlinable init(id: UInt64, call: @escaping @Sendable (Payload) -> Void) {
+            self.id = id
+            self.call = call
+        }
     }
 
     @usableFromInline
     struct List: Sendable {
         @usableFromInline var entries: [Entry] = []
-        var nextID: UInt64 = 0
+        @usableFromInline var nextID: UInt64 = 0
+        /// How many of `entries` are empty slots.
+        @usableFromInline var emptySlots = 0
+
+        @inlinable init() {}
     }
 
     @usableFromInline let list = Locked(List())
     /// The center the observers are counted on (see `storeObservationObserverCount`).
-    private let center: NotificationCenter
+    @usableFromInline let center: NotificationCenter
 
     /// An empty list whose observers count as registered on `center`.
     package init(center: NotificationCenter) {
@@ -42,12 +58,14 @@ package final class DirectObservers<Payload: Sendable>: Sendable {
     @inlinable
     package func post(_ value: Payload) {
         let entries = list.withLock { $0.entries }
-        for entry in entries { entry.call(value) }
+        for entry in entries { entry.call?(value) }
     }
 
     /// Registers `handler`; see `NotificationChannel.observe(center:object:on:_:)` for the
     /// deliveries and what cancelling the token promises.
-    @usableFromInline
+    // Inlinable, like `add` and `remove`, so that they are specialised for the payload where a
+    // store is observed: generic, each call would look up the metadata of the list's types.
+    @inlinable
     package func observe(
         on delivery: ObservationDelivery,
         _ handler: @escaping @Sendable (Payload) -> Void
@@ -73,7 +91,8 @@ package final class DirectObservers<Payload: Sendable>: Sendable {
         return stream
     }
 
-    private func add(gate: ObservationGate, _ call: @escaping @Sendable (Payload) -> Void) -> ObservationToken {
+    @inlinable
+    func add(gate: ObservationGate, _ call: @escaping @Sendable (Payload) -> Void) -> ObservationToken {
         let id = list.withLock { list -> UInt64 in
             let id = list.nextID
             list.nextID &+= 1
@@ -84,20 +103,41 @@ package final class DirectObservers<Payload: Sendable>: Sendable {
         return ObservationToken(gate: gate) { [self] in remove(id) }
     }
 
-    private func remove(_ id: UInt64) {
-        let removed = list.withLock { list -> Entry? in
+    @inlinable
+    func remove(_ id: UInt64) {
+        let removed = list.withLock { list -> (@Sendable (Payload) -> Void)? in
             var low = 0
             var high = list.entries.count
             while low < high {
                 let middle = (low + high) / 2
                 if list.entries[middle].id < id { low = middle + 1 } else { high = middle }
             }
-            guard low < list.entries.count, list.entries[low].id == id else { return nil }
-            return list.entries.remove(at: low)
+            guard low < list.entries.count, let call = list.entries[low].call else { return nil }
+            if low == list.entries.count - 1 {
+                // The newest: drop it, and the empty slots just before it.
+                list.entries.removeLast()
+                while let last = list.entries.last, last.call == nil {
+                    list.entries.removeLast()
+                    list.emptySlots -= 1
+                }
+            } else {
+                list.entries[low].call = nil
+                list.emptySlots += 1
+                if list.emptySlots * 2 > list.entries.count {
+                    // Empty slots hold no handler, so compacting releases nothing under the lock.
+                    list.entries.removeAll { $0.call == nil }
+                    list.emptySlots = 0
+                }
+            }
+            return call
         }
         guard removed != nil else { return }
         RegistrationLedger.removed(from: center)
-        // `removed`, and the handler it holds, is released here: after the lock, since releasing
-        // what a handler captured may run any deinit.
+        // `removed`, the handler, is released here: after the lock, since releasing what a
+        // handler captured may run any deinit.
     }
+
+    /// The slots the list holds now, empty ones included: what the tests read to check that a
+    /// removal leaves the other observers where they are.
+    package var slotCount: Int { list.withLock { $0.entries.count } }
 }

@@ -6,13 +6,16 @@ import SingletonStoresLocking
 /// NotificationCenter cannot list its observers, so the tests that prove tokens and sequences
 /// clean up after themselves read this count instead. Entries for centers with no live observer
 /// are dropped, so the ledger never outgrows the set of centers in use.
+@usableFromInline
 enum RegistrationLedger {
     private static let counts = Locked<[ObjectIdentifier: Int]>([:])
 
+    @usableFromInline
     static func added(to center: NotificationCenter) {
         counts.withLock { $0[ObjectIdentifier(center), default: 0] += 1 }
     }
 
+    @usableFromInline
     static func removed(from center: NotificationCenter) {
         counts.withLock { counts in
             let key = ObjectIdentifier(center)

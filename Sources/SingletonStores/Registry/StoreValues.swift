@@ -38,15 +38,15 @@ public struct StoreValues: Sendable {
     /// The store values in effect for the current task.
     ///
     /// Read stores from it (`StoreValues.current.cart`); change it only with ``withStores(_:operation:)``.
-    @inlinable public static var current: StoreValues { taskLocal.get() }
+    @inlinable public static var current: StoreValues { scopes.current }
+
+    // The process's base values, and whether a scope has bound others yet (see `ScopeBindings`).
+    @usableFromInline static let scopes = ScopeBindings()
 
     // The task-local behind `current`, which `withStores` binds. A plain `TaskLocal` rather than
-    // the `@TaskLocal` wrapper so that reading `current` is inlined where a store is read: one
-    // call into the concurrency runtime, no accessor in between.
-    // Its default — what a task outside any `withStores` reads — is the values `prepareStores`
-    // set, captured (and sealed against later preparation) by the first access.
-    // In a process that runs tests, the test guard's mark sits under them (see `processBase()`).
-    @usableFromInline static let taskLocal = TaskLocal(wrappedValue: processBase())
+    // the `@TaskLocal` wrapper so that reading `current` is inlined where a store is read.
+    // Its default — what a task outside any `withStores` reads — is the base values.
+    @usableFromInline static let taskLocal = TaskLocal(wrappedValue: scopes.base)
 
     // Everything that differs from the defaults — store overrides, the `useStubs()` mark, a
     // custom issue reporter — as an immutable list, newest first. With nothing changed it is

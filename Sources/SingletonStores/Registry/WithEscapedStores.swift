@@ -49,7 +49,9 @@ public struct EscapedStores: Sendable {
     /// - Parameter operation: The code to run.
     /// - Returns: What `operation` returns.
     public func yield<Result>(_ operation: () throws -> Result) rethrows -> Result {
-        try StoreValues.taskLocal.withValue(values, operation: operation)
+        let scopes = StoreValues.scopes
+        scopes.willBind(values)
+        return try StoreValues.taskLocal.withValue(values, operation: operation)
     }
 
     /// Runs an asynchronous `operation` with the captured store values in effect.
@@ -62,6 +64,8 @@ public struct EscapedStores: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws -> Result
     ) async rethrows -> Result {
-        try await StoreValues.taskLocal.withValue(values, operation: operation)
+        let scopes = StoreValues.scopes
+        scopes.willBind(values)
+        return try await StoreValues.taskLocal.withValue(values, operation: operation)
     }
 }

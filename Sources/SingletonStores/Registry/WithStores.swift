@@ -24,9 +24,11 @@ public func withStores<Result>(
 ) rethrows -> Result {
     // Inlinable so that the update and the operation are specialised where the scope is
     // written: no closure contexts, no generic withValue.
-    var values = StoreValues.current
+    let taskLocal = StoreValues.taskLocal
+    var values = taskLocal.get()
     try updateValues(&values)
-    return try StoreValues.taskLocal.withValue(values, operation: operation)
+    StoreValues.scopes.willBind(values)
+    return try taskLocal.withValue(values, operation: operation)
 }
 
 /// Runs an asynchronous `operation` with some stores replaced, then restores them.
@@ -45,7 +47,9 @@ public func withStores<Result>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> Result
 ) async rethrows -> Result {
-    var values = StoreValues.current
+    let taskLocal = StoreValues.taskLocal
+    var values = taskLocal.get()
     try updateValues(&values)
-    return try await StoreValues.taskLocal.withValue(values, operation: operation)
+    StoreValues.scopes.willBind(values)
+    return try await taskLocal.withValue(values, operation: operation)
 }

@@ -92,13 +92,29 @@ struct LiveFollowingProcessTests {
         }
     }
 
-    @Test func thousandWatchingStoresLeaveNoDescriptorOrThreadBehind() throws {
+    @Test func thousandWatchingStoresShareOneWatcherAndLeaveNothingBehind() throws {
         try withTemporaryFolder { folder in
             let helper = try StressHelper(folder: folder)
             let run = try helper.run("watch-churn", "1000")
             #expect(run.status == 0, "\(run)")
             let during = try #require(run.lines.first)
-            #expect(during.hasSuffix("threads=1 stores=1000 watching=1000"), "one watcher thread for them all")
+            // One watcher for them all: its thread, its wake-up pipe and one inotify descriptor,
+            // however many stores watch.
+            let fields = Dictionary(
+                during.split(separator: " ").dropFirst().compactMap { field -> (String, Int)? in
+                    let parts = field.split(separator: "=", maxSplits: 1)
+                    guard parts.count == 2, let value = Int(parts[1]) else { return nil }
+                    return (String(parts[0]), value)
+                }, uniquingKeysWith: { first, _ in first })
+            #expect(fields["threads"] == 1, "one watcher thread for them all: \(during)")
+            #expect(fields["stores"] == 1000 && fields["watching"] == 1000, "\(during)")
+            #expect((fields["fds+"] ?? .max) <= 3, "descriptors do not grow with the stores: \(during)")
+            // Memory grows by a few KiB per store, not by a buffer or a thread stack (the target,
+            // 4 KiB, is measured in release; a debug build here is at 3.8–4.0 KiB, so the check
+            // leaves room). Not under the thread sanitizer, which shadows every byte.
+            if !isUnderThreadSanitizer {
+                #expect((fields["rss/store"] ?? .max) <= 6144, "a few KiB of memory per watching store: \(during)")
+            }
             print("watch-churn: \(run.lines.joined(separator: "; "))")
         }
     }
