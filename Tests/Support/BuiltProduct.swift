@@ -49,6 +49,16 @@ extension BuiltProduct {
             process.arguments = arguments
             return process
         }
+        return try runSimultaneously(processes).map { $0 == 0 }
+    }
+
+    /// Starts every one of `processes`, all before waiting for any, then waits for each to exit,
+    /// at most ``StartedChild/exitDeadline`` in all (a blocking wait: call it off the cooperative
+    /// pool). A process still running then is killed.
+    ///
+    /// - Returns: For each process, its exit status; `nil` for one that was killed or did not
+    ///   exit normally.
+    package static func runSimultaneously(_ processes: [Process]) throws -> [Int32?] {
         var started: [Process] = []
         defer { for process in started { process.endNow() } }  // none left behind on a throw
         for process in processes {
@@ -57,8 +67,8 @@ extension BuiltProduct {
         }
         let deadline = ContinuousClock.now.advanced(by: StartedChild.exitDeadline)
         return processes.map { process in
-            guard process.waitForExit(within: max(deadline - ContinuousClock.now, .zero)) else { return false }
-            return process.terminationReason == .exit && process.terminationStatus == 0
+            guard process.waitForExit(within: max(deadline - ContinuousClock.now, .zero)) else { return nil }
+            return process.terminationReason == .exit ? process.terminationStatus : nil
         }
     }
 }

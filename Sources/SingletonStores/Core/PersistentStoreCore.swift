@@ -217,17 +217,24 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     @discardableResult
     public func update<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws -> Result {
         let outcome = try update { (state: inout State) -> Swift.Result<Result, Failure> in
-            // The body changes a copy, so that a refusal leaves the state exactly as it was.
-            var proposed = state
-            do throws(Failure) {
-                let result = try body(&proposed)
-                state = proposed
-                return .success(result)
-            } catch {
-                return .failure(error)
-            }
+            Self.changingACopy(of: &state, body)
         }
         return try outcome.get()
+    }
+
+    /// Runs `body` on a copy of `state` and keeps the copy only if `body` returns, so that a
+    /// refusal leaves the state exactly as it was.
+    private static func changingACopy<Result, Failure: Error>(
+        of state: inout State, _ body: (inout State) throws(Failure) -> Result
+    ) -> Swift.Result<Result, Failure> {
+        var proposed = state
+        do throws(Failure) {
+            let result = try body(&proposed)
+            state = proposed
+            return .success(result)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Changes the state on disk and in memory as one transaction, unless `body` throws to
@@ -252,15 +259,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         let outcome: Swift.Result<Result, Failure>
         do throws(StorageError) {
             outcome = try update { (state: inout State) -> Swift.Result<Result, Failure> in
-                // The body changes a copy, so that a refusal leaves the state exactly as it was.
-                var proposed = state
-                do throws(Failure) {
-                    let result = try body(&proposed)
-                    state = proposed
-                    return .success(result)
-                } catch {
-                    return .failure(error)
-                }
+                Self.changingACopy(of: &state, body)
             }
         } catch {
             throw .storage(error)
