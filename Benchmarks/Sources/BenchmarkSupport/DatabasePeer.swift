@@ -33,12 +33,11 @@ public final class DocumentDatabase: @unchecked Sendable {
     /// Opens (creating if needed) the database at `path`, WAL mode, with `synchronous`.
     public init(path: String, synchronous: Synchronous) throws {
         #if BENCHMARK_PEERS
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
+        pool = try DatabasePool(path: path)
+        // A pool sets `synchronous = NORMAL` when it turns WAL on, after `prepareDatabase`: the
+        // setting is made on the one writer connection once it is open.
+        try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
-        }
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try pool.write { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS documents (key TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL)")
         }
         #else

@@ -65,8 +65,10 @@ func countSyncs(strace: String, writer: PersistedWriter, writes: Int) throws -> 
         let executable = Bundle.main.executableURL?.path ?? CommandLine.arguments[0]
         _ = try launch(
             strace,
-            ["-f", "-c", "-e", "trace=fsync,fdatasync", "-o", summary, executable, "child", "fsyncs", writer.rawValue,
-             String(count), folder.path])
+            [
+                "-f", "-c", "-e", "trace=fsync,fdatasync", "-o", summary, executable, "child", "fsyncs", writer.rawValue,
+                String(count), folder.path,
+            ])
         return try syncCalls(inSummary: String(contentsOfFile: summary, encoding: .utf8))
     }
     let setUp = try calls(0)

@@ -65,8 +65,10 @@ func measureSlider(hertz: Int, seconds: Int) throws -> SliderResult {
             let executable = Bundle.main.executableURL?.path ?? CommandLine.arguments[0]
             _ = try launch(
                 strace,
-                ["-f", "-c", "-e", "trace=fsync,fdatasync", "-o", summary, executable, "child", "slider", variant,
-                 String(hertz), String(seconds), folder.path, suite])
+                [
+                    "-f", "-c", "-e", "trace=fsync,fdatasync", "-o", summary, executable, "child", "slider", variant,
+                    String(hertz), String(seconds), folder.path, suite,
+                ])
             syncs = try syncCalls(inSummary: String(contentsOfFile: summary, encoding: .utf8))
         }
         results[variant] = SliderVariant(

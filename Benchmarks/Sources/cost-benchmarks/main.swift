@@ -50,7 +50,8 @@ func option(_ name: String) -> String? {
 }
 
 let quick = arguments.contains("--quick")
-let rows = Set(option("--rows")?.split(separator: ",").map(String.init) ?? [
+let rows = Set(
+    option("--rows")?.split(separator: ",").map(String.init) ?? [
         "persisted", "latency", "energy", "idle", "history", "launch", "slider", "handles",
     ])
 var results = CostResults()
