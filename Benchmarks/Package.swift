@@ -22,6 +22,7 @@ let peers: [Target.Dependency] = [
     .product(name: "Dependencies", package: "swift-dependencies"),
     .product(name: "Swinject", package: "Swinject"),
     .product(name: "OpenCombine", package: "OpenCombine"),
+    .product(name: "GRDB", package: "GRDB.swift"),
 ]
 
 var targets: [Target] = [
@@ -66,6 +67,7 @@ let package = Package(
                 .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1"),
                 .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
                 .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+                .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
             ] : []),
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -1,20 +1,23 @@
 #!/bin/sh
 # Runs every SingletonStores benchmark in one go (release build) and prints one table.
 #
-#   Benchmarks/run-benchmarks.sh                  # everything (~10 min after the first build)
-#   Benchmarks/run-benchmarks.sh --quick          # every row, shortened: under 3 minutes
+#   Benchmarks/run-benchmarks.sh                  # everything (~12 min after the first build)
+#   Benchmarks/run-benchmarks.sh --quick          # every row, shortened: under 4 minutes
 #   Benchmarks/run-benchmarks.sh --no-peers       # without the peers and the harness (offline)
 #   Benchmarks/run-benchmarks.sh --filter 'read.*' --no-countdown --no-costs
 #
 # --quick            one interleaved launch, countdowns of 3 ticks (idle), short cost rows
-# --no-peers         build without swift-dependencies, Swinject, OpenCombine and
+# --no-peers         build without swift-dependencies, Swinject, OpenCombine, GRDB and
 #                    ordo-one/benchmark: for a machine that cannot fetch packages. Ours and the
 #                    limit come from the interleaved blocks; peer cells say "not run"
 # --filter REGEX     only the micro-benchmarks whose name matches (ordo-one/benchmark --filter)
 # --no-micro         skip the micro-benchmarks and the interleaved ratios
 # --no-countdown     skip the real-clock countdown accuracy runs
 # --no-costs         skip the cost rows (persisted update, cross-process latency, energy, idle,
-#                    cost against history)
+#                    cost against history, launch, dragged slider, memory and handles)
+#
+# The persisted-update and slider rows count fsyncs with strace when it is installed
+# (Debian: apt-get install strace); without it those cells are left out.
 # --keep DIR         keep the raw exports (JMH JSON, pairs, countdown and cost JSON) in DIR
 set -eu
 cd "$(dirname "$0")"
@@ -92,7 +95,7 @@ if [ "$costs" = 1 ]; then
     echo "Building demo-cli (release) for the cost against history…" >&2
     (cd .. && swift build -c release --product demo-cli >&2)
     demo_cli="$(cd .. && swift build -c release --show-bin-path)/demo-cli"
-    echo "Costs: persisted update, cross-process latency, energy, idle watchers, history…" >&2
+    echo "Costs: persisted update, cross-process latency, energy, idle watchers, history, launch, slider, handles…" >&2
     if [ "$quick" = 1 ]; then
         "$bin/cost-benchmarks" --quick --demo-cli "$demo_cli" --json "$out/costs.json" >&2
     else

@@ -15,6 +15,12 @@ public struct CostResults: Codable, Sendable {
     public var idle: IdleResult?
     /// `demo-cli` launches against growing purchase histories.
     public var history: HistoryResult?
+    /// Launches that open persisted values and read them: ours, `UserDefaults`, GRDB.
+    public var launch: LaunchResult?
+    /// A persisted value changed like a dragged slider: ours, `UserDefaults`, GRDB.
+    public var slider: SliderResult?
+    /// Memory, descriptors and threads as persisted, watching stores are added.
+    public var handles: HandlesResult?
 
     /// An empty result, filled row by row.
     public init() {}
@@ -22,18 +28,43 @@ public struct CostResults: Codable, Sendable {
 
 /// One persisted update of a profile-sized document.
 public struct PersistedUpdateResult: Codable, Sendable {
-    /// Ours against the hand-written limit, timed in interleaved blocks.
+    /// Ours against the limit of the same durability (temporary file, fsync, rename, fsync of
+    /// the folder), timed in interleaved blocks.
     public var ours: PairedRatio
     /// `UserDefaults` set + `synchronize()`, per update, in nanoseconds.
     public var userDefaultsNanoseconds: Double
     /// The size of the document in bytes.
     public var documentBytes: Int
+    /// Every writer's block times (nanoseconds per write), by ``PersistedWriter`` raw value; the
+    /// blocks of all writers were taken in turn, so `blocks[a][i]` and `blocks[b][i]` pair up.
+    public var blocks: [String: [Double]]?
+    /// fsync and fdatasync calls per write, by writer, counted with `strace -c` (absent when
+    /// strace is not installed).
+    public var syncsPerWrite: [String: Double]?
 
     /// Records the figures of one run.
-    public init(ours: PairedRatio, userDefaultsNanoseconds: Double, documentBytes: Int) {
+    public init(
+        ours: PairedRatio, userDefaultsNanoseconds: Double, documentBytes: Int, blocks: [String: [Double]]? = nil,
+        syncsPerWrite: [String: Double]? = nil
+    ) {
         self.ours = ours
         self.userDefaultsNanoseconds = userDefaultsNanoseconds
         self.documentBytes = documentBytes
+        self.blocks = blocks
+        self.syncsPerWrite = syncsPerWrite
+    }
+
+    /// The median nanoseconds per write of `writer`, if it ran.
+    public func median(_ writer: PersistedWriter) -> Double? {
+        guard let times = blocks?[writer.rawValue], !times.isEmpty else { return nil }
+        return PairedRatio.median(times)
+    }
+
+    /// Ours ÷ `writer`, the median of block-by-block ratios (blocks taken in turn), if it ran.
+    public func ratio(to writer: PersistedWriter) -> Double? {
+        guard let ours = blocks?[PersistedWriter.ours.rawValue], let other = blocks?[writer.rawValue], !other.isEmpty
+        else { return nil }
+        return PairedRatio.median(zip(ours, other).map { $0 / $1 })
     }
 }
 
@@ -152,5 +183,104 @@ public struct HistorySize: Codable, Sendable {
         self.peakMemoryMiB = peakMemoryMiB
         self.compactionSeconds = compactionSeconds
         self.compactionPeakMemoryMiB = compactionPeakMemoryMiB
+    }
+}
+
+/// Launches of a fresh process that opens persisted values and reads every one.
+public struct LaunchResult: Codable, Sendable {
+    /// Timed launches of each variant.
+    public var runs: Int
+    /// Values the peers' launches read.
+    public var peerCount: Int
+    /// The store counts ours was launched with.
+    public var counts: [Int]
+    /// Median CPU milliseconds from `exec` to the last read, by `<variant>-<count>` (`none-0`,
+    /// `ours-20`, `userdefaults-20`, `grdb-20`…).
+    public var cpuMilliseconds: [String: Double]
+    /// Median wall milliseconds from just before the launch to the last read, by the same keys.
+    public var wallMilliseconds: [String: Double]
+
+    /// Records one run's figures.
+    public init(
+        runs: Int, peerCount: Int, counts: [Int], cpuMilliseconds: [String: Double], wallMilliseconds: [String: Double]
+    ) {
+        self.runs = runs
+        self.peerCount = peerCount
+        self.counts = counts
+        self.cpuMilliseconds = cpuMilliseconds
+        self.wallMilliseconds = wallMilliseconds
+    }
+}
+
+/// A persisted value changed like a dragged slider, by variant (`ours`, `userdefaults`,
+/// `grdb-full`).
+public struct SliderResult: Codable, Sendable {
+    /// Changes a second.
+    public var hertz: Int
+    /// How long the drag lasted.
+    public var seconds: Int
+    /// The figures of each variant.
+    public var variants: [String: SliderVariant]
+
+    /// Records one run's figures.
+    public init(hertz: Int, seconds: Int, variants: [String: SliderVariant]) {
+        self.hertz = hertz
+        self.seconds = seconds
+        self.variants = variants
+    }
+}
+
+/// One variant of the slider row.
+public struct SliderVariant: Codable, Sendable {
+    /// The writer's CPU time (user + system) over the drag, in milliseconds.
+    public var cpuMilliseconds: Double
+    /// Values written.
+    public var writes: Int
+    /// From the writer's call that set the last value to the other process seeing it, in
+    /// milliseconds; `nil` if it was not seen within 2 s.
+    public var lastSeenMilliseconds: Double?
+    /// Distinct values the other process saw.
+    public var changesSeen: Int
+    /// fsync and fdatasync calls of the writer over the drag, counted with `strace -c` in a
+    /// second run (`nil` without strace).
+    public var syncs: Int?
+
+    /// Records one variant's figures.
+    public init(cpuMilliseconds: Double, writes: Int, lastSeenMilliseconds: Double?, changesSeen: Int, syncs: Int?) {
+        self.cpuMilliseconds = cpuMilliseconds
+        self.writes = writes
+        self.lastSeenMilliseconds = lastSeenMilliseconds
+        self.changesSeen = changesSeen
+        self.syncs = syncs
+    }
+}
+
+/// Resident memory, open descriptors and threads of one process as persisted, watching value
+/// stores are added.
+public struct HandlesResult: Codable, Sendable {
+    /// The figures before the first store (the values already in memory), then at each count.
+    public var steps: [HandlesStep]
+
+    /// Records one run's figures.
+    public init(steps: [HandlesStep]) { self.steps = steps }
+}
+
+/// The process at one number of stores.
+public struct HandlesStep: Codable, Sendable {
+    /// Stores alive.
+    public var stores: Int
+    /// Resident memory in KiB.
+    public var residentKiB: Double
+    /// Open file descriptors.
+    public var descriptors: Int
+    /// Threads.
+    public var threads: Int
+
+    /// Records one step.
+    public init(stores: Int, residentKiB: Double, descriptors: Int, threads: Int) {
+        self.stores = stores
+        self.residentKiB = residentKiB
+        self.descriptors = descriptors
+        self.threads = threads
     }
 }

@@ -8,67 +8,113 @@ import Glibc
 import Darwin
 #endif
 
-/// Persisted update: one `PersistentStoreCore.update` of a profile-sized document (lock, read,
-/// write a temporary file, fsync, rename, commit, post) against the limit — the same bytes
-/// written by hand the same way (temporary file, fsync, rename), no lock, no JSON — and
-/// `UserDefaults` set + `synchronize()`, what an app would use instead. Blocks of the three are
-/// taken in turn, so that they share the disk's slow and quick spells.
-func measurePersistedUpdate(blocks: Int, perBlock: Int) throws -> PersistedUpdateResult {
-    let folder = try makeFolder("persisted")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let store = PersistentStoreCore(
-        key: profileKey, default: ProfileDocument(), storage: FileStorage(folder: folder), channel: .costProfile,
-        center: NotificationCenter(), watching: .off)
-    try store.update { $0.nickname = "Mei" }
-    // The limit writes exactly the bytes our store wrote.
-    let bytes = try Data(contentsOf: folder.appending(path: "\(profileKey).json"))
-    let target = folder.appending(path: "limit.json").path
-    let temporary = folder.appending(path: ".limit.tmp").path
-
-    let suite = "cost-benchmarks-\(getpid())"
-    guard let defaults = UserDefaults(suiteName: suite) else { throw CostError("UserDefaults(suiteName:) gave nil") }
-    defer { defaults.removePersistentDomain(forName: suite) }
-    let encoder = JSONEncoder()
-    var document = store.state
-
-    func ours() throws { try store.update { $0.revision += 1 } }
-    func limit() throws {
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CostError("open \(temporary): errno \(errno)") }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
-        close(descriptor)
-        guard written == bytes.count, synced == 0, rename(temporary, target) == 0 else {
-            throw CostError("hand-written update failed: errno \(errno)")
-        }
+/// Persisted update: one `ValueStore.update` of a profile-sized document (lock, read, write a
+/// temporary file, fsync, rename, fsync of the folder, commit, post) against the same
+/// durability by hand (temporary file, fsync, rename, fsync of the folder), round 3's limit
+/// (no folder fsync), `UserDefaults` set + `synchronize()`, GRDB upserts of the document as a
+/// blob (WAL, `synchronous = FULL` and `NORMAL`) and the journal spike (one `fdatasync`).
+/// Blocks of all of them are taken in turn, each block starting with the next writer, so that
+/// they share the disk's slow and quick spells. Writers the build lacks (GRDB without the
+/// peers) are left out.
+///
+/// With `strace` on the PATH, each writer is also run alone under `strace -f -c` twice (0 and
+/// `syncWrites` writes after the same set-up) to count its fsync and fdatasync calls per write.
+func measurePersistedUpdate(blocks: Int, perBlock: Int, syncWrites: Int) throws -> PersistedUpdateResult {
+    let writers = PersistedWriter.allCases.filter { !$0.needsPeers || DocumentDatabase.isBuilt }
+    var folders: [URL] = []
+    defer { for folder in folders { try? FileManager.default.removeItem(at: folder) } }
+    var made: [(PersistedWriter, write: () throws -> Void, finish: () -> Void)] = []
+    defer { for writer in made { writer.finish() } }
+    for writer in writers {
+        let folder = try makeFolder("persisted-\(writer.rawValue)")
+        folders.append(folder)
+        let (write, finish) = try writer.make(folder: folder)
+        made.append((writer, write, finish))
     }
-    func userDefaults() throws {
-        document.revision += 1
-        defaults.set(try encoder.encode(document), forKey: profileKey)
-        guard defaults.synchronize() else { throw CostError("UserDefaults.synchronize() failed") }
-    }
-
     // One untimed block of each: first use of the code, the files made.
-    _ = try nanosecondsPerOperation(perBlock, ours)
-    _ = try nanosecondsPerOperation(perBlock, limit)
-    _ = try nanosecondsPerOperation(perBlock, userDefaults)
-    var oursTimes: [Double] = []
-    var limitTimes: [Double] = []
-    var defaultsTimes: [Double] = []
-    for index in 0..<blocks {
-        if index.isMultiple(of: 2) {
-            oursTimes.append(try nanosecondsPerOperation(perBlock, ours))
-            limitTimes.append(try nanosecondsPerOperation(perBlock, limit))
-            defaultsTimes.append(try nanosecondsPerOperation(perBlock, userDefaults))
-        } else {
-            defaultsTimes.append(try nanosecondsPerOperation(perBlock, userDefaults))
-            limitTimes.append(try nanosecondsPerOperation(perBlock, limit))
-            oursTimes.append(try nanosecondsPerOperation(perBlock, ours))
+    for writer in made { _ = try nanosecondsPerOperation(perBlock, writer.write) }
+    var times: [String: [Double]] = [:]
+    for block in 0..<blocks {
+        for index in 0..<made.count {
+            let writer = made[(block + index) % made.count]
+            times[writer.0.rawValue, default: []].append(try nanosecondsPerOperation(perBlock, writer.write))
         }
     }
+    var syncs: [String: Double] = [:]
+    if let strace = executableOnPath("strace") {
+        for writer in writers {
+            if let perWrite = try? countSyncs(strace: strace, writer: writer, writes: syncWrites) {
+                syncs[writer.rawValue] = perWrite
+            }
+        }
+    }
+    let ours = times[PersistedWriter.ours.rawValue] ?? []
     return PersistedUpdateResult(
-        ours: PairedRatio(oursTimes: oursTimes, limitTimes: limitTimes),
-        userDefaultsNanoseconds: PairedRatio.median(defaultsTimes), documentBytes: bytes.count)
+        ours: PairedRatio(oursTimes: ours, limitTimes: times[PersistedWriter.durableLimit.rawValue] ?? []),
+        userDefaultsNanoseconds: PairedRatio.median(times[PersistedWriter.userDefaults.rawValue] ?? []),
+        documentBytes: try PersistedWriter.storeBytes().count, blocks: times, syncsPerWrite: syncs)
+}
+
+/// The fsync and fdatasync calls per write of `writer`: the calls of `writes` writes after its
+/// set-up, less those of the set-up alone, each counted by `strace -f -c` in a process of its own.
+func countSyncs(strace: String, writer: PersistedWriter, writes: Int) throws -> Double {
+    func calls(_ count: Int) throws -> Int {
+        let folder = try makeFolder("syncs-\(writer.rawValue)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let summary = folder.appending(path: "strace.txt").path
+        let executable = Bundle.main.executableURL?.path ?? CommandLine.arguments[0]
+        _ = try launch(
+            strace,
+            [
+                "-f", "-c", "-e", "trace=fsync,fdatasync", "-o", summary, executable, "child", "fsyncs", writer.rawValue,
+                String(count), folder.path,
+            ])
+        return try syncCalls(inSummary: String(contentsOfFile: summary, encoding: .utf8))
+    }
+    let setUp = try calls(0)
+    let all = try calls(writes)
+    return Double(all - setUp) / Double(max(writes, 1))
+}
+
+/// The calls of fsync and fdatasync in an `strace -c` summary (columns: % time, seconds,
+/// usecs/call, calls, [errors,] syscall).
+func syncCalls(inSummary summary: String) throws -> Int {
+    var total = 0
+    for line in summary.split(separator: "\n") {
+        let fields = line.split(separator: " ")
+        guard let name = fields.last, name == "fsync" || name == "fdatasync", fields.count >= 5,
+            let calls = Int(fields[3])
+        else { continue }
+        total += calls
+    }
+    return total
+}
+
+/// The child that strace counts: `fsyncs <writer> <writes> <folder>`. Makes the writer in the
+/// folder (its set-up includes one first write), then writes `writes` times.
+func runSyncCount(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 3, let writer = PersistedWriter(rawValue: arguments[0]), let writes = Int(arguments[1]),
+        (0...100_000).contains(writes)
+    else { return 2 }
+    do {
+        let (write, finish) = try writer.make(folder: URL(fileURLWithPath: arguments[2], isDirectory: true))
+        defer { finish() }
+        for _ in 0..<writes { try write() }
+        return 0
+    } catch {
+        note("fsyncs \(writer.rawValue): \(error)")
+        return 1
+    }
+}
+
+/// The full path of `name` in a folder of `PATH`, if it is executable there.
+func executableOnPath(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") {
+        let candidate = "\(folder)/\(name)"
+        if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
 }
 
 /// A benchmark that could not run, and why.

@@ -3,10 +3,12 @@ import Foundation
 
 // The costs an app feels beyond a single call, each against its limit (see BENCHMARKS.md):
 //
-//   cost-benchmarks [--quick] [--rows persisted,latency,energy,idle,history] [--json PATH]
-//                   [--demo-cli PATH]
+//   cost-benchmarks [--quick] [--rows persisted,latency,energy,idle,history,launch,slider,handles]
+//                   [--json PATH] [--demo-cli PATH]
 //
-// persisted  one persisted update vs the same bytes written by hand, and UserDefaults
+// persisted  one persisted update vs the same bytes written by hand with the same durability
+//            (and without the folder fsync), UserDefaults, GRDB (FULL and NORMAL) and the
+//            journal spike; fsyncs per write counted with strace when it is installed
 // latency    a change from a writer process to three watcher processes at once: events,
 //            polling, bare inotify
 // energy     CPU time and wake-ups of a countdown on two screens: ours, naive, the limit
@@ -14,6 +16,11 @@ import Foundation
 // history    CPU time and peak memory of `demo-cli purchase show` and `purchase buy` launches
 //            with 10^3, 10^5 and 10^6 past purchases (--quick: 10^3 and 10^5); needs
 //            --demo-cli PATH (run-benchmarks.sh builds it), skipped without
+// launch     fresh processes that open 1, 20 and 100 persisted values and read them, against
+//            UserDefaults and GRDB holding 20 (and 100): CPU and wall time from exec to the last read
+// slider     a value changed 120 times a second for 5 s: CPU, fsyncs, and how late another
+//            process sees the last value; ours, UserDefaults, GRDB FULL
+// handles    1,000 persisted, watching value stores in one process: memory, descriptors, threads
 //
 // --quick shortens every row (fewer blocks and changes, a 10 s countdown and idle stretch) so
 // the whole run takes well under a minute. The other processes are copies of this program,
@@ -28,6 +35,11 @@ if arguments.first == "child" {
     case "energy": exit(await runCountdown(Array(role.dropFirst())))
     case "idle": exit(runIdle(Array(role.dropFirst())))
     case "launch": exit(runLaunch(Array(role.dropFirst())))
+    case "fsyncs": exit(runSyncCount(Array(role.dropFirst())))
+    case "launch-stores": exit(runLaunchStores(Array(role.dropFirst())))
+    case "slider": exit(runSlider(Array(role.dropFirst())))
+    case "slider-watch": exit(runSliderWatch(Array(role.dropFirst())))
+    case "handles": exit(runHandles(Array(role.dropFirst())))
     default: exit(2)
     }
 }
@@ -38,20 +50,27 @@ func option(_ name: String) -> String? {
 }
 
 let quick = arguments.contains("--quick")
-let rows = Set(option("--rows")?.split(separator: ",").map(String.init) ?? ["persisted", "latency", "energy", "idle", "history"])
+let rows = Set(
+    option("--rows")?.split(separator: ",").map(String.init) ?? [
+        "persisted", "latency", "energy", "idle", "history", "launch", "slider", "handles",
+    ])
 var results = CostResults()
 results.pollIntervalMilliseconds = 50
 
 do {
     if rows.contains("persisted") {
         note("persisted update…")
-        let persisted = try measurePersistedUpdate(blocks: quick ? 10 : 40, perBlock: quick ? 20 : 50)
+        let persisted = try measurePersistedUpdate(
+            blocks: quick ? 10 : 30, perBlock: quick ? 10 : 30, syncWrites: quick ? 100 : 400)
         results.persisted = persisted
-        print(
-            String(
-                format: "persisted: ours %.1f µs, limit %.1f µs, interleaved ratio %.2f×, UserDefaults %.1f µs",
-                persisted.ours.oursNanoseconds / 1_000, persisted.ours.limitNanoseconds / 1_000, persisted.ours.ratio,
-                persisted.userDefaultsNanoseconds / 1_000))
+        for writer in PersistedWriter.allCases {
+            guard let median = persisted.median(writer) else { continue }
+            print(
+                String(
+                    format: "persisted %@: %.1f µs, ours ÷ it %.2f×, %@ syncs a write", writer.rawValue, median / 1_000,
+                    persisted.ratio(to: writer) ?? .nan,
+                    persisted.syncsPerWrite?[writer.rawValue].map { String(format: "%.2f", $0) } ?? "uncounted"))
+        }
     }
     if rows.contains("latency") {
         let changes = quick ? 100 : 1_000
@@ -102,6 +121,34 @@ do {
             }
         } else {
             note("cost against history skipped: give --demo-cli PATH")
+        }
+    }
+    if rows.contains("launch") {
+        let runs = quick ? 5 : 20
+        note("launch: \(runs) launches each, 1/20/100 values ours, 20 and 100 the peers…")
+        let launch = try measureLaunch(counts: [1, 20, 100], peerCounts: [20, 100], runs: runs)
+        results.launch = launch
+        for key in launch.cpuMilliseconds.keys.sorted() {
+            print(
+                String(
+                    format: "launch %@: %.2f ms CPU, %.2f ms wall", key, launch.cpuMilliseconds[key] ?? .nan,
+                    launch.wallMilliseconds[key] ?? .nan))
+        }
+    }
+    if rows.contains("slider") {
+        let seconds = quick ? 2 : 5
+        note("slider: 120 changes a second for \(seconds) s, ours, UserDefaults, GRDB…")
+        results.slider = try measureSlider(hertz: 120, seconds: seconds)
+    }
+    if rows.contains("handles") {
+        note("handles: 1,000 persisted, watching stores…")
+        let handles = try measureHandles(counts: [1, 10, 100, 1_000])
+        results.handles = handles
+        for step in handles.steps {
+            print(
+                String(
+                    format: "handles %d stores: %.0f KiB resident, %d descriptors, %d threads", step.stores,
+                    step.residentKiB, step.descriptors, step.threads))
         }
     }
 } catch {
