@@ -318,21 +318,40 @@ public final class CountdownStore: Sendable {
     }
 
     /// Pauses the running countdown: the time left freezes until ``resume()``. A failed save
-    /// is reported to `reportIssue` and changes nothing.
+    /// is reported to `reportIssue` and changes nothing; ``setPaused(_:)`` throws it instead.
     public func pause() {
-        change { phase, now in
-            guard case .running(let deadline) = phase else { return }
-            let left = now.duration(to: deadline)
-            phase = left > .zero ? .paused(remaining: left) : .idle
-        }
+        reportingFailure { () throws(StorageError) in try setPaused(true) }
     }
 
     /// Resumes a paused countdown with the time it had left. A failed save is reported to
-    /// `reportIssue` and changes nothing.
+    /// `reportIssue` and changes nothing; ``setPaused(_:)`` throws it instead.
     public func resume() {
-        change { phase, now in
-            guard case .paused(let remaining) = phase else { return }
-            phase = .running(deadline: now.advanced(by: remaining))
+        reportingFailure { () throws(StorageError) in try setPaused(false) }
+    }
+
+    /// Pauses the running countdown (`true`: the time left freezes) or resumes a paused one
+    /// (`false`: it runs on with the time it had left), and throws when that could not be
+    /// saved: then nothing changed, in this process or on disk.
+    ///
+    /// ```swift
+    /// try countdown.setPaused(true)    // the screen shows the time left, frozen
+    /// try countdown.setPaused(false)   // and it counts down again
+    /// ```
+    ///
+    /// - Parameter paused: Whether the countdown should be paused. Pausing a countdown that
+    ///   does not run, or resuming one that is not paused, changes nothing.
+    /// - Throws: The `StorageError` of the failed save.
+    public func setPaused(_ paused: Bool) throws(StorageError) {
+        try changeSaving { phase, now in
+            switch (paused, phase) {
+            case (true, .running(let deadline)):
+                let left = now.duration(to: deadline)
+                phase = left > .zero ? .paused(remaining: left) : .idle
+            case (false, .paused(let remaining)):
+                phase = .running(deadline: now.advanced(by: remaining))
+            default:
+                break
+            }
         }
     }
 

@@ -246,14 +246,35 @@ public final class BoostTimeManager: BoostTimeManagerContract {
         countdown.reportingFailure { () throws(StorageError) in try countdown.extend(by: .seconds(seconds)) }
     }
 
-    /// Pauses the running boost: the time left freezes until ``resume()``.
+    /// Adds `duration` to the running boost (or to a paused one's time left), and throws when
+    /// that could not be saved: then nothing changed. `extend(by:)` with seconds reports it instead.
+    ///
+    /// - Parameter duration: Zero or less changes nothing. The time left is clamped to
+    ///   ``maximumDuration``.
+    /// - Throws: The `StorageError` of the failed save.
+    public func extend(by duration: Duration) throws(StorageError) {
+        try countdown.extend(by: duration)
+    }
+
+    /// Pauses the running boost: the time left freezes until ``resume()``. A failed save is
+    /// reported; ``setPaused(_:)`` throws it instead.
     public func pause() {
         countdown.pause()
     }
 
-    /// Resumes a paused boost with the time it had left.
+    /// Resumes a paused boost with the time it had left. A failed save is reported;
+    /// ``setPaused(_:)`` throws it instead.
     public func resume() {
         countdown.resume()
+    }
+
+    /// Pauses (`true`) or resumes (`false`) the boost, and throws when that could not be saved:
+    /// then nothing changed, in this process or on disk.
+    ///
+    /// - Parameter paused: Whether the boost should be paused.
+    /// - Throws: The `StorageError` of the failed save.
+    public func setPaused(_ paused: Bool) throws(StorageError) {
+        try countdown.setPaused(paused)
     }
 }
 

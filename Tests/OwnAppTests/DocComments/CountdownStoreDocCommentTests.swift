@@ -36,3 +36,31 @@ do {
 // Doc "SingletonStores/Countdown/CountdownStore.swift" snippet 2: end
     #expect(arrival.remainingSeconds == 15 * 60)
 }
+
+@Test func countdownStoreSetPausedExample() async throws {
+    let clock = ManualClock()
+    let countdown = CountdownStore(stub: .zero, clock: clock)
+    try countdown.start(duration: .seconds(90))
+// Doc "SingletonStores/Countdown/CountdownStore.swift" snippet 3: begin
+try countdown.setPaused(true)    // the screen shows the time left, frozen
+try countdown.setPaused(false)   // and it counts down again
+// Doc "SingletonStores/Countdown/CountdownStore.swift" snippet 3: end
+    #expect(!countdown.isPaused)
+    #expect(countdown.remainingSeconds == 90)
+}
+
+/// A paused countdown keeps its time left while the clock moves; resumed, it counts on from there.
+@Test func setPausedFreezesAndResumesTheTimeLeft() async throws {
+    let clock = ManualClock()
+    let countdown = CountdownStore(stub: .zero, clock: clock)
+    try countdown.start(duration: .seconds(90))
+    await clock.advance(by: .seconds(10))
+    try countdown.setPaused(true)
+    #expect(countdown.isPaused)
+    await clock.advance(by: .seconds(30))
+    #expect(countdown.remainingSeconds == 80)
+    try countdown.setPaused(false)
+    await clock.advance(by: .seconds(5))
+    #expect(!countdown.isPaused)
+    #expect(countdown.remainingSeconds == 75)
+}
