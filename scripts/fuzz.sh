@@ -4,13 +4,14 @@
 #
 #   scripts/fuzz.sh --list              the targets
 #   scripts/fuzz.sh TARGET SECONDS      fuzz one target for SECONDS seconds
-#   scripts/fuzz.sh all SECONDS         fuzz every target, SECONDS seconds each
+#   scripts/fuzz.sh all SECONDS         fuzz every target, SECONDS seconds each (FUZZ_JOBS at once)
 #   scripts/fuzz.sh TARGET FILE…        run one target once on each FILE (reproduce a crash)
 #
 # Each run starts from a temporary copy of Fuzz/Corpus/TARGET, so the checked-in corpus stays
 # as it is. A crash stops the target, prints the error and stack and the path of the crashing
 # input (kept under .build-fuzz/crashes/TARGET/), and the script exits 1 once every target ran.
-# Environment: FUZZ_SCRATCH_PATH (default .build-fuzz), FUZZ_ARGS (more libFuzzer options).
+# Environment: FUZZ_SCRATCH_PATH (default .build-fuzz), FUZZ_ARGS (more libFuzzer options),
+# FUZZ_JOBS (targets fuzzed at once by `all`; default: one per processor).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 scratch="${FUZZ_SCRATCH_PATH:-$root/.build-fuzz}"
@@ -92,10 +93,28 @@ fi
 build
 if [ "$1" = "all" ]; then
     [[ "$2" =~ ^[0-9]+$ ]] && [ "$#" -eq 2 ] || usage
+    # libFuzzer runs on one thread: FUZZ_JOBS targets (default: one per processor) run at once,
+    # each printing when it is done, in the order of --list.
+    jobs="${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}"
+    [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: FUZZ_JOBS must be a positive whole number, not '$jobs'" >&2; exit 2; }
+    mapfile -t all_targets < <(targets)
+    outputs="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-outputs.XXXXXX")"
     failed=()
-    for target in $(targets); do
-        run "$target" "$2" || failed+=("$target")
+    for ((first = 0; first < ${#all_targets[@]}; first += jobs)); do
+        batch=("${all_targets[@]:first:jobs}")
+        pids=()
+        for target in "${batch[@]}"; do
+            run "$target" "$2" >"$outputs/$target" 2>&1 &
+            pids+=("$!")
+        done
+        for index in "${!batch[@]}"; do
+            status=0
+            wait "${pids[$index]}" || status=$?
+            cat "$outputs/${batch[$index]}"
+            [ "$status" -eq 0 ] || failed+=("${batch[$index]}")
+        done
     done
+    rm -rf "$outputs"
     if [ "${#failed[@]}" -gt 0 ]; then
         echo "fuzz.sh: crashes in ${failed[*]}" >&2
         exit 1
