@@ -16,11 +16,12 @@ extension ManualClock {
     ///
     /// - Parameters:
     ///   - count: How many tasks should be sleeping.
-    ///   - timeout: How much real time to wait at most; a minute by default, for a loaded
-    ///     machine.
+    ///   - timeout: How much real time to wait at most; ten minutes by default, for a loaded
+    ///     machine (a full test suite under the thread sanitizer on two busy cores kept a task
+    ///     waiting for a thread more than two minutes).
     /// - Throws: ``SleepersTimeout`` when `count` tasks do not sleep within `timeout` (its
     ///   message gives both counts); `CancellationError` when the waiting task is cancelled.
-    public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(60)) async throws {
+    public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(600)) async throws {
         let realClock = ContinuousClock()
         let deadline = realClock.now.advanced(by: timeout)
         var turns = 0

@@ -89,13 +89,17 @@ public final class ManualClock: Clock, Sendable {
 
     /// A guard against a blocked executor, not a timing rule: the most real time `advance` waits
     /// for a woken task to start running. A woken task always runs once a thread is free, so
-    /// the bound is as long as a loaded machine may keep a task waiting for one (a shorter one
-    /// let `advance` move on while the task still waited, and a test missed its tick).
-    static let startBound = Duration.seconds(60)
+    /// the bound is as long as a loaded machine may keep a task waiting for one: a suite of a
+    /// thousand tests under the thread sanitizer on two busy cores kept one waiting for more
+    /// than two minutes, and each shorter bound let `advance` move on while the task still
+    /// waited, so a test missed its tick. A cancelled caller stops waiting at once (a test's time
+    /// limit ends the wait).
+    static let startBound = Duration.seconds(600)
 
     /// A guard against a hung test, not a timing rule: `advance` waits this long at most for a
-    /// timer's own task (which always sleeps again or reports its end) before giving up.
-    static let cooperativeBound = Duration.seconds(120)
+    /// timer's own task (which always sleeps again or reports its end) before giving up, or
+    /// until the caller is cancelled.
+    static let cooperativeBound = Duration.seconds(600)
 
     private let state: Locked<State>
 
@@ -267,7 +271,7 @@ public final class ManualClock: Clock, Sendable {
         let start = clock.now
         var runningSince: ContinuousClock.Instant?
         var turns = 0
-        while true {
+        while !Task.isCancelled {
             turns += 1
             // Polling must not hold up the woken task: skip a turn when the lock is busy.
             if let (waking, running, cooperative) = state.withLockIfAvailable({

@@ -3,9 +3,11 @@ import Testing
 import Timers
 
 /// How long the waiting helpers wait before they call a test failed: long enough for a loaded
-/// CI machine, where a task may wait seconds for a thread. A passing test never waits this long:
-/// the helpers return as soon as their condition holds.
-package let waitingBound = Duration.seconds(60)
+/// CI machine, where a task may wait minutes for a thread (the whole suite under the thread
+/// sanitizer with two other builds running). A passing test never waits this long: the helpers
+/// return as soon as their condition holds. Shorter than ``Trait/hangLimit``, so the wait that
+/// gives up is what the failure names.
+package let waitingBound = Duration.seconds(600)
 
 /// Checks `condition` every few milliseconds until it holds or `bound` has passed; whether it
 /// held. For news that arrives from another thread or process, in a test that may block its
