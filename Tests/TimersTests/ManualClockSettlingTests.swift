@@ -20,6 +20,42 @@ import Timers
         await clock.advance(by: .seconds(10))
         #expect(ticks.values == Array((0...10).reversed()))
     }
+
+    /// `advance` waits minutes at most for a woken task that has no thread yet (a loaded machine
+    /// keeps one waiting that long), but a cancelled caller stops waiting at once: a test past
+    /// its time limit ends instead of waiting out the bound. The woken task's executor is held
+    /// busy, so the task cannot run until the test lets it.
+    @Test(.timeLimit(.minutes(1))) func aCancelledAdvanceStopsWaitingForAWokenTaskThatCannotRun() async throws {
+        let clock = ManualClock()
+        let executor = DedicatedThreadExecutor(name: "held executor")
+        defer { executor.stop() }
+        let woke = TickLog()
+        let sleeper = Task(executorPreference: executor) {
+            try await clock.sleep(until: clock.now.advanced(by: .seconds(1)))
+            woke.append(1)
+        }
+        try await clock.expectSleepers(1)
+        // The executor's only thread blocks until released; the woken task queues behind it.
+        let release = DispatchSemaphore(value: 0)
+        let holder = Task(executorPreference: executor) { Self.block(until: release) }
+
+        // On a thread of its own too: the one-minute limit must not count time spent waiting
+        // for a thread of the shared pool on a loaded machine.
+        let caller = DedicatedThreadExecutor(name: "advancing")
+        defer { caller.stop() }
+        let advancing = Task(executorPreference: caller) { await clock.advance(by: .seconds(1)) }
+        advancing.cancel()
+        await advancing.value
+        #expect(clock.now == ManualClock.Instant().advanced(by: .seconds(1)), "the clock moved")
+        #expect(woke.values.isEmpty, "advance returned while the woken task still waited for its thread")
+
+        release.signal()
+        await holder.value
+        try await sleeper.value
+        #expect(woke.values == [1], "the woken task ran once its thread was free")
+    }
+
+    private static func block(until semaphore: DispatchSemaphore) { semaphore.wait() }
 }
 
 private final class TickLog: @unchecked Sendable {

@@ -221,7 +221,7 @@ try stream.forEachMember { key, stream in
 
     // MARK: - Locking helpers
 
-    @Test func lateBound() throws {
+    @Test(.ownThread) func lateBound() throws {
         final class Store: Sendable {
             let watch: StorageWatch?
             let reloads = Locked(0)

@@ -327,7 +327,8 @@ struct DocumentMigrationsTests {
 
     // MARK: Following and memory
 
-    @Test(.timeLimit(.minutes(1)))
+    // Waits with `eventually`, which blocks its thread: on a thread of its own, not the pool's.
+    @Test(.ownThread, .hangLimit)
     func aStoreFollowingItsDocumentMigratesWhatAnOlderAppWrote() throws {
         try withTemporaryFolder { folder in
             let store = ValueStore(
@@ -360,7 +361,8 @@ struct DocumentMigrationsTests {
         #expect(DocumentMigrations<Session>(version: 0).version == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // Waits with `eventually`, which blocks its thread: on a thread of its own, not the pool's.
+    @Test(.ownThread, .hangLimit)
     func aStoreFollowingADocumentItCannotMigrateKeepsItsStateAndSaysSoOnce() throws {
         try withTemporaryFolder { folder in
             let issues = Recorder<StoreIssue>()

@@ -104,7 +104,7 @@ import Testing
         }
     }
 
-    @Test func aWatchedStoreFollowsAnotherInstancesWriteOnItsOwn() throws {
+    @Test(.ownThread) func aWatchedStoreFollowsAnotherInstancesWriteOnItsOwn() throws {
         try withTemporaryFolder { folder in
             let center = NotificationCenter()
             let nicknames = Recorder<String>()
