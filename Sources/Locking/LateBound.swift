@@ -13,13 +13,15 @@
 /// if owner.bind(store) { store.reload() }  // news came while the store was being made
 /// ```
 package final class LateBound<Target: AnyObject & Sendable>: Sendable {
-    private struct State {
-        weak var target: Target?
-        var isBound = false
-        var missedNews = false
+    @usableFromInline struct State {
+        @usableFromInline weak var target: Target?
+        @usableFromInline var isBound = false
+        @usableFromInline var missedNews = false
+
+        @usableFromInline init() {}
     }
 
-    private let state = Locked(State())
+    @usableFromInline let state = Locked(State())
 
     /// A reference with no target yet.
     package init() {}
@@ -33,8 +35,9 @@ package final class LateBound<Target: AnyObject & Sendable>: Sendable {
         }
     }
 
-    /// The target, while it exists; `nil` before ``bind(_:)``.
-    package var target: Target? {
+    /// The target, while it exists; `nil` before ``bind(_:)``. Inlinable, so that a handler
+    /// that reaches its target on every tick is specialised for the target's type.
+    @inlinable package var target: Target? {
         state.withLock { $0.target }
     }
 

@@ -110,3 +110,39 @@ package final class ChangeUserInfoBuffer: @unchecked Sendable {
         values[layout.new] = new
     }
 }
+
+/// The `userInfo` table of one poster's channel posts that carry their payload alone, kept from
+/// one post to the next: the table `post(_:object:userInfo:center:)` builds with no extra
+/// entries, whose payload is written in place by position.
+///
+/// When no observer kept the last notification, the table is the buffer's alone again by the
+/// next post, which writes into it with no allocation and no key hashed; a notification that an
+/// observer kept keeps its own payload (the next write copies the table first). A payload that
+/// holds references is dropped once the post has returned, so the table keeps nothing alive.
+///
+/// Only one thread at a time may post through a buffer (a countdown's deliveries, which come
+/// one at a time); hence `@unchecked Sendable`.
+package final class PayloadPostBuffer: @unchecked Sendable {
+    // Unchecked: one poster at a time (see above).
+    @exclusivity(unchecked) private var table: [AnyHashable: Any]
+    private let payload: Dictionary<AnyHashable, Any>.Index
+
+    /// An empty buffer.
+    package init() {
+        var table = sparseUserInfo
+        table[channelPayloadKey] = ()
+        // The key was just inserted, so the lookup finds its entry.
+        payload = table.index(forKey: channelPayloadKey) ?? table.startIndex
+        self.table = table
+    }
+
+    /// Posts `payload` on `channel` as ``NotificationChannel/post(_:object:userInfo:center:)``
+    /// does with no extra entries.
+    package func post<Payload>(
+        _ payload: Payload, object: Any?, on channel: NotificationChannel<Payload>, center: NotificationCenter
+    ) {
+        table.values[self.payload] = payload
+        center.post(name: channel.name, object: object, userInfo: table)
+        if !_isPOD(Payload.self) { table.values[self.payload] = () }
+    }
+}

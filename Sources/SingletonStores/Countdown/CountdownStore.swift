@@ -149,13 +149,15 @@ public final class CountdownStore: Sendable {
         }
         self.journal = journal
         self.wallClock = wallClock
+        // The tick posts' userInfo, reused from tick to tick: the timer delivers one event at a time.
+        let tickPosts = PayloadPostBuffer()
         timer = CountdownTimer(clock: clock) { event in
             let store = owner.target
             switch event {
             case .tick(let seconds):
                 // Observation first, then the post: both carry the same shown value.
                 store?.announce(\.remainingSeconds)
-                ticks.post(seconds, object: seconds, center: center)
+                tickPosts.post(seconds, object: seconds, on: ticks, center: center)
             case .ended(let reason):
                 // A stop reports no tick(0), so the shown value's change is announced here.
                 if reason == .stopped { store?.announce(\.remainingSeconds) }

@@ -48,6 +48,9 @@ public struct FileStorage: StoreStorage {
     /// Where notices about the data folder go.
     let reportNotice: @Sendable (StorageNotice) -> Void
 
+    /// The URLs of the documents used so far, made once per key.
+    let paths = DocumentPaths()
+
     /// Creates a storage in the given folder, or in the one the environment and platform choose.
     ///
     /// Nothing is created on disk until the first write.
@@ -89,7 +92,7 @@ public struct FileStorage: StoreStorage {
 
     /// The document file of the store named `key`.
     public func fileURL(forKey key: String) throws(StorageError) -> URL {
-        folder.appending(path: "\(try StorageKey.validated(key)).json", directoryHint: .notDirectory)
+        try paths.entry(forKey: key, in: folder).file
     }
 
     /// Reads `document`, or its default value when there is none.

@@ -154,6 +154,52 @@ struct FileStorageFolderSafetyTests {
         }
     }
 
+    /// A write walks the folder's path once; the writes that follow find the same private
+    /// folder with one look and don't walk it again.
+    @Test func aCheckedFolderIsNotWalkedAgainByTheWritesThatFollow() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            for _ in 0..<5 { try Self.update(storage) }
+            _ = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
+            #expect(CheckedFolders.walks(of: folder.path(percentEncoded: false).trimmingSlashes) == 1)
+        }
+    }
+
+    /// A folder whose permissions changed after a write is checked again at the next write,
+    /// and made private again.
+    @Test func aFolderOpenedUpAfterAWriteIsMadePrivateAgainByTheNextWrite() throws {
+        try withTemporaryFolder { parent in
+            let folder = parent.appending(path: "data", directoryHint: .isDirectory)
+            let notices = Notices()
+            let storage = FileStorage(folder: folder, reportNotice: notices.report)
+            try Self.update(storage)
+            try #require(chmod(folder.path(percentEncoded: false), 0o777) == 0)
+            try Self.update(storage)
+            #expect(try permissions(of: folder) == 0o700)
+            #expect(notices.all == [.folderMadePrivate(folder: folder, previousMode: 0o777)])
+        }
+    }
+
+    /// A folder on the way that others can change, made so after a write, refuses the writes
+    /// that follow once the walk is due again (at most a second later; here at once).
+    @Test func aParentOpenedUpAfterAWriteRefusesTheWritesOnceTheWalkIsDue() throws {
+        try withTemporaryFolder { parent in
+            let middle = parent.appending(path: "shared", directoryHint: .isDirectory)
+            let folder = middle.appending(path: "data", directoryHint: .isDirectory)
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try Self.update(storage)
+            try #require(chmod(middle.path(percentEncoded: false), 0o777) == 0)
+            FolderCheckReuse.$interval.withValue(.zero) {
+                #expect {
+                    try Self.update(storage)
+                } throws: { error in
+                    guard case StorageError.folderUnavailable(_, let reason) = error else { return false }
+                    return reason.contains("can be changed by other users")
+                }
+            }
+        }
+    }
+
     @Test func createdFoldersAreOnlyTheUsers() throws {
         try withTemporaryFolder { parent in
             let folder = parent.appending(path: "a/b/data", directoryHint: .isDirectory)
@@ -164,6 +210,15 @@ struct FileStorageFolderSafetyTests {
             }
             #expect(notices.all.isEmpty)
         }
+    }
+}
+
+extension String {
+    /// The path without a trailing slash, as the storage names its folder.
+    fileprivate var trimmingSlashes: String {
+        var path = self
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
     }
 }
 #endif

@@ -37,6 +37,24 @@ import Timers
         #expect(objects.values == [3, 2, 1, 0])
     }
 
+    /// Each tick's notification carries its seconds alone in `userInfo` (under the payload key)
+    /// and as `object`; one an observer keeps keeps its own seconds through the ticks after it.
+    @Test func eachTickNotificationKeepsItsOwnSeconds() async {
+        struct Kept: @unchecked Sendable { let note: Notification }
+        let rig = BoostTestRig()
+        let kept = Recorder<Kept>()
+        let observer = rig.center.addObserver(forName: .boostTimeNotification, object: nil, queue: nil) { note in
+            kept.append(Kept(note: note))
+        }
+        rig.boost.startCountDown(duration: 3)
+        await rig.clock.advance(by: .seconds(3))
+        rig.center.removeObserver(observer)
+        let notes = kept.values.map(\.note)
+        #expect(notes.map { $0.object as? Int } == [3, 2, 1, 0])
+        #expect(notes.map { $0.userInfo?[NotificationChannel<Int>.payloadKey] as? Int } == [3, 2, 1, 0])
+        #expect(notes.map { $0.userInfo?.count } == [1, 1, 1, 1])
+    }
+
     /// Seed 004's bug report: the popup opens 400 ms after the main screen. With one shared
     /// countdown both always show the same value.
     @Test func mainScreenAndLatePopupAgreeAtEveryChange() async {

@@ -88,6 +88,7 @@ enum FileStorageFolder {
     ) throws(StorageError) -> Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         let path = trimmed(folder.filePath)
+        if CheckedFolders.isStillChecked(path) { return true }
         if let problem = lengthProblem(of: path) ?? roomProblem(of: path) {
             throw .folderUnavailable(folder: folder, reason: problem)
         }
@@ -97,6 +98,7 @@ enum FileStorageFolder {
                 throw .folderUnavailable(folder: folder, reason: "a file is in the way at \(path.escapingControlCharacters)")
             }
             try checkOwnerAndMode(folder, info, tightening: creating, report: report)
+            CheckedFolders.remember(path, info)
             return true
         case .missing(let existing, let names):
             guard creating else { return false }

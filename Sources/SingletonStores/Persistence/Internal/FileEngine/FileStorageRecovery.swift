@@ -11,7 +11,7 @@ import SingletonStoresLocking
 extension FileStorage {
     /// The lock file that serialises writers of the store named `key` (already validated).
     func lockURL(forKey key: String) -> URL {
-        folder.appending(path: "\(key).lock", directoryHint: .notDirectory)
+        (try? paths.entry(forKey: key, in: folder))?.lock ?? folder.appending(path: "\(key).lock", directoryHint: .notDirectory)
     }
 
     /// A fresh temporary file name for writing the document of `key`: `<key>~<pid>-<id>.tmp`,

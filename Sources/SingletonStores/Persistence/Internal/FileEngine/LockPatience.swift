@@ -18,14 +18,15 @@ struct LockPatience {
     private(set) var lastProgress: ContinuousClock.Instant
     /// The document whose commits count as progress; `nil` when none is watched.
     private let document: URL?
-    private var stamp: FileStamp?
+    /// The document's stamp when the wait first had to look (`nil` inside: nothing was there);
+    /// `nil` until then. A lock that is free at once never looks at the document.
+    private var stamp: FileStamp??
 
     init(limit: Duration, document: URL?) {
         self.limit = limit
         self.document = document
         started = ContinuousClock.now
         lastProgress = started
-        stamp = document.flatMap(FileStamp.of)
     }
 
     /// Notes progress seen by other means (the queue moved on).
@@ -39,10 +40,8 @@ struct LockPatience {
         let now = ContinuousClock.now
         if let document {
             let current = FileStamp.of(document)
-            if current != stamp {
-                stamp = current
-                lastProgress = now
-            }
+            if let seen = stamp, current != seen { lastProgress = now }
+            stamp = current
         }
         let idle = now - lastProgress
         guard idle < limit, now - started < Self.cap else { return nil }

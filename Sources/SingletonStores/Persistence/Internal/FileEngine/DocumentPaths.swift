@@ -1,0 +1,37 @@
+import Foundation
+import SingletonStoresLocking
+
+/// The file and lock file of each document a ``FileStorage`` (and its copies) used, by key.
+///
+/// Making a `URL` costs more than the rest of a small write's bookkeeping, so each document's
+/// URLs are made once, when its key is first validated, and reused by every read and write.
+final class DocumentPaths: Sendable {
+    /// A document's URLs.
+    struct Entry {
+        /// `<folder>/<key>.json`.
+        let file: URL
+        /// `<folder>/<key>.lock`.
+        let lock: URL
+    }
+
+    private let entries = Locked<[String: Entry]>([:])
+
+    /// The most keys kept; a storage uses a few.
+    private static let capacity = 1_024
+
+    /// The URLs of the document named `key` in `folder`.
+    ///
+    /// - Throws: ``StorageError/invalidKey(_:reason:)`` when `key` is not a valid store name.
+    func entry(forKey key: String, in folder: URL) throws(StorageError) -> Entry {
+        if let known = entries.withLock({ $0[key] }) { return known }
+        let name = try StorageKey.validated(key)
+        let entry = Entry(
+            file: folder.appending(path: "\(name).json", directoryHint: .notDirectory),
+            lock: folder.appending(path: "\(name).lock", directoryHint: .notDirectory))
+        entries.withLock { entries in
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = entry
+        }
+        return entry
+    }
+}
