@@ -223,6 +223,7 @@ public struct FileStorage: StoreStorage {
         let file = try fileURL(forKey: key)
         let data = try DocumentCoding.encode(value, key: key, valueVersion: migrations?.version)
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
+        var retry = LostLockRetry(limit: lockTimeout, lockFile: lockURL(forKey: key))
         while true {
             var notices: [StorageNotice] = []
             let attempt = try DocumentFile.withExclusiveLock(
@@ -238,9 +239,12 @@ public struct FileStorage: StoreStorage {
                     read: read, notices: &notices)
             }
             notices.forEach(reportNotice)
-            if case .done(let recovery)? = attempt {
+            switch attempt {
+            case .done(let recovery)?:
                 WrittenDocuments.remember(data, of: Value.self, in: file, valueVersion: migrations?.version)
                 return recovery
+            case let lost?: _ = try retry.pause(after: lost)
+            case nil: continue
             }
         }
     }

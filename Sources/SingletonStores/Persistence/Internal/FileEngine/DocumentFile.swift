@@ -336,6 +336,14 @@ enum DocumentFile {
         case upTo(Duration, document: URL?)
         /// Not at all: when another holds the lock, the body does not run.
         case never
+
+        /// How long a wait lasts at most; `nil` for ``never``.
+        var limit: Duration? {
+            switch self {
+            case .upTo(let limit, _): limit
+            case .never: nil
+            }
+        }
     }
 
     /// Runs `body` while holding an exclusive advisory lock on the file at `lockFile`

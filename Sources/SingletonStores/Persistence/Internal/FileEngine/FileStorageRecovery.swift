@@ -38,20 +38,62 @@ extension FileStorage {
     func removeStaleTemporaries(forKey key: String) {
         let prefix = "\(key)~"
         for name in TemporaryNames.candidates(in: folder, prefix: prefix) {
-            let stem = name.dropFirst(prefix.count).dropLast(".tmp".count)
-            let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
-            guard let id = parts.last, id.count == 32, id.allSatisfy(\.isHexDigit), parts.count <= 2 else { continue }
+            guard let writer = Self.writer(ofTemporary: name, prefix: prefix) else { continue }
             let file = folder.appending(path: name, directoryHint: .notDirectory)
             guard Self.isOwnPlainFile(file) else { continue }
-            if parts.count == 2 {
-                guard let pid = Int32(parts[0]), pid > 0, !Self.isRunning(pid) else { continue }
-            } else {
+            switch writer {
+            case .process(let pid):
+                guard !Self.isRunning(pid) else { continue }
+            case .invalidProcess:
+                continue
+            case .olderVersion:
                 guard let modified = Self.modificationDate(of: file),
                     now().timeIntervalSince(modified) > Self.unnamedTemporaryAge
                 else { continue }
             }
             DocumentFile.remove(file)
         }
+    }
+
+    /// The process id of another running writer of `key`: a temporary file
+    /// `<key>~<pid>-<32 hex digits>.tmp` of this user, written less than
+    /// ``unnamedTemporaryAge`` ago by a process `pid` that is running and is not this one (the
+    /// threads of this process take the lock in turn, whatever its file); `nil` when there is
+    /// none. An older file of a running process (its id reused after a crash, say) no longer
+    /// stands in the way. See ``write(_:to:key:replacing:backup:lease:read:notices:)``.
+    func otherRunningWriter(forKey key: String) -> Int32? {
+        let prefix = "\(key)~"
+        for name in TemporaryNames.candidates(in: folder, prefix: prefix) {
+            guard case .process(let pid) = Self.writer(ofTemporary: name, prefix: prefix),
+                pid != TemporaryNames.processID, Self.isRunning(pid)
+            else { continue }
+            let file = folder.appending(path: name, directoryHint: .notDirectory)
+            guard Self.isOwnPlainFile(file), let modified = Self.modificationDate(of: file),
+                now().timeIntervalSince(modified) < Self.unnamedTemporaryAge
+            else { continue }
+            return pid
+        }
+        return nil
+    }
+
+    /// Who wrote a temporary file, as its name says.
+    private enum TemporaryWriter {
+        /// `<key>~<pid>-<32 hex digits>.tmp`: the process `pid`.
+        case process(Int32)
+        /// `<key>~<text>-<32 hex digits>.tmp` whose text is not a process id.
+        case invalidProcess
+        /// `<key>~<32 hex digits>.tmp`, an older version's: no process named.
+        case olderVersion
+    }
+
+    /// Who wrote the temporary file `name` (`prefix` is `<key>~`); `nil` when it is not a
+    /// temporary name of the library.
+    private static func writer(ofTemporary name: String, prefix: String) -> TemporaryWriter? {
+        let parts = name.dropFirst(prefix.count).dropLast(".tmp".count).split(separator: "-", omittingEmptySubsequences: false)
+        guard let id = parts.last, id.count == 32, id.allSatisfy(\.isHexDigit), parts.count <= 2 else { return nil }
+        guard parts.count == 2 else { return .olderVersion }
+        guard let pid = Int32(parts[0]), pid > 0 else { return .invalidProcess }
+        return .process(pid)
     }
 
     /// Whether a process with id `pid` is running (or may be: one of another user counts).
@@ -102,6 +144,7 @@ extension FileStorage {
         if case .upTo(let limit, _) = wait { wait = .upTo(limit, document: file) }
         let valueVersion = migrations?.version
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
+        var retry = LostLockRetry(limit: wait.limit, lockFile: lockURL(forKey: key))
         while true {
             var notices: [StorageNotice] = []
             let attempt = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: wait) {
@@ -136,6 +179,7 @@ extension FileStorage {
                         recovery = report
                         WrittenDocuments.remember(after, of: Value.self, in: file, valueVersion: valueVersion)
                     case .lockLost: return .lockLost
+                    case .anotherWriterCommitting(let pid): return .anotherWriterCommitting(pid)
                     }
                 } else {
                     recovery = try current.problem.map { problem throws(StorageError) in
@@ -148,7 +192,7 @@ extension FileStorage {
             switch attempt {
             case nil: return nil
             case .done(let update)?: return update
-            case .lockLost?: continue
+            case let lost?: guard try retry.pause(after: lost) else { return nil }
             }
         }
     }
@@ -371,6 +415,15 @@ extension FileStorage {
         FaultInjection.reach(.willWrite(key))
         try DocumentFile.writeTemporary(data, at: temporary, for: file)
         FaultInjection.reach(.temporaryWritten(key))
+        // Another running writer's temporary file means it may be between its own checks and
+        // its rename: it held a lock file that was removed or replaced after it locked it, and
+        // this writer locked the new one. Each writer makes its temporary file before looking
+        // for the others', so of two such writers at least one sees the other's and stands back
+        // (the lease and stamp checks alone leave a gap between the check and the rename).
+        if let writer = otherRunningWriter(forKey: key) {
+            DocumentFile.remove(temporary)
+            return .anotherWriterCommitting(writer)
+        }
         guard lease.isStillHeld, FileStamp.of(file) == read else {
             DocumentFile.remove(temporary)
             return .lockLost
@@ -486,17 +539,54 @@ extension FileStorage {
 }
 
 /// How a write under a lock ended: done, or not committed because the lock file was removed
-/// or replaced meanwhile (run the transaction again).
+/// or replaced meanwhile, or because another writer (the process id) may be committing under
+/// the lock file it held before: run the transaction again, after ``LostLockRetry/pause()``.
 enum WriteAttempt<Value> {
     case done(Value)
     case lockLost
+    case anotherWriterCommitting(Int32)
 
     /// The same attempt with the done value transformed.
     func map<Other>(_ transform: (Value) -> Other) -> WriteAttempt<Other> {
         switch self {
         case .done(let value): .done(transform(value))
         case .lockLost: .lockLost
+        case .anotherWriterCommitting(let pid): .anotherWriterCommitting(pid)
         }
+    }
+}
+
+/// The waits between attempts of a transaction that did not commit because its lock was lost
+/// (see ``WriteAttempt``): short and growing, so that a writer still committing under a
+/// removed lock file gets on, and bounded by the lock timeout, after which the writer that
+/// stays in the way (stopped, say) is named as a lock holder would be.
+struct LostLockRetry {
+    private let limit: Duration?
+    private let lockFile: URL
+    private let started = ContinuousClock.now
+    private var pauseLength = Duration.milliseconds(1)
+
+    /// Retries for a transaction that waits up to `limit` for its lock (`nil`: one that must
+    /// not wait) on `lockFile`.
+    init(limit: Duration?, lockFile: URL) {
+        self.limit = limit
+        self.lockFile = lockFile
+    }
+
+    /// Waits before the next attempt when another writer is in the way (a lock file that was
+    /// removed or replaced is locked again at once); `false` when the transaction must not wait
+    /// for that writer (it gives up as when the lock is held).
+    ///
+    /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)``, naming the writer in the
+    ///   way, once the lock timeout has passed since the first attempt.
+    mutating func pause(after attempt: WriteAttempt<some Any>) throws(StorageError) -> Bool {
+        guard case .anotherWriterCommitting(let pid) = attempt else { return true }
+        guard let limit else { return false }
+        if ContinuousClock.now - started >= limit { throw .lockTimedOut(file: lockFile, holder: pid, waited: limit) }
+        let (seconds, attoseconds) = pauseLength.components
+        usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        pauseLength = min(pauseLength * 2, .milliseconds(20))
+        return true
     }
 }
 
