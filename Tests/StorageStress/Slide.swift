@@ -2,12 +2,13 @@ import Foundation
 import SingletonStoresTestSupport
 @_spi(FaultInjection) import SingletonStores
 
-/// `storage-stress slide <folder> <window-ms>`: a dragged slider on a coalesced store, until
-/// killed. Sets the `slider` document (a ``PersistedCounter`` whose label names its count) to
-/// the next count every 2 ms, printing `set <n>` before each set, and `durable <n>` with the
-/// count on disk each time a write of the document has been renamed into place.
+/// `storage-stress slide <folder> <window-ms> [<sets>]`: a dragged slider on a coalesced store,
+/// until killed, or for `<sets>` sets, after which it exits at once (never flushing). Sets the
+/// `slider` document (a ``PersistedCounter`` whose label names its count) to the next count
+/// every 2 ms, printing `set <n>` before each set, and `durable <n>` with the count on disk each
+/// time a write of the document has been renamed into place.
 enum Slide {
-    static func run(folder: URL, windowMilliseconds: Int) -> Int32 {
+    static func run(folder: URL, windowMilliseconds: Int, sets: Int?) -> Int32 {
         guard (1...10_000).contains(windowMilliseconds) else { return 2 }
         let document = StoreDocument(key: "slider", default: PersistedCounter(count: 0, label: "v0"))
         let reader = FileStorage(folder: folder)
@@ -21,7 +22,9 @@ enum Slide {
             document, storage: FileStorage(folder: folder), center: NotificationCenter(), watching: .off,
             writePolicy: .coalescing(within: .milliseconds(windowMilliseconds)))
         var count = store.value.count
-        while true {
+        var left = sets ?? Int.max
+        while left > 0 {
+            left -= 1
             count += 1
             say("set \(count)")
             do {
@@ -32,6 +35,7 @@ enum Slide {
             }
             usleep(2_000)
         }
+        return 0
     }
 
     /// One line to standard output, unbuffered: a kill right after it loses nothing printed.

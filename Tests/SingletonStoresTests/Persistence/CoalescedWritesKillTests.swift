@@ -54,4 +54,23 @@ struct CoalescedWritesKillTests {
             }
         }
     }
+
+    @Test func aProcessThatExitsWithAValuePendingWritesItOnTheWayOut() async throws {
+        let (found, searched) = BuiltProduct.locate("storage-stress")
+        let helper = try #require(found, "\(BuiltProduct.notFoundMessage("storage-stress", searched: searched))")
+        try await runOffThePool {
+            try withTemporaryFolder { folder in
+                // 25 sets, 2 ms apart, in a window of 10 s: only the exit can write the last one.
+                let process = Process()
+                process.executableURL = helper
+                process.arguments = ["slide", folder.path(percentEncoded: false), "10000", "25"]
+                let run = try StartedChild.start(process).finish()
+                #expect(run.status == 0 && run.reason == .exit, "\(run)")
+                #expect(run.lines.last == "durable 25", "\(run)")
+                let loaded = try FileStorage(folder: folder).load(
+                    StoreDocument(key: "slider", default: PersistedCounter(count: 0, label: "v0")))
+                #expect(loaded.value == PersistedCounter(count: 25, label: "v25"))
+            }
+        }
+    }
 }

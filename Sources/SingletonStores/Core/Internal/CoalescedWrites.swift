@@ -16,7 +16,8 @@ import Timers
 /// lock, before its body runs, and so writes it too. The scheduled write never waits for another
 /// process: when one holds the lock, it tries again a window later. A write that fails drops the
 /// pending value and puts memory back to what the disk holds; the scheduled write reports the
-/// failure, ``flush()`` throws it.
+/// failure, ``flush()`` throws it. A value still pending when the process exits normally is
+/// written then (``PendingWritesAtExit``).
 final class CoalescedWrites<State: Codable & Sendable & Equatable>: Sendable {
     private struct Pending {
         /// The newest value set and not yet written.
@@ -69,7 +70,10 @@ final class CoalescedWrites<State: Codable & Sendable & Equatable>: Sendable {
     /// of a window schedules the window's write.
     func set(_ newValue: State) {
         let (sequence, deadline) = pending.withLock { pending -> (UInt64, Duration?) in
-            if pending.value == nil { pending.follows = tracker.beginWrite() }
+            if pending.value == nil {
+                pending.follows = tracker.beginWrite()
+                PendingWritesAtExit.add(ObjectIdentifier(self)) { [self] in writeAtExit() }
+            }
             pending.value = newValue
             pending.sequence = tracker.nextSequence()
             guard !pending.isScheduled else { return (pending.sequence, nil) }
@@ -103,6 +107,7 @@ final class CoalescedWrites<State: Codable & Sendable & Equatable>: Sendable {
         let follows = pending.withLock { pending -> UInt64? in
             guard pending.value != nil, pending.sequence == folded else { return nil }
             pending.value = nil
+            PendingWritesAtExit.remove(ObjectIdentifier(self))
             return pending.follows
         }
         if let follows, tracker.endWrite(since: follows) { follower.adoptDisk() }
@@ -128,6 +133,16 @@ final class CoalescedWrites<State: Codable & Sendable & Equatable>: Sendable {
             if try attempt(waits: false) == .locked { rescheduleIfPending() }
         } catch {
             dropAfterFailure()
+            reportIssue(.storageRecovered(error))
+        }
+    }
+
+    /// The process exits normally: writes the pending value (waiting for another process's lock
+    /// as ``flush()`` does), reporting a failure.
+    private func writeAtExit() {
+        do {
+            _ = try attempt(waits: true)
+        } catch {
             reportIssue(.storageRecovered(error))
         }
     }
@@ -162,6 +177,7 @@ final class CoalescedWrites<State: Codable & Sendable & Equatable>: Sendable {
         let (follows, sequence) = pending.withLock { pending -> (UInt64?, UInt64) in
             guard pending.value != nil else { return (nil, tracker.nextSequence()) }
             pending.value = nil
+            PendingWritesAtExit.remove(ObjectIdentifier(self))
             return (pending.follows, tracker.nextSequence())
         }
         if let follows, tracker.endWrite(since: follows) { follower.adoptDisk() }
