@@ -254,14 +254,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// Writes the value ``set(_:)`` left pending now, instead of at the end of its window; does
     /// nothing when none is (always, with the immediate ``writePolicy``).
     ///
-    /// Call it when the app is about to be suspended (a scene going to the background) or
-    /// before it exits: a process killed inside a window loses the values set within it.
-    ///
-    /// ```swift
-    /// .onChange(of: scenePhase) { _, phase in
-    ///     if phase == .background { try? persisted.flush() }
-    /// }
-    /// ```
+    /// Call it when the app is about to be suspended (its scene phase becomes `.background`):
+    /// a process killed inside a window loses the values set within it. A process that exits
+    /// normally writes pending values on its way out.
     ///
     /// It waits for another process's lock as ``update(_:)`` does.
     ///

@@ -5,11 +5,13 @@ import Timers
 ///
 /// ```swift
 /// let volume = ValueStore(
-///     key: "volume", default: 0.5,
+///     key: "volume", default: 0.5, storage: storage,
 ///     writePolicy: .coalescing(within: .milliseconds(500)))
-///
-/// Slider(value: Binding(get: { volume.value }, set: { try? volume.set($0) }))
+/// for step in 1...120 { try volume.set(Double(step) / 120) }  // a drag: memory and observers at once
+/// try volume.flush()  // on disk now, rather than within 500 ms
 /// ```
+///
+/// A SwiftUI slider binds to it as to any value: `Binding(get: { volume.value }, set: { try? volume.set($0) })`.
 ///
 /// With ``coalescing(within:clock:)``, ``ValueStore/set(_:)`` changes the value in memory and
 /// posts the change at once; the disk gets the newest value at the end of the window the first
@@ -18,7 +20,8 @@ import Timers
 /// `update(_:)` stays a transaction decided from the disk, written at once (with a pending value
 /// first, in the same write). <doc:PersistenceAndRecovery> ("Coalesced writes") says what a kill
 /// inside the window loses — the values set within it, never anything older — and how to
-/// ``ValueStore/flush()`` before the app is suspended.
+/// ``ValueStore/flush()`` before the app is suspended (a normal exit writes pending values by
+/// itself).
 public struct StoreWritePolicy: Sendable, CustomStringConvertible {
     /// The longest window: one minute. Longer windows are clamped to it.
     public static let maximumWindow = Duration.seconds(60)
@@ -42,10 +45,14 @@ public struct StoreWritePolicy: Sendable, CustomStringConvertible {
     /// holds then is written.
     ///
     /// ```swift
-    /// // In a test: nothing is written until the clock moves past the window.
     /// let clock = ManualClock()
-    /// let store = ValueStore(key: "volume", default: 0.5, storage: storage,
-    ///                        writePolicy: .coalescing(within: .seconds(1), clock: clock))
+    /// let volume = ValueStore(
+    ///     key: "volume", default: 0.5, storage: storage,
+    ///     writePolicy: .coalescing(within: .seconds(1), clock: clock))
+    /// try volume.set(0.8)
+    /// #expect(storage.value(Double.self, forKey: "volume") == nil)  // not on disk yet
+    /// await clock.advance(by: .seconds(1))
+    /// #expect(storage.value(Double.self, forKey: "volume") == 0.8)
     /// ```
     ///
     /// - Parameters:
