@@ -64,7 +64,8 @@ public struct StoreWritePolicy: Sendable, CustomStringConvertible {
         within window: Duration, clock: some Clock<Duration> = ContinuousClock()
     ) -> StoreWritePolicy {
         guard window > .zero else { return .immediate }
-        return StoreWritePolicy(window: min(window, maximumWindow), clock: ErasedClock(clock))
+        // Its writes sleep on the clock: no ticker thread for a policy.
+        return StoreWritePolicy(window: min(window, maximumWindow), clock: ErasedClock(clock, ticking: false))
     }
 
     /// `immediate`, or `coalescing(within: <window>)`.

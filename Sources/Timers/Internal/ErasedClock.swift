@@ -17,11 +17,17 @@ package struct ErasedClock: Sendable {
     let ticker: RealClockTicker.Line?
     #endif
 
-    package init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    /// Erases `clock`.
+    ///
+    /// - Parameters:
+    ///   - clock: The clock.
+    ///   - ticking: Whether timers will wake on the process's ticker (its thread starts on first
+    ///     use); `false` for a user that only sleeps on the clock.
+    package init<C: Clock>(_ clock: C, ticking: Bool = true) where C.Duration == Duration {
         let origin = clock.now
         #if canImport(Glibc) || canImport(Musl)
         // Read right after the origin: see `RealClockTicker.Line`.
-        ticker = RealClockTicker.line(for: clock)
+        ticker = ticking ? RealClockTicker.line(for: clock) : nil
         #endif
         now = { origin.duration(to: clock.now) }
         sleep = { offset in
