@@ -47,8 +47,9 @@ struct CoalescedWritesKillTests {
                     lostInTheWindow += max(0, (sets.max() ?? 0) - onDisk.count)
                     kept = onDisk.count
                 }
-                // The check had something to check: writes landed, and kills caught values in a window.
-                #expect(durableWrites > 30)
+                // The checks had something to check: writes landed before kills (about five a run on
+                // an idle machine, fewer under load or a sanitizer).
+                #expect(durableWrites >= 10)
                 #expect(kept > 0)
                 print("30 kills: \(durableWrites) writes in place, \(lostInTheWindow) values set within a window lost")
             }
