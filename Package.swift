@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "TimersTests", dependencies: ["Timers", "SingletonStoresLocking", "SingletonStoresTestSupport"]),
         .testTarget(
             name: "SingletonStoresTests", dependencies: [
-                "SingletonStores", "StoreObservation", "SingletonStoresLocking", "SingletonStoresTestSupport",
+                "SingletonStores", "StoreObservation", "SingletonStoresLocking", "SingletonStoresTestSupport", "Timers",
             ]),
         .testTarget(
             name: "SingletonStoresTestingTests", dependencies: [

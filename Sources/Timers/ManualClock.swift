@@ -301,11 +301,11 @@ public final class ManualClock: Clock, Sendable {
 // MARK: - Task tracking used by timers of this module
 
 extension ManualClock: SettlingClock {
-    func willStartTask() {
+    package func willStartTask() {
         state.withLock { $0.announcedTasks += 1 }
     }
 
-    func taskDidStart() {
+    package func taskDidStart() {
         let task = currentTaskKey()
         state.withLock { state in
             state.announcedTasks = max(0, state.announcedTasks - 1)
@@ -316,7 +316,7 @@ extension ManualClock: SettlingClock {
         }
     }
 
-    func taskDidFinish() {
+    package func taskDidFinish() {
         guard let task = currentTaskKey() else { return }
         state.withLock { state in
             state.busyTasks.remove(task)

@@ -21,6 +21,11 @@
 //   storage-stress migrate-counter <folder> [--crash-at POINT] [--trace]
 //       Launches a store of the "counter" document with PersistedCounter.migrations (which
 //       migrates an older document on disk) and prints its count.
+//   storage-stress slide <folder> <window-ms> [<sets>]
+//       A dragged slider on a store whose writes are coalesced within <window-ms>: sets the
+//       "slider" document to 1, 2, 3, … every 2 ms until killed (or <sets> times, then exits
+//       without flushing), printing "set N" before each set and "durable N" after each write is
+//       in place (see Slide.swift).
 //   storage-stress follow-profile|write-profile|follow-counter|follow-boost|boost|watch-churn …
 //       Stores that follow other processes (see Following.swift).
 //
@@ -93,6 +98,13 @@ do {
         case ("watch-churn", let count?): exit(Following.watchChurn(folder: folder, count: count))
         default: usage()
         }
+    case "slide":
+        guard (3...4).contains(arguments.count), let window = Int(arguments[2]) else { usage() }
+        let sets = arguments.count == 4 ? Int(arguments[3]) : nil
+        if arguments.count == 4, sets == nil { usage() }
+        exit(
+            Slide.run(
+                folder: URL(filePath: arguments[1], directoryHint: .isDirectory), windowMilliseconds: window, sets: sets))
     case "migrate-counter":
         guard arguments.count == 2 else { usage() }
         let storage = FileStorage(folder: URL(filePath: arguments[1], directoryHint: .isDirectory))

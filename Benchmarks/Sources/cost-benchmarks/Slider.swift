@@ -14,8 +14,11 @@ import Darwin
 /// (from the writer's call that set it), and — with `strace` on the PATH, in a second run of
 /// the writer alone under `strace -f -c` — its fsync and fdatasync calls.
 ///
-/// - `ours`: `ValueStore.set` on `FileStorage`; the other process is a `ValueStore` watching
+/// - `ours`: `ValueStore.update` on `FileStorage`; the other process is a `ValueStore` watching
 ///   the same document (`.automatic`: file events) with an observer.
+/// - `ours-coalesced`: `ValueStore.set` on a store whose writes are coalesced within
+///   ``coalescingWindow``; the writer waits for the trailing write before it reads its CPU time
+///   (it never flushes), and the other process is the same watching store as for `ours`.
 /// - `userdefaults`: `UserDefaults` set + `synchronize()`; the other process reads the same
 ///   suite every 5 ms (`synchronize()`, then the value).
 /// - `grdb-full`: GRDB upserts, WAL, `synchronous = FULL`; the other process reads the row
@@ -23,7 +26,7 @@ import Darwin
 ///
 /// The variants run one after the other, each with its own folder.
 func measureSlider(hertz: Int, seconds: Int) throws -> SliderResult {
-    var variants = ["ours", "userdefaults"]
+    var variants = ["ours", "ours-coalesced", "userdefaults"]
     if DocumentDatabase.isBuilt { variants.append("grdb-full") }
     let strace = executableOnPath("strace")
     var results: [String: SliderVariant] = [:]
@@ -34,14 +37,14 @@ func measureSlider(hertz: Int, seconds: Int) throws -> SliderResult {
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
         // The value exists before anyone follows it.
         try SliderValue(variant: variant, folder: folder, suite: suite, watching: .off).set(0)
-        let watcher = try Child(["slider-watch", variant, folder.path, suite])
+        let watcher = try Child(["slider-watch", variant == "ours-coalesced" ? "ours" : variant, folder.path, suite])
         defer { watcher.stop() }
         guard let ready = watcher.nextLine(within: 30_000), ready.hasPrefix("ready") else {
             throw CostError("the \(variant) slider watcher did not start")
         }
         let writer = try Child(["slider", variant, String(hertz), String(seconds), folder.path, suite])
         defer { writer.stop() }
-        guard let line = writer.nextLine(within: Int32(clamping: (seconds + 60) * 1_000)) else {
+        guard let line = writer.nextLine(within: Int32(clamping: (seconds + 61) * 1_000)) else {
             throw CostError("the \(variant) slider reported nothing")
         }
         let fields = line.split(separator: " ")
@@ -82,11 +85,17 @@ func measureSlider(hertz: Int, seconds: Int) throws -> SliderResult {
     return SliderResult(hertz: hertz, seconds: seconds, variants: results)
 }
 
+/// The coalescing window of the `ours-coalesced` variant.
+let coalescingWindow = Duration.milliseconds(500)
+
 /// The slider's value in one of the variants.
 struct SliderValue {
     let set: (Int) throws -> Void
     let get: () throws -> Int?
     let keep: AnyObject?
+    /// How long the writer waits after the last set for a write it left pending (never a flush:
+    /// the row measures the trailing write the policy makes by itself).
+    var settle = Duration.zero
 
     init(variant: String, folder: URL, suite: String, watching: StorageWatching) throws {
         let encoder = JSONEncoder()
@@ -99,6 +108,18 @@ struct SliderValue {
             set = { value in try store.update { $0.revision = value } }
             get = { store.value.revision }
             keep = store
+        case "ours-coalesced":
+            let store = ValueStore(
+                key: "slider", default: ProfileDocument(), storage: FileStorage(folder: folder),
+                center: NotificationCenter(), watching: watching, writePolicy: .coalescing(within: coalescingWindow))
+            set = { value in
+                var document = ProfileDocument()
+                document.revision = value
+                try store.set(document)
+            }
+            get = { store.value.revision }
+            keep = store
+            settle = coalescingWindow + .milliseconds(500)
         case "userdefaults":
             guard let defaults = UserDefaults(suiteName: suite) else { throw CostError("UserDefaults(suiteName:) gave nil") }
             set = { value in
@@ -154,6 +175,11 @@ func runSlider(_ arguments: [String]) -> Int32 {
             }
             lastCall = monotonicNanoseconds()
             try value.set(tick)
+        }
+        if value.settle > .zero {
+            let (whole, attoseconds) = value.settle.components
+            var pause = timespec(tv_sec: Int(whole), tv_nsec: Int(attoseconds / 1_000_000_000))
+            nanosleep(&pause, nil)
         }
         let used = ResourceUsage.now - before
         withExtendedLifetime(value.keep) {}

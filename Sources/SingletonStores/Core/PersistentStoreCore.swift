@@ -37,6 +37,10 @@ import StoreObservation
 /// holds one type: a second store of another type on it, in this process, is refused and
 /// reported (``StoreIssue/documentKeyInUse(key:usedBy:requestedBy:)``). <doc:PersistenceAndRecovery>
 /// tells the whole story: the data folder, bad files, two processes, live sync, migrations.
+///
+/// With ``StoreWritePolicy/coalescing(within:clock:)``, ``set(_:)`` commits in memory and posts
+/// at once, and the disk gets the newest value at most once per window (see
+/// ``StoreWritePolicy``); ``flush()`` writes it now.
 public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: Sendable {
     // The in-memory state. Private, so that every write goes through `update`, which writes
     // the document first: nothing can change the state without the disk.
@@ -62,6 +66,12 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     // Why this store never reads or writes its document: a store of another type in this
     // process holds it. `nil` for every store that may use its document.
     private let refusal: (read: StorageError, write: StorageError)?
+    // The pending set and its scheduled write, with the coalescing policy; `nil` when every
+    // set is written at once.
+    private let writes: CoalescedWrites<State>?
+
+    /// When ``set(_:)`` reaches the disk: at once, or at most once per window.
+    public let writePolicy: StoreWritePolicy
 
     /// Loads `document`, migrating it if an older version of the app saved it (when it has
     /// ``StoreDocument/migrations``), or starts from its default value.
@@ -90,7 +100,10 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///   - watching: How the store follows versions other processes write; file events or a
     ///     poll by default (see ``StorageWatching``), `.off` to read only at launch and on
     ///     writes.
-    ///   - reportIssue: Receives storage problems; prints to standard error by default.
+    ///   - writePolicy: When ``set(_:)`` reaches the disk: at once by default, or at most once
+    ///     per window with ``StoreWritePolicy/coalescing(within:clock:)``.
+    ///   - reportIssue: Receives storage problems, and a coalesced write that failed; prints to
+    ///     standard error by default.
     public init(
         _ document: StoreDocument<State>,
         storage: any StoreStorage,
@@ -98,6 +111,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         center: NotificationCenter = .default,
         object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil },
         watching: StorageWatching = .automatic,
+        writePolicy: StoreWritePolicy = .immediate,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         let key = document.key
@@ -135,7 +149,16 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         self.document = document
         self.storage = storage
         self.reportIssue = reportIssue
-        self.core = StoreCore(loaded.value, channel: channel, center: center, object: object)
+        let core = StoreCore(loaded.value, channel: channel, center: center, object: object)
+        self.core = core
+        self.writePolicy = writePolicy
+        if let window = writePolicy.window, let clock = writePolicy.clock {
+            writes = CoalescedWrites(
+                window: window, clock: clock, document: document, storage: storage, tracker: tracker,
+                follower: follower, core: core, reportIssue: reportIssue)
+        } else {
+            writes = nil
+        }
         self.watch = watch ?? nil
         self.tracker = tracker
         self.follower = follower
@@ -167,11 +190,13 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
+        var folded: UInt64?
         let committed = try storage.update(document) {
             (state: inout State) -> Result in
-            sequence = tracker.nextSequence()
+            (sequence, folded) = begin(&state)
             return body(&state)
         }
+        writes?.transactionCommitted(folded: folded)
         return adopt(committed, sequence: sequence)
     }
 
@@ -187,12 +212,58 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
+        var folded: UInt64?
         let committed = try storage.updateIfAvailable(document) {
             (state: inout State) -> Result in
-            sequence = tracker.nextSequence()
+            (sequence, folded) = begin(&state)
             return body(&state)
         }
+        if committed != nil { writes?.transactionCommitted(folded: folded) }
         return committed.map { adopt($0, sequence: sequence) }
+    }
+
+    /// Starts a transaction under the document's lock: its sequence number, and, with a set
+    /// pending, the state started from it (and the number of the value folded in).
+    private func begin(_ state: inout State) -> (sequence: UInt64, folded: UInt64?) {
+        guard let writes else { return (tracker.nextSequence(), nil) }
+        return writes.fold(into: &state)
+    }
+
+    /// Replaces the state; with the coalescing ``writePolicy``, on disk by the end of the
+    /// window.
+    ///
+    /// With ``StoreWritePolicy/immediate`` (the default) it is `update { $0 = newValue }`: on
+    /// disk, then in memory, then posted. With ``StoreWritePolicy/coalescing(within:clock:)`` it
+    /// commits `newValue` in memory and posts it at once, and the disk gets the newest value set
+    /// at the end of the window (see ``StoreWritePolicy``). A coalesced write that fails is
+    /// reported to `reportIssue` as ``StoreIssue/storageRecovered(_:)``, and the store goes back
+    /// to the value on disk, posting the change.
+    ///
+    /// - Parameter newValue: The new state.
+    /// - Throws: ``StorageError`` when the document could not be written (with the coalescing
+    ///   policy, only when the store may not use its document at all); then nothing changed.
+    public func set(_ newValue: State) throws(StorageError) {
+        if let refusal { throw refusal.write }
+        guard let writes else {
+            try update { $0 = newValue }
+            return
+        }
+        writes.set(newValue)
+    }
+
+    /// Writes the value ``set(_:)`` left pending now, instead of at the end of its window; does
+    /// nothing when none is (always, with the immediate ``writePolicy``).
+    ///
+    /// Call it when the app is about to be suspended (its scene phase becomes `.background`):
+    /// a process killed inside a window loses the values set within it. A process that exits
+    /// normally writes pending values on its way out.
+    ///
+    /// It waits for another process's lock as ``update(_:)`` does.
+    ///
+    /// - Throws: ``StorageError`` when the value could not be written: then the store has gone
+    ///   back to the value on disk, posting the change.
+    public func flush() throws(StorageError) {
+        try writes?.flush()
     }
 
     /// Changes the state on disk and in memory as one transaction, unless `body` throws to

@@ -68,18 +68,23 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     ///   - center: Where changes are posted; `.default` by default.
     ///   - watching: How the store follows versions other processes write (see
     ///     ``StorageWatching``); file events or a poll by default.
-    ///   - reportIssue: Receives storage problems; prints to standard error by default.
+    ///   - writePolicy: When ``set(_:)`` reaches the disk: at once by default, or at most once
+    ///     per window with ``StoreWritePolicy/coalescing(within:clock:)`` (a slider's value).
+    ///   - reportIssue: Receives storage problems, and a coalesced write that failed; prints to
+    ///     standard error by default.
     public init(
         _ document: StoreDocument<Value>,
         storage: any StoreStorage = FileStorage(),
         center: NotificationCenter = .default,
         watching: StorageWatching = .automatic,
+        writePolicy: StoreWritePolicy = .immediate,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         channel = NotificationChannel("SingletonStores.ValueStore.\(document.key)")
         self.center = center
         core = PersistentStoreCore(
-            document, storage: storage, channel: channel, center: center, watching: watching, reportIssue: reportIssue)
+            document, storage: storage, channel: channel, center: center, watching: watching,
+            writePolicy: writePolicy, reportIssue: reportIssue)
     }
 
     /// A value store on the document `key` of `storage`, loaded now: the store of
@@ -92,15 +97,19 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     ///   - center: Where changes are posted; `.default` by default.
     ///   - watching: How the store follows versions other processes write (see
     ///     ``StorageWatching``); file events or a poll by default.
-    ///   - reportIssue: Receives storage problems; prints to standard error by default.
+    ///   - writePolicy: When ``set(_:)`` reaches the disk: at once by default, or at most once
+    ///     per window with ``StoreWritePolicy/coalescing(within:clock:)`` (a slider's value).
+    ///   - reportIssue: Receives storage problems, and a coalesced write that failed; prints to
+    ///     standard error by default.
     public convenience init(
         key: String, default defaultValue: Value, storage: any StoreStorage = FileStorage(),
         center: NotificationCenter = .default, watching: StorageWatching = .automatic,
+        writePolicy: StoreWritePolicy = .immediate,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         self.init(
             StoreDocument(key: key, default: defaultValue), storage: storage, center: center, watching: watching,
-            reportIssue: reportIssue)
+            writePolicy: writePolicy, reportIssue: reportIssue)
     }
 
     /// A value store on the document `key` whose value has changed shape between versions of
@@ -182,9 +191,29 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
 
     /// Replaces the value, posting the change if it differs.
     ///
-    /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
+    /// With the coalescing ``writePolicy``, the value changes and is posted at once and reaches
+    /// the disk by the end of the window (see ``StoreWritePolicy``); a write that fails then is
+    /// reported to `reportIssue` and the store goes back to the value on disk.
+    ///
+    /// - Throws: ``StorageError`` when the document could not be written (with the coalescing
+    ///   policy, only when the store may not use its document at all); then nothing changed.
     public func set(_ newValue: Value) throws(StorageError) {
-        try core.update { $0 = newValue }
+        try core.set(newValue)
+    }
+
+    /// When ``set(_:)`` reaches the disk: at once, or at most once per window.
+    public var writePolicy: StoreWritePolicy { core.writePolicy }
+
+    /// Writes the value ``set(_:)`` left pending now, instead of at the end of its window; does
+    /// nothing when none is (always, with the immediate ``writePolicy``).
+    ///
+    /// Call it when the app is about to be suspended or exits: a process killed inside a window
+    /// loses the values set within it (see ``StoreWritePolicy``).
+    ///
+    /// - Throws: ``StorageError`` when the value could not be written: then the store has gone
+    ///   back to the value on disk, posting the change.
+    public func flush() throws(StorageError) {
+        try core.flush()
     }
 
     /// Calls `handler` with every change this store commits, until the token is cancelled.

@@ -2,8 +2,9 @@
 ///
 /// ``ManualClock`` conforms so that a timer's task, started just before a test advances the
 /// clock, is given the chance to go to sleep before the clock moves on. Timers of this module
-/// announce their tasks through it; other clocks ignore the calls.
-protocol SettlingClock: Sendable {
+/// (and the coalesced writes of the SingletonStores kit) announce their tasks through it; other
+/// clocks ignore the calls.
+package protocol SettlingClock: Sendable {
     /// A timer is about to start a task that will sleep on this clock.
     func willStartTask()
 
