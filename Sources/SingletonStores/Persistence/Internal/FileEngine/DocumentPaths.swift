@@ -16,8 +16,10 @@ final class DocumentPaths: Sendable {
 
     private let entries = Locked<[String: Entry]>([:])
 
-    /// The most keys kept; a storage uses a few.
-    private static let capacity = 1_024
+    /// The most keys kept: a storage uses a few. Small, because a storage shared by a thousand
+    /// stores would otherwise keep two URLs for each (1.3 KiB a store); beyond it the URLs are
+    /// made again, as before there was a cache.
+    private static let capacity = 64
 
     /// The URLs of the document named `key` in `folder`.
     ///
