@@ -123,6 +123,20 @@ package struct StartedChild {
         kill(process.processIdentifier, signal)
     }
 
+    /// Lets go a child that stopped itself (`storage-stress --pause-at`) and waits for it to
+    /// exit, returning what it printed. The child prints its line just before it stops, so one
+    /// SIGCONT sent between the two would be lost and leave it stopped for good: SIGCONT is sent
+    /// again every 50 ms until the child exits, at most `bound`.
+    ///
+    /// - Throws: ``ChildProcessTimeout`` when the child did not exit within `bound`.
+    package func continueUntilExit(within bound: Duration = exitDeadline) throws -> ChildProcessResult {
+        let deadline = ContinuousClock.now + bound
+        repeat {
+            send(SIGCONT)
+        } while !process.waitWhileRunning(upTo: .milliseconds(50)) && ContinuousClock.now < deadline
+        return try finish(within: max(deadline - ContinuousClock.now, .zero))
+    }
+
     /// Reads the child's output until it exits, waits for it, and returns what it printed.
     ///
     /// - Parameter bound: How long to wait for the exit; ``exitDeadline`` by default.
@@ -195,7 +209,7 @@ extension Process {
     }
 
     /// Polls ``isRunning`` until it is false or `bound` has passed; whether it ended.
-    private func waitWhileRunning(upTo bound: Duration) -> Bool {
+    fileprivate func waitWhileRunning(upTo bound: Duration) -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: bound)
         var pause: UInt32 = 200

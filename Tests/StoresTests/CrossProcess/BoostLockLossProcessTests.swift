@@ -11,7 +11,9 @@ struct BoostLockLossProcessTests {
     /// A day-long boost, so it is still running when the later processes look.
     private static let day = "86400"
 
-    /// Starts `use` paused at `point` (it stops itself there, holding the boost's lock).
+    /// Starts `use` paused at `point` (it stops itself there, holding the boost's lock; let it go
+    /// with ``StartedChild/continueUntilExit(within:)``, as a single SIGCONT may come before the
+    /// stop).
     private static func pausedUse(_ helper: StressHelper, at point: String) throws -> StartedChild {
         let paused = try helper.start("use", [day, "--pause-at", point])
         // Throws, killing the child, when the use never reaches `point`.
@@ -30,8 +32,7 @@ struct BoostLockLossProcessTests {
                 #expect(try helper.run("buy", "3").status == 0)
                 let first = try Self.pausedUse(helper, at: "boost.item-spent")
                 try Self.removeBoostLock(in: folder)
-                first.send(SIGCONT)
-                let run = try first.finish()
+                let run = try first.continueUntilExit()
                 #expect(run.status == 0 && run.lines.last == "started", "the item was spent on it: \(run)")
                 let report = try helper.report()
                 #expect(report.items == 2 && report.usedEntries == 1, "\(report.items) items, \(report.usedEntries) used")
@@ -51,8 +52,7 @@ struct BoostLockLossProcessTests {
                 try Self.removeBoostLock(in: folder)
                 let second = try helper.run("use", Self.day)
                 #expect(second.status == 0, "the second took the new lock file and started: \(second)")
-                first.send(SIGCONT)
-                let run = try first.finish()
+                let run = try first.continueUntilExit()
                 #expect(run.status == 3 && run.lines.last == "already running", "\(run)")
                 let report = try helper.report()
                 #expect(report.items == 2, "one item for one boost, not \(3 - report.items)")
