@@ -258,7 +258,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// a process killed inside a window loses the values set within it. A process that exits
     /// normally writes pending values on its way out.
     ///
-    /// It waits for another process's lock as ``update(_:)`` does.
+    /// It waits for another process's lock as `update(_:)` does.
     ///
     /// - Throws: ``StorageError`` when the value could not be written: then the store has gone
     ///   back to the value on disk, posting the change.
@@ -396,7 +396,7 @@ extension PersistentStoreCore {
 
 extension PersistentStoreCore {
     /// Loads the document named `key`, or starts from `defaultValue`: the store of
-    /// ``init(_:storage:channel:center:object:watching:reportIssue:)`` on
+    /// ``init(_:storage:channel:center:object:watching:writePolicy:reportIssue:)`` on
     /// `StoreDocument(key: key, default: defaultValue)`.
     ///
     /// - Parameters:
@@ -421,7 +421,7 @@ extension PersistentStoreCore {
     }
 
     /// Loads the document named `key`, migrating it; see
-    /// ``init(_:storage:channel:center:object:watching:reportIssue:)``.
+    /// ``init(_:storage:channel:center:object:watching:writePolicy:reportIssue:)``.
     @available(*, deprecated, message: "pass StoreDocument(key:default:migrations:) as the first argument")
     public convenience init(
         key: String, default defaultValue: State, migrations: DocumentMigrations<State>, storage: any StoreStorage,

@@ -31,7 +31,7 @@ import StoreObservation
 /// A persisted value store is a ``PersistentStoreCore`` on a document of its own, with every
 /// guarantee it gives; its stub (``init(stub:center:)``) changes, posts and takes part in
 /// Observation like the real one. A value whose shape changes between versions of the app takes a
-/// ``StoreDocument`` with ``DocumentMigrations`` (``init(_:storage:center:watching:reportIssue:)``).
+/// ``StoreDocument`` with ``DocumentMigrations`` (``init(_:storage:center:watching:writePolicy:reportIssue:)``).
 /// `update` throws ``StorageError``, or the store's own error for a refusal (see <doc:Errors>).
 /// <doc:GettingStarted> starts with a value store, and says when a store is better written as a
 /// contract with intent methods.
@@ -88,7 +88,7 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     }
 
     /// A value store on the document `key` of `storage`, loaded now: the store of
-    /// ``init(_:storage:center:watching:reportIssue:)`` on `StoreDocument(key: key, default: defaultValue)`.
+    /// ``init(_:storage:center:watching:writePolicy:reportIssue:)`` on `StoreDocument(key: key, default: defaultValue)`.
     ///
     /// - Parameters:
     ///   - key: The document's name: 1–120 letters, digits, `.`, `_` or `-`.
@@ -113,7 +113,7 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     }
 
     /// A value store on the document `key` whose value has changed shape between versions of
-    /// the app; see ``init(_:storage:center:watching:reportIssue:)``.
+    /// the app; see ``init(_:storage:center:watching:writePolicy:reportIssue:)``.
     @available(*, deprecated, message: "pass StoreDocument(key:default:migrations:) as the first argument")
     public convenience init(
         key: String, default defaultValue: Value, migrations: DocumentMigrations<Value>,
