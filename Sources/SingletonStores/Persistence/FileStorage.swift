@@ -223,7 +223,7 @@ public struct FileStorage: StoreStorage {
         let file = try fileURL(forKey: key)
         let data = try DocumentCoding.encode(value, key: key, valueVersion: migrations?.version)
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
-        var retry = LostLockRetry(limit: lockTimeout, lockFile: lockURL(forKey: key))
+        var retry = LostLockRetry(limit: lockTimeout)
         while true {
             var notices: [StorageNotice] = []
             let attempt = try DocumentFile.withExclusiveLock(

@@ -89,6 +89,10 @@ public enum StorageError: Error, Sendable, Equatable {
     /// was read or written. `holder`
     /// is that process's id, where the system tells (Linux); `nil` elsewhere.
     ///
+    /// When the lock file was removed or replaced while another process was writing under it,
+    /// that process is found by its unfinished temporary file instead: then `file` is that
+    /// temporary file (`<key>~<pid>-<id>.tmp`) and `holder` the process its name gives.
+    ///
     /// Nothing is lost: try again when the other process has finished.
     case lockTimedOut(file: URL, holder: Int32?, waited: Duration)
 
@@ -153,6 +157,11 @@ extension StorageError: CustomStringConvertible {
             "The saved data at \(file.filePath) could not be written: \(reason). The file on disk is unchanged."
         case .lockFailed(let file, let reason):
             "The lock file \(file.filePath) could not be locked: \(reason). The saved data was not read or changed."
+        case .lockTimedOut(let file, let holder, let waited) where Self.isTemporaryFile(file):
+            "The \(Self.storeName(ofLockFile: file)) store is being written by another process"
+                + (holder.map { " (pid \($0))" } ?? "")
+                + ", whose unfinished write \(file.filePath) did not end within \(Self.describe(waited)). "
+                + "Nothing was read or changed."
         case .lockTimedOut(let file, let holder, let waited):
             "The \(Self.storeName(ofLockFile: file)) store is held by another process"
                 + (holder.map { " (pid \($0))" } ?? "")
@@ -194,6 +203,10 @@ extension StorageError: CustomStringConvertible {
         case .lockFailed:
             "Check that the folder is writable by you, and that the app has free file descriptors and the "
                 + "disk is working; then try again."
+        case .lockTimedOut(let file, _, _) where Self.isTemporaryFile(file):
+            "Try again when that process has finished; nothing was lost. If it never finishes, it may be "
+                + "stopped or hung: quit it. If no copy of the app is running, the file was left by one that "
+                + "was killed (in another container sharing the folder, say): remove it."
         case .lockTimedOut:
             "Try again when that process has finished; nothing was lost. If it never finishes, it may be "
                 + "stopped or hung: quit it (do not remove the lock file while any process uses the folder)."
@@ -212,10 +225,18 @@ extension StorageError: CustomStringConvertible {
 }
 
 extension StorageError {
-    /// The store a lock file `<key>.lock` belongs to: its key.
+    /// The store a lock file `<key>.lock` or a temporary file `<key>~<pid>-<id>.tmp` belongs
+    /// to: its key.
     static func storeName(ofLockFile file: URL) -> String {
         let name = file.lastPathComponent
+        if isTemporaryFile(file), let key = name.split(separator: "~", maxSplits: 1).first { return String(key) }
         return name.hasSuffix(".lock") ? String(name.dropLast(".lock".count)) : name
+    }
+
+    /// Whether `file` is named as a writer's temporary file, `<key>~<...>.tmp`.
+    package static func isTemporaryFile(_ file: URL) -> Bool {
+        let name = file.lastPathComponent
+        return name.hasSuffix(".tmp") && name.contains("~") && !name.hasPrefix("~")
     }
 
     /// A wait in words: "5 seconds", "0.25 seconds", "1 second".

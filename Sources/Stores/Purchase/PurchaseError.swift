@@ -41,8 +41,10 @@ public enum PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Why a receipt could not be credited, in a clause.
     private static func why(_ reason: StorageError) -> String {
         switch reason {
-        case .lockTimedOut(_, let holder, _):
-            "it could not be credited yet: the purchases store is held by another process" + (holder.map { " (pid \($0))" } ?? "")
+        case .lockTimedOut(let file, let holder, _):
+            "it could not be credited yet: the purchases store is "
+                + (StorageError.isTemporaryFile(file) ? "being written by" : "held by") + " another process"
+                + (holder.map { " (pid \($0))" } ?? "")
         default:
             "it could not be credited yet: " + Self.clause(reason.errorDescription ?? reason.description)
         }

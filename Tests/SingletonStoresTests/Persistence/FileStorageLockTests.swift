@@ -263,6 +263,9 @@ struct FileStorageLockTests {
         #expect(LockHolder.processID(inLocksTable: table, device: 0xfe00, inode: 16_228_734, excluding: 4242) == nil)
         #expect(LockHolder.processID(inLocksTable: table, device: 0xfe01, inode: 16_228_734, excluding: 1) == nil)
         #expect(LockHolder.processID(inLocksTable: "garbage\n1: FLOCK", device: 0, inode: 0, excluding: 1) == nil)
+        // Any file of the device: the holders of flock locks only, waiters and POSIX locks left out.
+        #expect(LockHolder.processIDs(inLocksTable: table, device: 0xfe00, inode: nil) == [4443, 4242])
+        #expect(LockHolder.processIDs(inLocksTable: table, device: 0xfe01, inode: nil).isEmpty)
     }
 
     @Test func writersLoseNothingWhileTheLockFileIsRemovedAndReplaced() throws {
@@ -373,6 +376,62 @@ struct FileStorageLockTests {
             #expect(try Self.counter(storage) == 12)
         }
     }
+
+    #if os(Linux)
+    /// A temporary file named by a process that runs but holds no lock — its id reused after
+    /// the writer was killed (or a file the library did not make) — is no writer in the way:
+    /// a write goes on at once and removes it, instead of waiting out the lock timeout and
+    /// naming an unrelated process as the store's holder.
+    @Test func aTemporaryFileOfARunningProcessThatHoldsNoLockDoesNotStopWrites() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
+            let bystander = Process()
+            bystander.executableURL = URL(filePath: "/bin/sleep")
+            bystander.arguments = ["600"]
+            try bystander.run()
+            defer { bystander.endNow() }
+            let file = folder.appending(path: "counter~\(bystander.processIdentifier)-0123456789abcdef0123456789abcdef.tmp")
+            try Data("{".utf8).write(to: file)
+
+            let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
+
+            #expect(update.value.count == 1)
+            #expect(try Self.counter(storage) == 1)
+            #expect(!FileManager.default.fileExists(atPath: file.path(percentEncoded: false)), "the stale file was removed")
+        }
+    }
+
+    /// A temporary file of a process that holds a lock in the folder may be a live writer's
+    /// (one whose lock file was removed): a write waits for it up to the lock timeout, then
+    /// says that a write of that process did not end, naming its file — not that the store's
+    /// lock file is held — and the file is kept.
+    @Test func aWriterInTheWayIsNamedWithItsUnfinishedTemporaryFile() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
+            let holder = try Self.holdLock("other", in: folder)
+            defer {
+                holder.send(SIGKILL)
+                _ = try? holder.finish()
+            }
+            let pid = holder.processIdentifier
+            let file = folder.appending(path: "counter~\(pid)-0123456789abcdef0123456789abcdef.tmp")
+            try Data("{".utf8).write(to: file)
+
+            #expect {
+                try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
+            } throws: { error in
+                guard case StorageError.lockTimedOut(let named, let holderID, let waited) = error else { return false }
+                let text = "\(error)"
+                return named.lastPathComponent == file.lastPathComponent && holderID == pid && waited == .milliseconds(300)
+                    && text.contains("is being written by another process (pid \(pid))")
+                    && text.contains("did not end within 0.3 seconds") && !text.contains("held by")
+                    && text.contains("If no copy of the app is running")
+            }
+            #expect(FileManager.default.fileExists(atPath: file.path(percentEncoded: false)), "a live writer's file is kept")
+            #expect(try Self.counter(storage) == 0)
+        }
+    }
+    #endif
 
     @Test func temporaryFilesOfWritersThatAreGoneAreRemovedAndLiveOnesKept() throws {
         try withTemporaryFolder { folder in

@@ -45,6 +45,23 @@ struct PurchaseCreditTests {
         return nil
     }
 
+    /// A purchase recorded while another process was writing the purchases store (found by
+    /// its unfinished temporary file, its lock file having been removed) says that, not that
+    /// the store's lock is held.
+    @Test func aPurchaseStoppedByAnotherProcesssWriteSaysItIsBeingWritten() {
+        let receipt = PurchaseReceipt(id: "r1", product: .boostItems(7), date: Date(timeIntervalSince1970: 0))
+        let written = PurchaseError.notYetCredited(
+            receipt,
+            reason: .lockTimedOut(
+                file: URL(filePath: "/data/purchases~42-0123456789abcdef0123456789abcdef.tmp"), holder: 42, waited: .seconds(1)))
+        let held = PurchaseError.notYetCredited(
+            receipt, reason: .lockTimedOut(file: URL(filePath: "/data/purchases.lock"), holder: 42, waited: .seconds(1)))
+        #expect(written.description.contains("the purchases store is being written by another process (pid 42)"))
+        #expect(!written.description.contains("held by"))
+        #expect(held.description.contains("the purchases store is held by another process (pid 42)"))
+        #expect(written.description.contains("do not buy it again") && held.description.contains("do not buy it again"))
+    }
+
     @Test func aPurchaseWhoseLedgerWriteFailsSaysItIsRecordedAndIsCreditedOnce() async throws {
         try await withTemporaryFolder { folder in
             let wall = ManualWallClock(now: Date(timeIntervalSince1970: 1_700_000_000))

@@ -32,7 +32,8 @@ extension FileStorage {
     /// Removes temporary files of `key` left by a writer that was killed mid-write.
     ///
     /// Call only while holding the key's lock. A file `<key>~<pid>-<32 hex digits>.tmp` is
-    /// removed only when no process `pid` is running; one of an older version,
+    /// removed only when process `pid` cannot be writing it (see ``mayBeWriting(_:file:)``);
+    /// one of an older version,
     /// `<key>~<32 hex digits>.tmp`, only when it was last modified more than
     /// ``unnamedTemporaryAge`` ago. Nothing else is touched, so a live writer's file never is.
     func removeStaleTemporaries(forKey key: String) {
@@ -43,7 +44,7 @@ extension FileStorage {
             guard Self.isOwnPlainFile(file) else { continue }
             switch writer {
             case .process(let pid):
-                guard !Self.isRunning(pid) else { continue }
+                guard !Self.mayBeWriting(pid, file: file) else { continue }
             case .invalidProcess:
                 continue
             case .olderVersion:
@@ -55,25 +56,43 @@ extension FileStorage {
         }
     }
 
-    /// The process id of another running writer of `key`: a temporary file
+    /// Another running writer of `key`, with its temporary file: a file
     /// `<key>~<pid>-<32 hex digits>.tmp` of this user, written less than
-    /// ``unnamedTemporaryAge`` ago by a process `pid` that is running and is not this one (the
-    /// threads of this process take the lock in turn, whatever its file); `nil` when there is
-    /// none. An older file of a running process (its id reused after a crash, say) no longer
-    /// stands in the way. See ``write(_:to:key:replacing:backup:lease:read:notices:)``.
-    func otherRunningWriter(forKey key: String) -> Int32? {
+    /// ``unnamedTemporaryAge`` ago by a process `pid` that is not this one (the threads of this
+    /// process take the lock in turn, whatever its file) and may be writing it (see
+    /// ``mayBeWriting(_:file:)``); `nil` when there is none. An older file of a running
+    /// process (its id reused after a crash, say) no longer stands in the way, nor, on Linux,
+    /// one whose process holds no lock. See ``write(_:to:key:replacing:backup:lease:read:notices:)``.
+    func otherRunningWriter(forKey key: String) -> (pid: Int32, temporary: URL)? {
         let prefix = "\(key)~"
         for name in TemporaryNames.candidates(in: folder, prefix: prefix) {
             guard case .process(let pid) = Self.writer(ofTemporary: name, prefix: prefix),
-                pid != TemporaryNames.processID, Self.isRunning(pid)
+                pid != TemporaryNames.processID
             else { continue }
             let file = folder.appending(path: name, directoryHint: .notDirectory)
             guard Self.isOwnPlainFile(file), let modified = Self.modificationDate(of: file),
-                now().timeIntervalSince(modified) < Self.unnamedTemporaryAge
+                now().timeIntervalSince(modified) < Self.unnamedTemporaryAge, Self.mayBeWriting(pid, file: file)
             else { continue }
-            return pid
+            return (pid, file)
         }
         return nil
+    }
+
+    /// Whether process `pid`, named by the temporary file `file`, may be writing it now: it is
+    /// running and, where the system tells (Linux), holds a `flock` lock on a file of the
+    /// temporary file's device. A writer holds its store's lock for as long as its temporary
+    /// file exists, so a running process that holds no lock there is not that file's writer:
+    /// its id was reused after the writer was killed, or the file was not made by the library.
+    static func mayBeWriting(_ pid: Int32, file: URL) -> Bool {
+        guard isRunning(pid) else { return false }
+        #if os(Linux)
+        guard pid != getpid() else { return true }
+        var info = stat()
+        guard lstat(file.filePath, &info) == 0 else { return true }
+        return LockHolder.holdsLock(pid, onDevice: UInt64(truncatingIfNeeded: info.st_dev)) ?? true
+        #else
+        return true
+        #endif
     }
 
     /// Who wrote a temporary file, as its name says.
@@ -144,7 +163,7 @@ extension FileStorage {
         if case .upTo(let limit, _) = wait { wait = .upTo(limit, document: file) }
         let valueVersion = migrations?.version
         _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
-        var retry = LostLockRetry(limit: wait.limit, lockFile: lockURL(forKey: key))
+        var retry = LostLockRetry(limit: wait.limit)
         while true {
             var notices: [StorageNotice] = []
             let attempt = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: wait) {
@@ -179,7 +198,8 @@ extension FileStorage {
                         recovery = report
                         WrittenDocuments.remember(after, of: Value.self, in: file, valueVersion: valueVersion)
                     case .lockLost: return .lockLost
-                    case .anotherWriterCommitting(let pid): return .anotherWriterCommitting(pid)
+                    case .anotherWriterCommitting(let pid, let temporary):
+                        return .anotherWriterCommitting(pid, temporary: temporary)
                     }
                 } else {
                     recovery = try current.problem.map { problem throws(StorageError) in
@@ -422,7 +442,7 @@ extension FileStorage {
         // (the lease and stamp checks alone leave a gap between the check and the rename).
         if let writer = otherRunningWriter(forKey: key) {
             DocumentFile.remove(temporary)
-            return .anotherWriterCommitting(writer)
+            return .anotherWriterCommitting(writer.pid, temporary: writer.temporary)
         }
         guard lease.isStillHeld, FileStamp.of(file) == read else {
             DocumentFile.remove(temporary)
@@ -539,19 +559,20 @@ extension FileStorage {
 }
 
 /// How a write under a lock ended: done, or not committed because the lock file was removed
-/// or replaced meanwhile, or because another writer (the process id) may be committing under
-/// the lock file it held before: run the transaction again, after ``LostLockRetry/pause()``.
+/// or replaced meanwhile, or because another writer (the process id, and its temporary file)
+/// may be committing under the lock file it held before: run the transaction again, after
+/// ``LostLockRetry/pause(after:)``.
 enum WriteAttempt<Value> {
     case done(Value)
     case lockLost
-    case anotherWriterCommitting(Int32)
+    case anotherWriterCommitting(Int32, temporary: URL)
 
     /// The same attempt with the done value transformed.
     func map<Other>(_ transform: (Value) -> Other) -> WriteAttempt<Other> {
         switch self {
         case .done(let value): .done(transform(value))
         case .lockLost: .lockLost
-        case .anotherWriterCommitting(let pid): .anotherWriterCommitting(pid)
+        case .anotherWriterCommitting(let pid, let temporary): .anotherWriterCommitting(pid, temporary: temporary)
         }
     }
 }
@@ -559,18 +580,16 @@ enum WriteAttempt<Value> {
 /// The waits between attempts of a transaction that did not commit because its lock was lost
 /// (see ``WriteAttempt``): short and growing, so that a writer still committing under a
 /// removed lock file gets on, and bounded by the lock timeout, after which the writer that
-/// stays in the way (stopped, say) is named as a lock holder would be.
+/// stays in the way (stopped, say) is named with its temporary file.
 struct LostLockRetry {
     private let limit: Duration?
-    private let lockFile: URL
     private let started = ContinuousClock.now
     private var pauseLength = Duration.milliseconds(1)
 
     /// Retries for a transaction that waits up to `limit` for its lock (`nil`: one that must
-    /// not wait) on `lockFile`.
-    init(limit: Duration?, lockFile: URL) {
+    /// not wait).
+    init(limit: Duration?) {
         self.limit = limit
-        self.lockFile = lockFile
     }
 
     /// Waits before the next attempt when another writer is in the way (a lock file that was
@@ -578,11 +597,11 @@ struct LostLockRetry {
     /// for that writer (it gives up as when the lock is held).
     ///
     /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)``, naming the writer in the
-    ///   way, once the lock timeout has passed since the first attempt.
+    ///   way and its temporary file, once the lock timeout has passed since the first attempt.
     mutating func pause(after attempt: WriteAttempt<some Any>) throws(StorageError) -> Bool {
-        guard case .anotherWriterCommitting(let pid) = attempt else { return true }
+        guard case .anotherWriterCommitting(let pid, let temporary) = attempt else { return true }
         guard let limit else { return false }
-        if ContinuousClock.now - started >= limit { throw .lockTimedOut(file: lockFile, holder: pid, waited: limit) }
+        if ContinuousClock.now - started >= limit { throw .lockTimedOut(file: temporary, holder: pid, waited: limit) }
         let (seconds, attoseconds) = pauseLength.components
         usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
         pauseLength = min(pauseLength * 2, .milliseconds(20))
