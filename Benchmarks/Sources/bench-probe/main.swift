@@ -39,6 +39,8 @@ let pairs: [(row: String, ours: String, limit: String, block: Int)] = [
     ("read", "read", "read-limit", 100_000),
     ("readInOverride", "read-override", "read-limit-override", 100_000),
     ("scope", "scope", "scope-limit", 10_000),
+    // Ours against swift-dependencies' `withDependencies` (skipped when peers are not built).
+    ("scopeVsDependencies", "scope", "scope-dependency", 10_000),
     ("notify1", "notify1", "notify1-raw", 1_000),
     ("notify100", "notify100", "notify100-raw", 30),
     ("notify10000", "notify10000", "notify10000-raw", 1),

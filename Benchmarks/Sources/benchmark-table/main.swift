@@ -217,11 +217,20 @@ for (label, prefix, limitTarget) in [
 do {
     let harnessLimit = ratio("scope/ours", "scope/limit")
     let limit = judgedLimitRatio(harnessLimit, row: "scope")
-    let dependency = ratio("scope/ours", "scope/dependency")
+    // Judged on the interleaved blocks (ours then `withDependencies`, in turn) when measured,
+    // else on the harness's medians.
+    let dependencyPaired = interleaved("scopeVsDependencies")
+    let dependency = dependencyPaired?.median ?? ratio("scope/ours", "scope/dependency")
+    var peerText = peer("`withDependencies`", "scope/ours", "scope/dependency")
+    if let dependencyPaired {
+        peerText += String(
+            format: "<br>interleaved: %.3f× (%.3f–%.3f×)", dependencyPaired.median, dependencyPaired.low,
+            dependencyPaired.high)
+    }
     row(
         "One override scope (`withStores`)", figure("scope/ours"), figure("scope/limit"),
         limitRatioText(harnessLimit, row: "scope"),
-        peer("`withDependencies`", "scope/ours", "scope/dependency"),
+        peerText,
         "≤ 2.5× bare `withValue`; ≤ 0.3× `withDependencies`",
         verdict([limit.map { $0 <= 2.5 }, dependency.map { $0 <= 0.3 }]))
 }
