@@ -433,6 +433,53 @@ struct FileStorageLockTests {
     }
     #endif
 
+    /// A FIFO in place of a lock file or of its turnstile (another user's, in a shared folder)
+    /// is refused or passed by at once: opening it for reading used to wait for a writer
+    /// forever, and `purchase buy` hung.
+    @Test func aFIFOInPlaceOfALockFileIsRefusedWithoutWaiting() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, lockTimeout: .seconds(600), reportNotice: { _ in })
+            let lock = folder.appending(path: "counter.lock").path(percentEncoded: false)
+            let turnstile = folder.appending(path: "other.lock-queue").path(percentEncoded: false)
+            #expect(mkfifo(lock, 0o600) == 0 && mkfifo(turnstile, 0o600) == 0)
+
+            // Each write runs on a thread of its own, so that a write stuck in `open` fails the
+            // test instead of hanging it; opening the FIFO for writing lets it go.
+            func write(_ key: String) -> Result<Int, StorageError>? {
+                let outcome = Locked<Result<Int, StorageError>?>(nil)
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    defer { done.signal() }
+                    do throws(StorageError) {
+                        let update = try storage.update(StoreDocument(key: key, default: PersistedCounter())) { $0.count += 1 }
+                        outcome.withLock { $0 = .success(update.value.count) }
+                    } catch {
+                        outcome.withLock { $0 = .failure(error) }
+                    }
+                }.start()
+                if done.wait(timeout: .now() + 60) == .timedOut {
+                    for path in [lock, turnstile] {
+                        let release = open(path, O_WRONLY | O_NONBLOCK)
+                        if release >= 0 { close(release) }
+                    }
+                    _ = done.wait(timeout: .now() + 60)
+                }
+                return outcome.withLock { $0 }
+            }
+
+            let started = ContinuousClock.now
+            let refused = write("counter")
+            guard case .failure(.lockFailed(let file, let reason))? = refused else {
+                Issue.record("expected the FIFO lock file to be refused: \(String(describing: refused))")
+                return
+            }
+            #expect(file.lastPathComponent == "counter.lock" && reason.contains("not a regular file"))
+            // The other store, whose turnstile is a FIFO, writes as if it had none.
+            #expect(write("other").flatMap { try? $0.get() } == 1)
+            #expect(ContinuousClock.now - started < .seconds(30), "neither write waited for the FIFO")
+        }
+    }
+
     @Test func temporaryFilesOfWritersThatAreGoneAreRemovedAndLiveOnesKept() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })

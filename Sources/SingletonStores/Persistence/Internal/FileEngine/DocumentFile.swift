@@ -479,7 +479,8 @@ enum DocumentFile {
     private static func openTurnstile(for lockFile: URL, creating: Bool) -> Int32 {
         let path = lockFile.filePath + "-queue"
         while true {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (creating ? O_CREAT : 0), 0o600)
+            // Not blocking: a FIFO in its place would otherwise wait for a writer forever.
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (creating ? O_CREAT : 0), 0o600)
             if descriptor < 0, errno == EINTR { continue }
             guard descriptor >= 0 else { return descriptor }
             // A turnstile that is not a plain file of this user is not used.
@@ -497,7 +498,10 @@ enum DocumentFile {
     /// - Returns: The descriptor, and the device and inode of the file it opened.
     private static func openLockFile(_ lockFile: URL) throws(StorageError) -> (Int32, FileStamp) {
         // Read-only is enough for flock, and still opens a lock file an older version left `0400`.
-        let descriptor = openRetrying(.openLock, lockFile.filePath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // Not blocking (which `flock` ignores): a FIFO in its place would otherwise wait for a
+        // writer forever, where it must be refused as not a regular file.
+        let descriptor = openRetrying(
+            .openLock, lockFile.filePath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         if descriptor < 0 {
             let code = errno
             if itemKind(at: lockFile.filePath) == .symbolicLink {
@@ -638,7 +642,7 @@ enum DocumentFile {
     /// effort.
     private static func syncFolder(of path: String) {
         let parent = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let folder = open(parent, O_RDONLY | O_CLOEXEC)
+        let folder = open(parent, O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NONBLOCK)
         if folder >= 0 {
             _ = fsync(folder)
             close(folder)
