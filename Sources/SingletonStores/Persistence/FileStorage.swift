@@ -174,8 +174,8 @@ public struct FileStorage: StoreStorage {
         var notices: [StorageNotice] = []
         let locked = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .never) {
             (lease: LockLease) throws(StorageError) -> StorageLoad<Value> in
-            let read = FileStamp.of(file)
             let current = try readDocument(Value.self, file: file, migrations: migrations)
+            let read = current.stamp
             if let failure = current.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
             if let value = current.value {
                 if mayRewrite, let migrations, current.migration != nil || current.streamedSize != nil {
@@ -230,9 +230,9 @@ public struct FileStorage: StoreStorage {
                 on: lockURL(forKey: key), waiting: .upTo(lockTimeout, document: file)
             ) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageError?> in
-                removeStaleTemporaries(forKey: key)
-                let read = FileStamp.of(file)
+                // The write's own listing removes the temporary files of writers that are gone.
                 let previous = try readDocument(Value.self, file: file, migrations: migrations)
+                let read = previous.stamp
                 if let failure = previous.failure { throw failure }
                 return try write(
                     data, to: file, key: key, replacing: previous.problem, backup: previous.migration, lease: lease,

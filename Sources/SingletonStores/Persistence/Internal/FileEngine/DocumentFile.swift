@@ -148,14 +148,26 @@ enum DocumentFile {
     ///   not be read (it is left as it is), including when it is a symbolic link or belongs to
     ///   another user (never read as this user's data).
     static func contents(of url: URL, limit: Int64 = maximumSize) throws(StorageError) -> FileContents {
+        var stamp: FileStamp?
+        return try contents(of: url, limit: limit, stamp: &stamp)
+    }
+
+    /// ``contents(of:limit:)``, also giving the `stamp` of the file it read: the device and inode
+    /// of the file it opened (`fstat` of the descriptor read from, so exactly that file), or,
+    /// when nothing could be opened, of what is at the path as it failed (`nil` when nothing is).
+    static func contents(of url: URL, limit: Int64 = maximumSize, stamp: inout FileStamp?) throws(StorageError)
+        -> FileContents
+    {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         let path = url.filePath
         // O_NONBLOCK: a FIFO in place of the document must not block the open; it fails the
         // regular-file check. O_NOFOLLOW: a link in place of the document is refused.
-        let descriptor = openRetrying(.openDocument, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        let descriptor = openDocument(path)
         if descriptor < 0 {
             let code = errno
+            stamp = nil
             if code == ENOENT { return .missing }
+            stamp = FileStamp.of(url)
             switch itemKind(at: path) {
             case .symbolicLink: throw .readFailed(file: url, reason: symbolicLinkReason)
             case .other(let kind): return .notARegularFile(kind: kind)
@@ -167,6 +179,7 @@ enum DocumentFile {
         if let code = FileFaults.injected(.fstat) ?? (fstat(descriptor, &info) == 0 ? nil : errno) {
             throw .readFailed(file: url, reason: describe(code))
         }
+        stamp = FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
         if info.st_uid != geteuid() { throw .readFailed(file: url, reason: otherOwnerReason(info.st_uid)) }
         if (info.st_mode & S_IFMT) != S_IFREG { return .notARegularFile(kind: describeKind(info.st_mode)) }
         let size = Int64(info.st_size)
@@ -192,6 +205,9 @@ enum DocumentFile {
             if count == 0 { return .bytes(data) }
             data.append(contentsOf: buffer[0..<count])
             if Int64(data.count) > limit { return .tooLarge(size: Int64(data.count)) }  // it grew meanwhile
+            // The whole file as `fstat` measured it, by a read that did not fill the buffer:
+            // at its end (a file that grew meanwhile fills one more byte, and is read on).
+            if Int64(data.count) == size, count < buffer.count { return .bytes(data) }
         }
         #else
         var isFolder: ObjCBool = false
@@ -610,6 +626,36 @@ enum DocumentFile {
             if descriptor >= 0 || errno != EINTR { return descriptor }
         }
     }
+
+    /// Opens the document at `path` for reading, as ``contents(of:limit:stamp:)`` does.
+    ///
+    /// On Linux with `O_NOATIME`, so that reading it does not change its access time: the
+    /// document is the one a write read just before replacing it, and under `relatime` the
+    /// first read of a new file would dirty its inode for the folder's sync to record. The
+    /// system allows that flag only to the file's owner (else `EPERM`): a document of another
+    /// user is then opened without it, and refused as before.
+    private static func openDocument(_ path: String) -> Int32 {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW
+        while true {
+            if let code = FileFaults.injected(.openDocument) {
+                errno = code
+                if code == EINTR { continue }
+                return -1
+            }
+            #if os(Linux)
+            var descriptor = open(path, flags | noAccessTime, 0)
+            if descriptor < 0, errno == EPERM { descriptor = open(path, flags, 0) }
+            #else
+            let descriptor = open(path, flags, 0)
+            #endif
+            if descriptor >= 0 || errno != EINTR { return descriptor }
+        }
+    }
+
+    #if os(Linux)
+    /// `O_NOATIME` (`01000000` on Linux but for a few architectures Swift does not run on).
+    private static let noAccessTime: Int32 = 0o1_000_000
+    #endif
 
     /// Writes all of `data`, retrying short writes; returns the failure, if any.
     private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {

@@ -343,8 +343,9 @@ enum FileStorageFolder {
 
     /// `path` without a trailing slash (except for `/` itself).
     private static func trimmed(_ path: String) -> String {
+        guard path.utf8.last == UInt8(ascii: "/") else { return path }  // the usual case, at no cost
         var path = path
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") { path.removeLast() }
         return path
     }
     #endif

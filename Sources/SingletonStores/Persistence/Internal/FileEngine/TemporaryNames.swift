@@ -57,6 +57,10 @@ enum TemporaryNames {
     /// be listed. Other entries are skipped without being turned into strings.
     static func candidates(in folder: URL, prefix: String) -> [String] {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        if let code = FileFaults.injected(.listFolder) {
+            errno = code
+            return []
+        }
         guard let directory = opendir(folder.filePath) else { return [] }
         defer { closedir(directory) }
         let head = Array(prefix.utf8)
