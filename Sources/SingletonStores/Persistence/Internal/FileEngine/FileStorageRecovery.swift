@@ -20,6 +20,14 @@ extension FileStorage {
         folder.appending(path: "\(key)~\(TemporaryNames.processID)-\(TemporaryNames.next()).tmp", directoryHint: .notDirectory)
     }
 
+    /// The path of a fresh temporary file for the document of `key`, as ``temporaryURL(forKey:)``
+    /// names it, made from the document's cached path: making a `URL` cost a small write more
+    /// than its JSON encoding's setup.
+    func temporaryPath(forKey key: String) -> String {
+        guard let entry = try? paths.entry(forKey: key, in: folder) else { return temporaryURL(forKey: key).filePath }
+        return entry.temporaryPrefix + TemporaryNames.next() + ".tmp"
+    }
+
     /// Why a bad file that is not in the library's format is left in place.
     static let notOursReason =
         "it is not in this app's data format, in a folder the app did not make for its data, so it may be "
@@ -449,14 +457,14 @@ extension FileStorage {
         _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, backup: MigrationBackup?,
         lease: LockLease, read: FileStamp?, notices: inout [StorageNotice]
     ) throws(StorageError) -> WriteAttempt<StorageError?> {
-        let temporary = temporaryURL(forKey: key)
+        let temporary = temporaryPath(forKey: key)
         FaultInjection.reach(.willWrite(key))
-        do { try DocumentFile.writeTemporary(data, at: temporary, for: file) } catch {
+        do { try DocumentFile.writeTemporary(data, atPath: temporary, for: file) } catch {
             // Writers that were killed mid-write may have left what fills the disk: their
             // files are removed by the listing after the temporary file is written, so when
             // that could not be written, remove them now and try once more if there were any.
             guard removeStaleTemporaries(forKey: key) > 0 else { throw error }
-            try DocumentFile.writeTemporary(data, at: temporary, for: file)
+            try DocumentFile.writeTemporary(data, atPath: temporary, for: file)
         }
         FaultInjection.reach(.temporaryWritten(key))
         // Another running writer's temporary file means it may be between its own checks and
@@ -466,17 +474,17 @@ extension FileStorage {
         // (the lease and stamp checks alone leave a gap between the check and the rename).
         // The same listing removes the temporary files of writers that are gone.
         if let writer = sweepTemporaries(forKey: key).otherWriter {
-            DocumentFile.remove(temporary)
+            DocumentFile.remove(atPath: temporary)
             return .anotherWriterCommitting(writer)
         }
         guard lease.isStillHeld, FileStamp.of(file) == read else {
-            DocumentFile.remove(temporary)
+            DocumentFile.remove(atPath: temporary)
             return .lockLost
         }
         var copy: URL?
         if let backup {
             do { copy = try backUp(backup, file: file, key: key) } catch {
-                DocumentFile.remove(temporary)
+                DocumentFile.remove(atPath: temporary)
                 throw error
             }
             FaultInjection.reach(.backedUp(key))
@@ -484,18 +492,18 @@ extension FileStorage {
         var recovery: StorageError?
         if let problem {
             do { recovery = try keepAside(file, key: key, problem: problem) } catch {
-                DocumentFile.remove(temporary)
+                DocumentFile.remove(atPath: temporary)
                 throw error
             }
         }
-        guard let failure = DocumentFile.renameItem(temporary, to: file) else {
+        guard let failure = DocumentFile.renameItem(atPath: temporary, to: file) else {
             FaultInjection.reach(.didWrite(key))
             if let backup, let copy {
                 notices.append(.documentMigrated(file: file, from: backup.from, to: backup.to, backup: copy))
             }
             return .done(recovery)
         }
-        DocumentFile.remove(temporary)
+        DocumentFile.remove(atPath: temporary)
         if let recovery, let kept = recovery.keptFile, DocumentFile.renameItem(kept, to: file) != nil {
             // The bad document could not be put back either: what is true on disk now is that
             // it was moved aside and there is no document, as the report says.
