@@ -86,8 +86,15 @@ enum FileStorageFolder {
     static func prepare(
         _ folder: URL, creating: Bool, report: @Sendable (StorageNotice) -> Void
     ) throws(StorageError) -> Bool {
+        try prepare(folder, path: folder.filePath, creating: creating, report: report)
+    }
+
+    /// ``prepare(_:creating:report:)`` of `folder`, whose path (`folder.filePath`) is `path`.
+    static func prepare(
+        _ folder: URL, path: String, creating: Bool, report: @Sendable (StorageNotice) -> Void
+    ) throws(StorageError) -> Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let path = trimmed(folder.filePath)
+        let path = trimmed(path)
         if CheckedFolders.isStillChecked(path) { return true }
         if let problem = lengthProblem(of: path) ?? roomProblem(of: path) {
             throw .folderUnavailable(folder: folder, reason: problem)

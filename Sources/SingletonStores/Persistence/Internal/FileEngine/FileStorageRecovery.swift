@@ -64,7 +64,7 @@ extension FileStorage {
         let prefix = "\(key)~"
         var removed = 0
         var otherWriter: Int32?
-        for name in TemporaryNames.candidates(in: folder, prefix: prefix) {
+        for name in TemporaryNames.candidates(inFolderAt: folderPath, prefix: prefix) {
             guard let writer = Self.writer(ofTemporary: name, prefix: prefix) else { continue }
             switch writer {
             case .process(let pid):
@@ -182,7 +182,7 @@ extension FileStorage {
         var wait = wait
         if case .upTo(let limit, _) = wait { wait = .upTo(limit, document: file) }
         let valueVersion = migrations?.version
-        _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
+        _ = try FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)
         var retry = LostLockRetry(limit: wait.limit, lockFile: lockURL(forKey: key))
         while true {
             var notices: [StorageNotice] = []
