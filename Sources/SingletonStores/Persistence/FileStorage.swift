@@ -51,6 +51,10 @@ public struct FileStorage: StoreStorage {
     /// The URLs of the documents used so far, made once per key.
     let paths = DocumentPaths()
 
+    /// The path of ``folder``, made once: a `URL` makes its path anew at each call, and each
+    /// write looks at the folder.
+    let folderPath: String
+
     /// Creates a storage in the given folder, or in the one the environment and platform choose.
     ///
     /// Nothing is created on disk until the first write.
@@ -83,6 +87,7 @@ public struct FileStorage: StoreStorage {
             appName.map { StorageKey.sanitized($0, fallback: "SingletonStores") }
             ?? FileStorageFolder.defaultAppName
         self.folder = FileStorageFolder.resolve(explicit: folder, appName: app, environment: environment)
+        self.folderPath = self.folder.filePath
         self.now = now
         let setting = lockTimeout == nil ? Self.lockTimeoutSetting(in: environment) : nil
         self.lockTimeout = Self.clampedLockTimeout(lockTimeout ?? setting?.timeout ?? Self.defaultLockTimeout)
@@ -121,14 +126,14 @@ public struct FileStorage: StoreStorage {
         migrations: DocumentMigrations<Value>?
     ) throws(StorageError) -> StorageLoad<Value> {
         let file = try fileURL(forKey: key)
-        guard try FileStorageFolder.prepare(folder, creating: false, report: reportNotice) else {
+        guard try FileStorageFolder.prepare(folder, path: folderPath, creating: false, report: reportNotice) else {
             return StorageLoad(value: defaultValue(), isStored: false)
         }
         // A document long enough to be read as a stream is read once: under the lock when it
         // is free, so that the smaller value read from it is written back at once.
         if let streamed = migrations?.streamedReading, let size = DocumentFile.size(of: file),
             size > min(streamed.threshold, DocumentFile.readLimit),
-            (try? FileStorageFolder.prepare(folder, creating: true, report: reportNotice)) != nil,
+            (try? FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)) != nil,
             let locked = try loadUnderLock(
                 Value.self, forKey: key, file: file, default: defaultValue(), migrations: migrations, mayRewrite: true)
         {
@@ -147,7 +152,7 @@ public struct FileStorage: StoreStorage {
         // a write: only into a folder fit for writes (the next write says why, if it is not).
         let mayRewrite =
             (first.migration != nil || first.streamedSize != nil)
-            && (try? FileStorageFolder.prepare(folder, creating: true, report: reportNotice)) != nil
+            && (try? FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)) != nil
         // A long document that can't be rewritten here is used as read, taking no lock (as a
         // document that needs nothing done is: on a read-only volume too).
         if let value = first.value, first.migration == nil, !mayRewrite { return StorageLoad(value: value, isStored: true) }
@@ -174,8 +179,8 @@ public struct FileStorage: StoreStorage {
         var notices: [StorageNotice] = []
         let locked = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .never) {
             (lease: LockLease) throws(StorageError) -> StorageLoad<Value> in
-            let read = FileStamp.of(file)
             let current = try readDocument(Value.self, file: file, migrations: migrations)
+            let read = current.stamp
             if let failure = current.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
             if let value = current.value {
                 if mayRewrite, let migrations, current.migration != nil || current.streamedSize != nil {
@@ -222,7 +227,7 @@ public struct FileStorage: StoreStorage {
     ) throws(StorageError) -> StorageError? {
         let file = try fileURL(forKey: key)
         let data = try DocumentCoding.encode(value, key: key, valueVersion: migrations?.version)
-        _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
+        _ = try FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)
         var retry = LostLockRetry(limit: lockTimeout)
         while true {
             var notices: [StorageNotice] = []
@@ -230,9 +235,9 @@ public struct FileStorage: StoreStorage {
                 on: lockURL(forKey: key), waiting: .upTo(lockTimeout, document: file)
             ) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageError?> in
-                removeStaleTemporaries(forKey: key)
-                let read = FileStamp.of(file)
+                // The write's own listing removes the temporary files of writers that are gone.
                 let previous = try readDocument(Value.self, file: file, migrations: migrations)
+                let read = previous.stamp
                 if let failure = previous.failure { throw failure }
                 return try write(
                     data, to: file, key: key, replacing: previous.problem, backup: previous.migration, lease: lease,

@@ -145,7 +145,7 @@ enum DocumentCoding {
     /// `valueVersion` is recorded when given (a store with migrations).
     static func encode<Value: Codable>(_ value: Value, key: String, valueVersion: Int? = nil) throws(StorageError) -> Data {
         do {
-            return try DocumentFormat.encoder().encode(
+            return try DocumentFormat.sharedEncoder.encode(
                 DocumentEnvelope(formatVersion: DocumentFormat.current, valueVersion: valueVersion, value: value))
         } catch EncodingError.invalidValue(_, let context) {
             // The path within the store's value: the envelope's own "value" key left out.
@@ -215,13 +215,15 @@ enum DocumentCoding {
     private static func decodeCurrent<Value: Codable & Sendable>(
         _ type: Value.Type, from data: Data, migrations: DocumentMigrations<Value>?
     ) -> Value? {
+        guard let migrations else {
+            // No expectation to set: the shared decoder, whose `userInfo` never changes.
+            return try? DocumentFormat.sharedCurrentDecoder.decode(CurrentEnvelope<Value>.self, from: data).value
+        }
         guard let key = CurrentEnvelope<Value>.expectationKey else { return nil }
         let decoder = DocumentFormat.decoder(version: DocumentFormat.current)
-        decoder.userInfo[key] = migrations.map {
-            CurrentEnvelopeExpectation(
-                valueVersion: $0.version,
-                unversionedAs: $0.versionOfUnversionedDocument(formatVersion: DocumentFormat.current))
-        }
+        decoder.userInfo[key] = CurrentEnvelopeExpectation(
+            valueVersion: migrations.version,
+            unversionedAs: migrations.versionOfUnversionedDocument(formatVersion: DocumentFormat.current))
         return try? decoder.decode(CurrentEnvelope<Value>.self, from: data).value
     }
 

@@ -18,6 +18,16 @@ enum DocumentFormat {
     /// The oldest version this build reads.
     static let oldestReadable = 1
 
+    /// One ``encoder()`` for every write of the process: its settings are never changed after it
+    /// is made, and an encoder's `encode` keeps its state in the call (`JSONEncoder` is
+    /// `Sendable`), so threads share it; this spares making one at each write.
+    static let sharedEncoder = encoder()
+
+    /// One decoder of the current version whose `userInfo` is never changed after it is made,
+    /// for the documents read without a value version expected (stores without migrations);
+    /// shared as ``sharedEncoder`` is.
+    static let sharedCurrentDecoder = decoder(version: current)
+
     /// The encoder of the current version: pretty-printed with sorted keys, so that equal values
     /// give equal bytes, and exact ISO 8601 dates.
     static func encoder() -> JSONEncoder {

@@ -16,12 +16,14 @@ struct LockLease {
     /// The device and inode of the locked file, as `fstat` gave them when it was opened (an open
     /// descriptor's file never changes); `nil` where there is no locking.
     let identity: FileStamp?
+    /// The lock file's path (made once: a `URL` makes its path anew at each call).
+    let path: String
 
     /// Whether the lock file's path still names the locked file. When it does not — the file
     /// was removed or replaced — another writer may have locked the new one: commit nothing.
     var isStillHeld: Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        identity != nil && FileStamp.of(file) == identity
+        identity != nil && FileStamp.of(path: path) == identity
         #else
         true
         #endif
@@ -37,9 +39,14 @@ struct FileStamp: Equatable {
     /// The stamp of what is at `url` now (links are not followed); `nil` when nothing is, or
     /// where there is no `lstat`.
     static func of(_ url: URL) -> FileStamp? {
+        of(path: url.filePath)
+    }
+
+    /// ``of(_:)`` of the file at `path`.
+    static func of(path: String) -> FileStamp? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         var info = stat()
-        guard lstat(url.filePath, &info) == 0 else { return nil }
+        guard lstat(path, &info) == 0 else { return nil }
         return FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
         #else
         return nil
@@ -148,14 +155,26 @@ enum DocumentFile {
     ///   not be read (it is left as it is), including when it is a symbolic link or belongs to
     ///   another user (never read as this user's data).
     static func contents(of url: URL, limit: Int64 = maximumSize) throws(StorageError) -> FileContents {
+        var stamp: FileStamp?
+        return try contents(of: url, limit: limit, stamp: &stamp)
+    }
+
+    /// ``contents(of:limit:)``, also giving the `stamp` of the file it read: the device and inode
+    /// of the file it opened (`fstat` of the descriptor read from, so exactly that file), or,
+    /// when nothing could be opened, of what is at the path as it failed (`nil` when nothing is).
+    static func contents(of url: URL, limit: Int64 = maximumSize, stamp: inout FileStamp?) throws(StorageError)
+        -> FileContents
+    {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         let path = url.filePath
         // O_NONBLOCK: a FIFO in place of the document must not block the open; it fails the
         // regular-file check. O_NOFOLLOW: a link in place of the document is refused.
-        let descriptor = openRetrying(.openDocument, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        let descriptor = openDocument(path)
         if descriptor < 0 {
             let code = errno
+            stamp = nil
             if code == ENOENT { return .missing }
+            stamp = FileStamp.of(url)
             switch itemKind(at: path) {
             case .symbolicLink: throw .readFailed(file: url, reason: symbolicLinkReason)
             case .other(let kind): return .notARegularFile(kind: kind)
@@ -167,6 +186,7 @@ enum DocumentFile {
         if let code = FileFaults.injected(.fstat) ?? (fstat(descriptor, &info) == 0 ? nil : errno) {
             throw .readFailed(file: url, reason: describe(code))
         }
+        stamp = FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
         if info.st_uid != geteuid() { throw .readFailed(file: url, reason: otherOwnerReason(info.st_uid)) }
         if (info.st_mode & S_IFMT) != S_IFREG { return .notARegularFile(kind: describeKind(info.st_mode)) }
         let size = Int64(info.st_size)
@@ -192,6 +212,9 @@ enum DocumentFile {
             if count == 0 { return .bytes(data) }
             data.append(contentsOf: buffer[0..<count])
             if Int64(data.count) > limit { return .tooLarge(size: Int64(data.count)) }  // it grew meanwhile
+            // The whole file as `fstat` measured it, by a read that did not fill the buffer:
+            // at its end (a file that grew meanwhile fills one more byte, and is read on).
+            if Int64(data.count) == size, count < buffer.count { return .bytes(data) }
         }
         #else
         var isFolder: ObjCBool = false
@@ -212,9 +235,14 @@ enum DocumentFile {
     /// - Throws: ``StorageError/writeFailed(file:reason:)`` naming `document`; the temporary
     ///   file is then removed and the document is untouched.
     static func writeTemporary(_ data: Data, at temporary: URL, for document: URL) throws(StorageError) {
+        try writeTemporary(data, atPath: temporary.filePath, for: document)
+    }
+
+    /// ``writeTemporary(_:at:for:)`` of the file at the path `temporary`.
+    static func writeTemporary(_ data: Data, atPath temporary: String, for document: URL) throws(StorageError) {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         let descriptor = openRetrying(
-            .openTemporary, temporary.filePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            .openTemporary, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if descriptor < 0 { throw .writeFailed(file: document, reason: describe(errno)) }
         var failure: String?
         if fchmod(descriptor, 0o600) != 0 { failure = describe(errno) }  // the umask narrowed the mode
@@ -224,12 +252,13 @@ enum DocumentFile {
         }
         if close(descriptor) != 0, failure == nil { failure = describe(errno) }
         if let failure {
-            unlink(temporary.filePath)
+            unlink(temporary)
             throw .writeFailed(file: document, reason: failure)
         }
         #else
-        do { try data.write(to: temporary, options: .withoutOverwriting) } catch {
-            try? FileManager.default.removeItem(at: temporary)
+        let temporaryFile = URL(filePath: temporary, directoryHint: .notDirectory)
+        do { try data.write(to: temporaryFile, options: .withoutOverwriting) } catch {
+            try? FileManager.default.removeItem(at: temporaryFile)
             throw .writeFailed(file: document, reason: error.localizedDescription)
         }
         #endif
@@ -240,18 +269,24 @@ enum DocumentFile {
     ///
     /// - Returns: Why the rename failed, or `nil` when it succeeded. On failure nothing moved.
     static func renameItem(_ source: URL, to destination: URL) -> String? {
+        renameItem(atPath: source.filePath, to: destination)
+    }
+
+    /// ``renameItem(_:to:)`` of the file at the path `source`.
+    static func renameItem(atPath source: String, to destination: URL) -> String? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         if let code = FileFaults.injected(.rename) { return describe(code) }
         let target = destination.filePath
-        if rename(source.filePath, target) != 0 { return describe(errno) }
+        if rename(source, target) != 0 { return describe(errno) }
         syncFolder(of: target)
         return nil
         #else
+        let sourceFile = URL(filePath: source, directoryHint: .notDirectory)
         do {
             if FileManager.default.fileExists(atPath: destination.filePath) {
-                _ = try FileManager.default.replaceItemAt(destination, withItemAt: source)
+                _ = try FileManager.default.replaceItemAt(destination, withItemAt: sourceFile)
             } else {
-                try FileManager.default.moveItem(at: source, to: destination)
+                try FileManager.default.moveItem(at: sourceFile, to: destination)
             }
             return nil
         } catch {
@@ -272,10 +307,15 @@ enum DocumentFile {
 
     /// Removes the file at `url`, ignoring failures (a link is removed, not followed).
     static func remove(_ url: URL) {
+        remove(atPath: url.filePath)
+    }
+
+    /// ``remove(_:)`` of the file at `path`.
+    static func remove(atPath path: String) {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        unlink(url.filePath)
+        unlink(path)
         #else
-        try? FileManager.default.removeItem(at: url)
+        try? FileManager.default.removeItem(atPath: path)
         #endif
     }
 
@@ -375,29 +415,30 @@ enum DocumentFile {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         var patience: LockPatience?
         if case .upTo(let limit, let document) = wait { patience = LockPatience(limit: limit, document: document) }
-        guard let ticket = LockQueue.shared.enter(lockFile.filePath, patience: &patience) else {
+        let lockPath = lockFile.filePath
+        guard let ticket = LockQueue.shared.enter(lockPath, patience: &patience) else {
             guard let patience else { return nil }
             throw timedOut(lockFile, patience)
         }
         var served = false
-        defer { LockQueue.shared.leave(lockFile.filePath, ticket: ticket, served: served) }
+        defer { LockQueue.shared.leave(lockPath, ticket: ticket, served: served) }
         while true {
             // The turnstile `<key>.lock-queue`: a writer that has to wait holds it while it
             // polls, and every writer passes it first, so one that has just let go of the lock
             // queues behind the waiter instead of taking the lock again at once. It is created
             // by the first writer that has to wait.
-            var turnstile = openTurnstile(for: lockFile, creating: false)
+            var turnstile = openTurnstile(for: lockPath, creating: false)
             defer { if turnstile >= 0 { unlockAndClose(turnstile) } }
             if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) {
                 return nil
             }
-            let (descriptor, identity) = try openLockFile(lockFile)
+            let (descriptor, identity) = try openLockFile(lockFile, path: lockPath)
             defer { unlockAndClose(descriptor) }
             var once: LockPatience?
             if try !poll(descriptor, lockFile: lockFile, patience: &once, injecting: true) {
                 guard patience != nil else { return nil }
                 if turnstile < 0 {
-                    turnstile = openTurnstile(for: lockFile, creating: true)
+                    turnstile = openTurnstile(for: lockPath, creating: true)
                     if turnstile >= 0 { _ = try poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) }
                 }
                 _ = try poll(descriptor, lockFile: lockFile, patience: &patience, injecting: false)
@@ -407,14 +448,14 @@ enum DocumentFile {
                 turnstile = -1
             }
             // Locked. Is this still the file others open under that name?
-            let lease = LockLease(file: lockFile, descriptor: descriptor, identity: identity)
+            let lease = LockLease(file: lockFile, descriptor: descriptor, identity: identity, path: lockPath)
             if lease.isStillHeld {
                 served = true
                 return try body(lease)
             }
         }
         #else
-        return try body(LockLease(file: lockFile, descriptor: -1, identity: nil))
+        return try body(LockLease(file: lockFile, descriptor: -1, identity: nil, path: lockFile.filePath))
         #endif
     }
 
@@ -474,10 +515,10 @@ enum DocumentFile {
         return max(min(aged, .milliseconds(10)), .milliseconds(1))
     }
 
-    /// Opens the turnstile file `<key>.lock-queue` beside `lockFile`; `-1` when it is not
+    /// Opens the turnstile file `<key>.lock-queue` beside the lock file at `lockPath`; `-1` when it is not
     /// there (and not `creating`) or can't be opened: waiting is then merely less fair.
-    private static func openTurnstile(for lockFile: URL, creating: Bool) -> Int32 {
-        let path = lockFile.filePath + "-queue"
+    private static func openTurnstile(for lockPath: String, creating: Bool) -> Int32 {
+        let path = lockPath + "-queue"
         while true {
             // Not blocking: a FIFO in its place would otherwise wait for a writer forever.
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (creating ? O_CREAT : 0), 0o600)
@@ -493,18 +534,18 @@ enum DocumentFile {
         }
     }
 
-    /// Opens (creating if needed) the lock file and checks that it is a regular file.
+    /// Opens (creating if needed) the lock file `lockFile`, whose path is `path`, and checks that
+    /// it is a regular file.
     ///
     /// - Returns: The descriptor, and the device and inode of the file it opened.
-    private static func openLockFile(_ lockFile: URL) throws(StorageError) -> (Int32, FileStamp) {
+    private static func openLockFile(_ lockFile: URL, path: String) throws(StorageError) -> (Int32, FileStamp) {
         // Read-only is enough for flock, and still opens a lock file an older version left `0400`.
         // Not blocking (which `flock` ignores): a FIFO in its place would otherwise wait for a
         // writer forever, where it must be refused as not a regular file.
-        let descriptor = openRetrying(
-            .openLock, lockFile.filePath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        let descriptor = openRetrying(.openLock, path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         if descriptor < 0 {
             let code = errno
-            if itemKind(at: lockFile.filePath) == .symbolicLink {
+            if itemKind(at: path) == .symbolicLink {
                 throw .lockFailed(
                     file: lockFile,
                     reason: "it is a symbolic link, which is never followed; quit every process that uses this "
@@ -614,6 +655,36 @@ enum DocumentFile {
             if descriptor >= 0 || errno != EINTR { return descriptor }
         }
     }
+
+    /// Opens the document at `path` for reading, as ``contents(of:limit:stamp:)`` does.
+    ///
+    /// On Linux with `O_NOATIME`, so that reading it does not change its access time: the
+    /// document is the one a write read just before replacing it, and under `relatime` the
+    /// first read of a new file would dirty its inode for the folder's sync to record. The
+    /// system allows that flag only to the file's owner (else `EPERM`): a document of another
+    /// user is then opened without it, and refused as before.
+    private static func openDocument(_ path: String) -> Int32 {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW
+        while true {
+            if let code = FileFaults.injected(.openDocument) {
+                errno = code
+                if code == EINTR { continue }
+                return -1
+            }
+            #if os(Linux)
+            var descriptor = open(path, flags | noAccessTime, 0)
+            if descriptor < 0, errno == EPERM { descriptor = open(path, flags, 0) }
+            #else
+            let descriptor = open(path, flags, 0)
+            #endif
+            if descriptor >= 0 || errno != EINTR { return descriptor }
+        }
+    }
+
+    #if os(Linux)
+    /// `O_NOATIME` (`01000000` on Linux but for a few architectures Swift does not run on).
+    private static let noAccessTime: Int32 = 0o1_000_000
+    #endif
 
     /// Writes all of `data`, retrying short writes; returns the failure, if any.
     private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {

@@ -12,6 +12,9 @@ final class DocumentPaths: Sendable {
         let file: URL
         /// `<folder>/<key>.lock`.
         let lock: URL
+        /// The path of this process's temporary files for the document, up to their id:
+        /// `<folder>/<key>~<pid>-` (see ``FileStorage/temporaryPath(forKey:)``).
+        let temporaryPrefix: String
     }
 
     private let entries = Locked<[String: Entry]>([:])
@@ -27,9 +30,11 @@ final class DocumentPaths: Sendable {
     func entry(forKey key: String, in folder: URL) throws(StorageError) -> Entry {
         if let known = entries.withLock({ $0[key] }) { return known }
         let name = try StorageKey.validated(key)
+        let file = folder.appending(path: "\(name).json", directoryHint: .notDirectory)
         let entry = Entry(
-            file: folder.appending(path: "\(name).json", directoryHint: .notDirectory),
-            lock: folder.appending(path: "\(name).lock", directoryHint: .notDirectory))
+            file: file,
+            lock: folder.appending(path: "\(name).lock", directoryHint: .notDirectory),
+            temporaryPrefix: String(file.filePath.dropLast(".json".utf8.count)) + "~\(TemporaryNames.processID)-")
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = entry

@@ -21,6 +21,8 @@ final class FileFaults: Sendable {
         case openDocument, openLock, openTemporary, fstat, read, write, fsync, flock, rename
         /// Watching a data folder for file events (inotify).
         case watchFolder
+        /// Listing a data folder for the temporary files of writers that were killed.
+        case listFolder
     }
 
     /// The injections of the current task, if any.

@@ -86,8 +86,15 @@ enum FileStorageFolder {
     static func prepare(
         _ folder: URL, creating: Bool, report: @Sendable (StorageNotice) -> Void
     ) throws(StorageError) -> Bool {
+        try prepare(folder, path: folder.filePath, creating: creating, report: report)
+    }
+
+    /// ``prepare(_:creating:report:)`` of `folder`, whose path (`folder.filePath`) is `path`.
+    static func prepare(
+        _ folder: URL, path: String, creating: Bool, report: @Sendable (StorageNotice) -> Void
+    ) throws(StorageError) -> Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let path = trimmed(folder.filePath)
+        let path = trimmed(path)
         if CheckedFolders.isStillChecked(path) { return true }
         if let problem = lengthProblem(of: path) ?? roomProblem(of: path) {
             throw .folderUnavailable(folder: folder, reason: problem)
@@ -343,8 +350,9 @@ enum FileStorageFolder {
 
     /// `path` without a trailing slash (except for `/` itself).
     private static func trimmed(_ path: String) -> String {
+        guard path.utf8.last == UInt8(ascii: "/") else { return path }  // the usual case, at no cost
         var path = path
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") { path.removeLast() }
         return path
     }
     #endif

@@ -20,6 +20,14 @@ extension FileStorage {
         folder.appending(path: "\(key)~\(TemporaryNames.processID)-\(TemporaryNames.next()).tmp", directoryHint: .notDirectory)
     }
 
+    /// The path of a fresh temporary file for the document of `key`, as ``temporaryURL(forKey:)``
+    /// names it, made from the document's cached path: making a `URL` cost a small write more
+    /// than its JSON encoding's setup.
+    func temporaryPath(forKey key: String) -> String {
+        guard let entry = try? paths.entry(forKey: key, in: folder) else { return temporaryURL(forKey: key).filePath }
+        return entry.temporaryPrefix + TemporaryNames.next() + ".tmp"
+    }
+
     /// Why a bad file that is not in the library's format is left in place.
     static let notOursReason =
         "it is not in this app's data format, in a folder the app did not make for its data, so it may be "
@@ -36,46 +44,57 @@ extension FileStorage {
     /// one of an older version,
     /// `<key>~<32 hex digits>.tmp`, only when it was last modified more than
     /// ``unnamedTemporaryAge`` ago. Nothing else is touched, so a live writer's file never is.
-    func removeStaleTemporaries(forKey key: String) {
+    ///
+    /// - Returns: How many files were removed.
+    @discardableResult
+    func removeStaleTemporaries(forKey key: String) -> Int {
+        sweepTemporaries(forKey: key).removed
+    }
+
+    /// One listing of the temporary files of `key`, while holding its lock: removes those of
+    /// writers that are gone, as ``removeStaleTemporaries(forKey:)`` says, and finds another
+    /// running writer of `key` — a temporary file `<key>~<pid>-<32 hex digits>.tmp` of this
+    /// user, written less than ``unnamedTemporaryAge`` ago by a process `pid` that is not this
+    /// one (the threads of this process take the lock in turn, whatever its file) and may be
+    /// writing it (see ``mayBeWriting(_:file:)``). An older file of a running process (its id
+    /// reused after a crash, say) no longer stands in the way, nor, on Linux, one whose process
+    /// holds no lock. See ``write(_:to:key:replacing:backup:lease:read:notices:)``.
+    ///
+    /// - Returns: How many files were removed, and another running writer's process id and
+    ///   temporary file, if there is one.
+    func sweepTemporaries(forKey key: String) -> (removed: Int, otherWriter: (pid: Int32, temporary: URL)?) {
         let prefix = "\(key)~"
-        for name in TemporaryNames.candidates(in: folder, prefix: prefix) {
+        var removed = 0
+        var otherWriter: (pid: Int32, temporary: URL)?
+        for name in TemporaryNames.candidates(inFolderAt: folderPath, prefix: prefix) {
             guard let writer = Self.writer(ofTemporary: name, prefix: prefix) else { continue }
-            let file = folder.appending(path: name, directoryHint: .notDirectory)
-            guard Self.isOwnPlainFile(file) else { continue }
             switch writer {
             case .process(let pid):
-                guard !Self.mayBeWriting(pid, file: file) else { continue }
+                // This process's own: its current temporary file, or a live one (see above).
+                if pid == TemporaryNames.processID { continue }
+                let file = folder.appending(path: name, directoryHint: .notDirectory)
+                guard Self.isOwnPlainFile(file) else { continue }
+                if Self.mayBeWriting(pid, file: file) {
+                    guard otherWriter == nil, let modified = Self.modificationDate(of: file),
+                        now().timeIntervalSince(modified) < Self.unnamedTemporaryAge
+                    else { continue }
+                    otherWriter = (pid, file)
+                    continue
+                }
+                DocumentFile.remove(file)
+                removed += 1
             case .invalidProcess:
                 continue
             case .olderVersion:
-                guard let modified = Self.modificationDate(of: file),
+                let file = folder.appending(path: name, directoryHint: .notDirectory)
+                guard Self.isOwnPlainFile(file), let modified = Self.modificationDate(of: file),
                     now().timeIntervalSince(modified) > Self.unnamedTemporaryAge
                 else { continue }
+                DocumentFile.remove(file)
+                removed += 1
             }
-            DocumentFile.remove(file)
         }
-    }
-
-    /// Another running writer of `key`, with its temporary file: a file
-    /// `<key>~<pid>-<32 hex digits>.tmp` of this user, written less than
-    /// ``unnamedTemporaryAge`` ago by a process `pid` that is not this one (the threads of this
-    /// process take the lock in turn, whatever its file) and may be writing it (see
-    /// ``mayBeWriting(_:file:)``); `nil` when there is none. An older file of a running
-    /// process (its id reused after a crash, say) no longer stands in the way, nor, on Linux,
-    /// one whose process holds no lock. See ``write(_:to:key:replacing:backup:lease:read:notices:)``.
-    func otherRunningWriter(forKey key: String) -> (pid: Int32, temporary: URL)? {
-        let prefix = "\(key)~"
-        for name in TemporaryNames.candidates(in: folder, prefix: prefix) {
-            guard case .process(let pid) = Self.writer(ofTemporary: name, prefix: prefix),
-                pid != TemporaryNames.processID
-            else { continue }
-            let file = folder.appending(path: name, directoryHint: .notDirectory)
-            guard Self.isOwnPlainFile(file), let modified = Self.modificationDate(of: file),
-                now().timeIntervalSince(modified) < Self.unnamedTemporaryAge, Self.mayBeWriting(pid, file: file)
-            else { continue }
-            return (pid, file)
-        }
-        return nil
+        return (removed, otherWriter)
     }
 
     /// Whether process `pid`, named by the temporary file `file`, may be writing it now: it is
@@ -108,11 +127,31 @@ extension FileStorage {
     /// Who wrote the temporary file `name` (`prefix` is `<key>~`); `nil` when it is not a
     /// temporary name of the library.
     private static func writer(ofTemporary name: String, prefix: String) -> TemporaryWriter? {
-        let parts = name.dropFirst(prefix.count).dropLast(".tmp".count).split(separator: "-", omittingEmptySubsequences: false)
-        guard let id = parts.last, id.count == 32, id.allSatisfy(\.isHexDigit), parts.count <= 2 else { return nil }
+        // Byte by byte: this runs for each temporary file at each write, the writer's own too.
+        let stem = name.utf8.dropFirst(prefix.utf8.count).dropLast(".tmp".utf8.count)
+        let parts = stem.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard let id = parts.last, id.count == 32, id.allSatisfy(Self.isHexDigit), parts.count <= 2 else { return nil }
         guard parts.count == 2 else { return .olderVersion }
-        guard let pid = Int32(parts[0]), pid > 0 else { return .invalidProcess }
+        guard let pid = Self.processID(parts[0]) else { return .invalidProcess }
         return .process(pid)
+    }
+
+    /// Whether `byte` is `0`–`9`, `a`–`f` or `A`–`F`.
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
+    }
+
+    /// The process id `digits` spell, when they are decimal digits only and name a valid one
+    /// (greater than zero, within `Int32`).
+    private static func processID(_ digits: Substring.UTF8View.SubSequence) -> Int32? {
+        guard !digits.isEmpty, digits.count <= 10 else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+        }
+        guard value > 0, value <= Int64(Int32.max) else { return nil }
+        return Int32(value)
     }
 
     /// Whether a process with id `pid` is running (or may be: one of another user counts).
@@ -162,15 +201,16 @@ extension FileStorage {
         var wait = wait
         if case .upTo(let limit, _) = wait { wait = .upTo(limit, document: file) }
         let valueVersion = migrations?.version
-        _ = try FileStorageFolder.prepare(folder, creating: true, report: reportNotice)
+        _ = try FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)
         var retry = LostLockRetry(limit: wait.limit)
         while true {
             var notices: [StorageNotice] = []
             let attempt = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: wait) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageUpdate<Value, Outcome>> in
-                removeStaleTemporaries(forKey: key)
-                let read = FileStamp.of(file)
+                // The temporary files of writers that are gone are removed by the write's own
+                // listing (see `write`), or below when nothing is written.
                 let current = try readDocument(Value.self, file: file, migrations: migrations)
+                let read = current.stamp
                 if let failure = current.failure { throw failure }
                 var value = current.value ?? defaultValue()
                 // The bytes on disk, when this process committed them, are the encoding of `value`:
@@ -202,6 +242,7 @@ extension FileStorage {
                         return .anotherWriterCommitting(pid, temporary: temporary)
                     }
                 } else {
+                    removeStaleTemporaries(forKey: key)
                     recovery = try current.problem.map { problem throws(StorageError) in
                         try keepAside(file, key: key, problem: problem)
                     }
@@ -272,18 +313,23 @@ extension FileStorage {
     ) throws(StorageError) -> DocumentRead<Value> {
         let limit = DocumentFile.readLimit
         var contents: FileContents
+        var stamp: FileStamp?
         if let migrations, let streamed = migrations.streamedReading {
-            contents = try DocumentFile.contents(of: file, limit: min(streamed.threshold, limit))
+            contents = try DocumentFile.contents(of: file, limit: min(streamed.threshold, limit), stamp: &stamp)
             if case .tooLarge(let size) = contents {
-                if let read = try readStreamed(Value.self, file: file, size: size, migrations: migrations, streamed: streamed) {
+                if var read = try readStreamed(Value.self, file: file, size: size, migrations: migrations, streamed: streamed) {
+                    // The stamp of the file opened before the stream's reads: a file put in its
+                    // place meanwhile has another, and the commit check sees it.
+                    read.stamp = stamp
                     return read
                 }
-                contents = try DocumentFile.contents(of: file, limit: limit)
+                contents = try DocumentFile.contents(of: file, limit: limit, stamp: &stamp)
             }
         } else {
-            contents = try DocumentFile.contents(of: file, limit: limit)
+            contents = try DocumentFile.contents(of: file, limit: limit, stamp: &stamp)
         }
         var read = decodeDocument(Value.self, contents, file: file, migrations: migrations)
+        read.stamp = stamp
         if case .bytes(let bytes) = contents, read.value != nil, read.migration == nil, read.problem == nil,
             WrittenDocuments.areOwn(bytes, of: Value.self, in: file, valueVersion: migrations?.version)
         {
@@ -405,8 +451,8 @@ extension FileStorage {
     /// bad document is back where it was.
     ///
     /// Call only while holding the key's lock, `lease`. Just before committing, the lease is
-    /// checked, and the document must still be the file that was read (`read`, its stamp
-    /// before reading): when the lock file was removed or replaced, or another writer that
+    /// checked, and the document must still be the file that was read (`read`, the stamp
+    /// of the file the read opened): when the lock file was removed or replaced, or another writer that
     /// locked the new one committed meanwhile, nothing is written and the result is
     /// ``WriteAttempt/lockLost``, for the caller to run its transaction again.
     ///
@@ -431,27 +477,34 @@ extension FileStorage {
         _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, backup: MigrationBackup?,
         lease: LockLease, read: FileStamp?, notices: inout [StorageNotice]
     ) throws(StorageError) -> WriteAttempt<StorageError?> {
-        let temporary = temporaryURL(forKey: key)
+        let temporary = temporaryPath(forKey: key)
         FaultInjection.reach(.willWrite(key))
-        try DocumentFile.writeTemporary(data, at: temporary, for: file)
+        do { try DocumentFile.writeTemporary(data, atPath: temporary, for: file) } catch {
+            // Writers that were killed mid-write may have left what fills the disk: their
+            // files are removed by the listing after the temporary file is written, so when
+            // that could not be written, remove them now and try once more if there were any.
+            guard removeStaleTemporaries(forKey: key) > 0 else { throw error }
+            try DocumentFile.writeTemporary(data, atPath: temporary, for: file)
+        }
         FaultInjection.reach(.temporaryWritten(key))
         // Another running writer's temporary file means it may be between its own checks and
         // its rename: it held a lock file that was removed or replaced after it locked it, and
         // this writer locked the new one. Each writer makes its temporary file before looking
         // for the others', so of two such writers at least one sees the other's and stands back
         // (the lease and stamp checks alone leave a gap between the check and the rename).
-        if let writer = otherRunningWriter(forKey: key) {
-            DocumentFile.remove(temporary)
+        // The same listing removes the temporary files of writers that are gone.
+        if let writer = sweepTemporaries(forKey: key).otherWriter {
+            DocumentFile.remove(atPath: temporary)
             return .anotherWriterCommitting(writer.pid, temporary: writer.temporary)
         }
         guard lease.isStillHeld, FileStamp.of(file) == read else {
-            DocumentFile.remove(temporary)
+            DocumentFile.remove(atPath: temporary)
             return .lockLost
         }
         var copy: URL?
         if let backup {
             do { copy = try backUp(backup, file: file, key: key) } catch {
-                DocumentFile.remove(temporary)
+                DocumentFile.remove(atPath: temporary)
                 throw error
             }
             FaultInjection.reach(.backedUp(key))
@@ -459,18 +512,18 @@ extension FileStorage {
         var recovery: StorageError?
         if let problem {
             do { recovery = try keepAside(file, key: key, problem: problem) } catch {
-                DocumentFile.remove(temporary)
+                DocumentFile.remove(atPath: temporary)
                 throw error
             }
         }
-        guard let failure = DocumentFile.renameItem(temporary, to: file) else {
+        guard let failure = DocumentFile.renameItem(atPath: temporary, to: file) else {
             FaultInjection.reach(.didWrite(key))
             if let backup, let copy {
                 notices.append(.documentMigrated(file: file, from: backup.from, to: backup.to, backup: copy))
             }
             return .done(recovery)
         }
-        DocumentFile.remove(temporary)
+        DocumentFile.remove(atPath: temporary)
         if let recovery, let kept = recovery.keptFile, DocumentFile.renameItem(kept, to: file) != nil {
             // The bad document could not be put back either: what is true on disk now is that
             // it was moved aside and there is no document, as the report says.
@@ -626,6 +679,9 @@ struct DocumentRead<Value> {
     /// ``DocumentMigrations/readingLongDocuments(over:_:)``): the value is written back when
     /// its encoding is smaller.
     var streamedSize: Int64?
+    /// Which file was read (see ``DocumentFile/contents(of:limit:stamp:)``): the write that
+    /// follows commits only while the document is still that file.
+    var stamp: FileStamp?
 }
 
 /// A document of an older value version, migrated in memory: its bytes as they were, and the

@@ -56,8 +56,17 @@ enum TemporaryNames {
     /// The names in `folder` that start with `prefix` and end with `.tmp`; none when it can't
     /// be listed. Other entries are skipped without being turned into strings.
     static func candidates(in folder: URL, prefix: String) -> [String] {
+        candidates(inFolderAt: folder.filePath, prefix: prefix)
+    }
+
+    /// ``candidates(in:prefix:)`` of the folder at `path`.
+    static func candidates(inFolderAt path: String, prefix: String) -> [String] {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        guard let directory = opendir(folder.filePath) else { return [] }
+        if let code = FileFaults.injected(.listFolder) {
+            errno = code
+            return []
+        }
+        guard let directory = opendir(path) else { return [] }
         defer { closedir(directory) }
         let head = Array(prefix.utf8)
         let tail = Array(".tmp".utf8)
@@ -74,7 +83,7 @@ enum TemporaryNames {
         }
         return names
         #else
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.filePath)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".tmp") }
         #endif
     }

@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SingletonStoresTestSupport
+import Foundation
+import Testing
+@testable import SingletonStores
+
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+@Suite("FileStorage: the work of one write")
+struct FileStorageWriteCostTests {
+    private static let document = StoreDocument(key: "counter", default: PersistedCounter())
+
+    /// The temporary file of a writer that is gone: its process id is one that was just freed.
+    private static func deadWritersTemporary(in folder: URL) throws -> URL {
+        let gone = Process()
+        gone.executableURL = URL(filePath: "/bin/sh")
+        gone.arguments = ["-c", "exit 0"]
+        try gone.run()
+        gone.waitUntilExit()
+        let file = folder.appending(path: "counter~\(gone.processIdentifier)-0123456789abcdef0123456789abcdef.tmp")
+        try Data("{".utf8).write(to: file)
+        return file
+    }
+
+    private static func exists(_ file: URL) -> Bool {
+        FileManager.default.fileExists(atPath: file.path(percentEncoded: false))
+    }
+
+    /// One listing of the folder a write, which both removes the temporary files of writers
+    /// that are gone and finds a running writer's (two listings cost a write five system calls).
+    @Test func aWriteListsTheFolderOnce() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 1), to: Self.document)
+            for changes in [true, false] {
+                let once = FileFaults([.listFolder: [0]])
+                try FileFaults.$current.withValue(once) {
+                    try storage.update(Self.document) { if changes { $0.count += 1 } }
+                }
+                #expect(once.isUsedUp, "the update did not look for temporary files (changes: \(changes))")
+                let twice = FileFaults([.listFolder: [0, 0]])
+                try FileFaults.$current.withValue(twice) {
+                    try storage.update(Self.document) { if changes { $0.count += 1 } }
+                }
+                #expect(!twice.isUsedUp, "the update listed the folder twice (changes: \(changes))")
+            }
+            #expect(try storage.load(Self.document).value.count == 3)
+        }
+    }
+
+    @Test func anUpdateThatChangesNothingStillRemovesADeadWritersTemporaryFile() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 1), to: Self.document)
+            let dead = try Self.deadWritersTemporary(in: folder)
+            let update = try storage.update(Self.document) { _ in }
+            #expect(!update.didWrite)
+            #expect(!Self.exists(dead))
+        }
+    }
+
+    /// A killed writer's temporary file may be what filled the disk: a write that could not
+    /// make its own removes it and tries once more, as when such files were removed first.
+    @Test func aWriteThatFindsTheDiskFullRemovesADeadWritersTemporaryFileAndTriesOnceMore() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 1), to: Self.document)
+            let dead = try Self.deadWritersTemporary(in: folder)
+            let full = FileFaults([.write: [ENOSPC]])
+            let update = try FileFaults.$current.withValue(full) {
+                try storage.update(Self.document) { $0.count += 1 }
+            }
+            #expect(full.isUsedUp)
+            #expect(update.value.count == 2 && update.didWrite)
+            #expect(!Self.exists(dead))
+
+            // With nothing to remove, the full disk is reported and nothing changed.
+            let again = FileFaults([.write: [ENOSPC]])
+            let error = FileFaults.$current.withValue(again) { () -> StorageError? in
+                do throws(StorageError) {
+                    try storage.update(Self.document) { $0.count += 1 }
+                    return nil
+                } catch { return error }
+            }
+            guard case .writeFailed(_, let reason)? = error else {
+                Issue.record("expected writeFailed, got \(String(describing: error))")
+                return
+            }
+            #expect(reason == String(cString: strerror(ENOSPC)))
+            #expect(try storage.load(Self.document).value.count == 2)
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))
+            #expect(!left.contains { $0.hasSuffix(".tmp") }, "\(left)")
+        }
+    }
+
+    #if os(Linux)
+    /// The access time of the file at `url`, in nanoseconds.
+    private static func accessTime(of url: URL) throws -> Int128 {
+        var info = stat()
+        try #require(stat(url.path(percentEncoded: false), &info) == 0)
+        return Int128(info.st_atim.tv_sec) * 1_000_000_000 + Int128(info.st_atim.tv_nsec)
+    }
+
+    /// Sets the access time of the file at `url` a minute before its modification time: under
+    /// `relatime` (Linux's default), its next read then updates it.
+    private static func setAccessTimeBack(_ url: URL) throws {
+        var info = stat()
+        try #require(stat(url.path(percentEncoded: false), &info) == 0)
+        // The second is UTIME_OMIT: the modification time stays as it is.
+        var times = [timespec(tv_sec: info.st_mtim.tv_sec - 60, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)]
+        try #require(utimensat(AT_FDCWD, url.path(percentEncoded: false), &times, 0) == 0)
+    }
+
+    /// Reading a document does not change its access time (`O_NOATIME`): the next write's
+    /// folder sync then has no inode change of the file it replaces to record.
+    @Test func readingADocumentLeavesItsAccessTimeAsItWas() throws {
+        try withTemporaryFolder { folder in
+            // A file beside it, read plainly, shows whether this file system records reads at
+            // all (one mounted `noatime` does not; there is then nothing to see).
+            let control = folder.appending(path: "control.txt")
+            try Data("control".utf8).write(to: control)
+            try Self.setAccessTimeBack(control)
+            let untouched = try Self.accessTime(of: control)
+            let handle = try FileHandle(forReadingFrom: control)
+            _ = try handle.readToEnd()
+            try handle.close()
+            guard try Self.accessTime(of: control) != untouched else { return }
+
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 1), to: Self.document)
+            let file = try storage.fileURL(forKey: "counter")
+            try Self.setAccessTimeBack(file)
+            let before = try Self.accessTime(of: file)
+            let update = try storage.update(Self.document) { _ in }
+            #expect(!update.didWrite)
+            #expect(try storage.load(Self.document).value.count == 1)
+            #expect(try Self.accessTime(of: file) == before, "reading the document changed its access time")
+        }
+    }
+    #endif
+}
+#endif
