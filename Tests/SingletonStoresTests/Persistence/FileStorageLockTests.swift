@@ -266,6 +266,7 @@ struct FileStorageLockTests {
         // Any file of the device: the holders of flock locks only, waiters and POSIX locks left out.
         #expect(LockHolder.processIDs(inLocksTable: table, device: 0xfe00, inode: nil) == [4443, 4242])
         #expect(LockHolder.processIDs(inLocksTable: table, device: 0xfe01, inode: nil).isEmpty)
+        #expect(LockHolder.processIDs(inLocksTable: table, device: nil, inode: nil) == [4443, 4242])
     }
 
     @Test func writersLoseNothingWhileTheLockFileIsRemovedAndReplaced() throws {

@@ -40,7 +40,7 @@ extension FileStorage {
     /// Removes temporary files of `key` left by a writer that was killed mid-write.
     ///
     /// Call only while holding the key's lock. A file `<key>~<pid>-<32 hex digits>.tmp` is
-    /// removed only when process `pid` cannot be writing it (see ``mayBeWriting(_:file:)``);
+    /// removed only when process `pid` cannot be writing it (see ``mayBeWriting(_:)``);
     /// one of an older version,
     /// `<key>~<32 hex digits>.tmp`, only when it was last modified more than
     /// ``unnamedTemporaryAge`` ago. Nothing else is touched, so a live writer's file never is.
@@ -56,7 +56,7 @@ extension FileStorage {
     /// running writer of `key` — a temporary file `<key>~<pid>-<32 hex digits>.tmp` of this
     /// user, written less than ``unnamedTemporaryAge`` ago by a process `pid` that is not this
     /// one (the threads of this process take the lock in turn, whatever its file) and may be
-    /// writing it (see ``mayBeWriting(_:file:)``). An older file of a running process (its id
+    /// writing it (see ``mayBeWriting(_:)``). An older file of a running process (its id
     /// reused after a crash, say) no longer stands in the way, nor, on Linux, one whose process
     /// holds no lock. See ``write(_:to:key:replacing:backup:lease:read:notices:)``.
     ///
@@ -74,7 +74,7 @@ extension FileStorage {
                 if pid == TemporaryNames.processID { continue }
                 let file = folder.appending(path: name, directoryHint: .notDirectory)
                 guard Self.isOwnPlainFile(file) else { continue }
-                if Self.mayBeWriting(pid, file: file) {
+                if Self.mayBeWriting(pid) {
                     guard otherWriter == nil, let modified = Self.modificationDate(of: file),
                         now().timeIntervalSince(modified) < Self.unnamedTemporaryAge
                     else { continue }
@@ -97,18 +97,16 @@ extension FileStorage {
         return (removed, otherWriter)
     }
 
-    /// Whether process `pid`, named by the temporary file `file`, may be writing it now: it is
-    /// running and, where the system tells (Linux), holds a `flock` lock on a file of the
-    /// temporary file's device. A writer holds its store's lock for as long as its temporary
-    /// file exists, so a running process that holds no lock there is not that file's writer:
-    /// its id was reused after the writer was killed, or the file was not made by the library.
-    static func mayBeWriting(_ pid: Int32, file: URL) -> Bool {
+    /// Whether process `pid`, named by a temporary file, may be writing it now: it is running
+    /// and, where the system tells (Linux), holds a `flock` lock. A writer holds its store's
+    /// lock for as long as its temporary file exists, so a running process that holds no lock is
+    /// not that file's writer: its id was reused after the writer was killed, or the file was
+    /// not made by the library.
+    static func mayBeWriting(_ pid: Int32) -> Bool {
         guard isRunning(pid) else { return false }
         #if os(Linux)
         guard pid != getpid() else { return true }
-        var info = stat()
-        guard lstat(file.filePath, &info) == 0 else { return true }
-        return LockHolder.holdsLock(pid, onDevice: UInt64(truncatingIfNeeded: info.st_dev)) ?? true
+        return LockHolder.holdsLock(pid) ?? true
         #else
         return true
         #endif

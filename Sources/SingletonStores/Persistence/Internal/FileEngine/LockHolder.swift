@@ -37,34 +37,35 @@ enum LockHolder {
         processIDs(inLocksTable: table, device: device, inode: inode).first { $0 != own }
     }
 
-    /// Whether process `pid` holds a `flock` lock on any file of the device `device`: `true` or
-    /// `false` where the system tells (Linux), `nil` elsewhere or when `/proc/locks` can't be
-    /// read.
+    /// Whether process `pid` holds a `flock` lock on any file: `true` or `false` where the
+    /// system tells (Linux), `nil` elsewhere or when `/proc/locks` can't be read.
     ///
     /// A writer of the library holds its store's lock for as long as its temporary file of that
-    /// store exists, so a process named by a temporary file that holds no lock on the folder's
-    /// device is not writing it (its id was reused, or the file was not written by the library).
-    static func holdsLock(_ pid: Int32, onDevice device: UInt64) -> Bool? {
+    /// store exists, so a process named by a temporary file that holds no lock at all is not
+    /// writing it (its id was reused, or the file was not written by the library). Any file
+    /// counts, not only those of the folder's device: some file systems (overlays, subvolumes)
+    /// report another device for a file than the one its lock is listed under.
+    static func holdsLock(_ pid: Int32) -> Bool? {
         #if os(Linux)
         guard let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
-        return processIDs(inLocksTable: table, device: device, inode: nil).contains(pid)
+        return processIDs(inLocksTable: table, device: nil, inode: nil).contains(pid)
         #else
         return nil
         #endif
     }
 
-    /// The holders of `FLOCK` locks on `inode` of `device` (any inode of it when `inode` is
-    /// `nil`) in a `/proc/locks` table, in table order (waiters, marked `->`, skipped).
-    static func processIDs(inLocksTable table: String, device: UInt64, inode: UInt64?) -> [Int32] {
-        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
-        let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+    /// The holders of `FLOCK` locks on `inode` of `device` (`nil`: any) in a `/proc/locks`
+    /// table, in table order (waiters, marked `->`, skipped).
+    static func processIDs(inLocksTable table: String, device: UInt64?, inode: UInt64?) -> [Int32] {
+        let major = device.map { (($0 >> 8) & 0xfff) | (($0 >> 32) & ~UInt64(0xfff)) }
+        let minor = device.map { ($0 & 0xff) | (($0 >> 12) & ~UInt64(0xff)) }
         var holders: [Int32] = []
         for line in table.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
             let file = fields[5].split(separator: ":")
             guard file.count == 3,
-                UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor,
+                major == nil || UInt64(file[0], radix: 16) == major, minor == nil || UInt64(file[1], radix: 16) == minor,
                 inode == nil || UInt64(file[2]) == inode,
                 let pid = Int32(fields[4]), pid > 0
             else { continue }
