@@ -96,6 +96,11 @@ public final class ManualClock: Clock, Sendable {
     /// limit ends the wait).
     static let startBound = Duration.seconds(600)
 
+    /// A longer ``startBound`` for the task that sets it, for the library's own tests: one that
+    /// shows a cancelled `advance` does not wait for a woken task sets it past the test's hang
+    /// limit, so that an `advance` that waited would fail by hanging, with no timing assertion.
+    @TaskLocal package static var startBoundOverride: Duration?
+
     /// A guard against a hung test, not a timing rule: `advance` waits this long at most for a
     /// timer's own task (which always sleeps again or reports its end) before giving up, or
     /// until the caller is cancelled.
@@ -267,6 +272,7 @@ public final class ManualClock: Clock, Sendable {
     /// runs, it gets ``settleTurns`` scheduler turns and at least ``settleTime`` to sleep again,
     /// after which it is assumed to have ended or to wait on something else.
     private func settle() async {
+        let startBound = Self.startBoundOverride ?? Self.startBound
         let clock = ContinuousClock()
         let start = clock.now
         var runningSince: ContinuousClock.Instant?
@@ -284,7 +290,7 @@ public final class ManualClock: Clock, Sendable {
                     if turns % 256 == 0, start.duration(to: clock.now) > Self.cooperativeBound { break }
                 } else if waking {
                     runningSince = nil
-                    if turns % 64 == 0, start.duration(to: clock.now) > Self.startBound { break }
+                    if turns % 64 == 0, start.duration(to: clock.now) > startBound { break }
                 } else if let since = runningSince {
                     if turns > Self.settleTurns, since.duration(to: clock.now) > Self.settleTime { break }
                 } else {

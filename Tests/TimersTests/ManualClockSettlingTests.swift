@@ -24,8 +24,11 @@ import Timers
     /// `advance` waits minutes at most for a woken task that has no thread yet (a loaded machine
     /// keeps one waiting that long), but a cancelled caller stops waiting at once: a test past
     /// its time limit ends instead of waiting out the bound. The woken task's executor is held
-    /// busy, so the task cannot run until the test lets it.
-    @Test(.timeLimit(.minutes(1))) func aCancelledAdvanceStopsWaitingForAWokenTaskThatCannotRun() async throws {
+    /// busy, so the task cannot run until the test lets it. The bound is set to two hours for
+    /// the advance: one that waited for the woken task would hang past the test's limit, and no
+    /// assertion depends on how long anything took (a loaded machine kept this test waiting for
+    /// a thread of the shared pool for minutes, past a one-minute limit).
+    @Test(.hangLimit) func aCancelledAdvanceStopsWaitingForAWokenTaskThatCannotRun() async throws {
         let clock = ManualClock()
         let executor = DedicatedThreadExecutor(name: "held executor")
         defer { executor.stop() }
@@ -39,11 +42,12 @@ import Timers
         let release = DispatchSemaphore(value: 0)
         let holder = Task(executorPreference: executor) { Self.block(until: release) }
 
-        // On a thread of its own too: the one-minute limit must not count time spent waiting
-        // for a thread of the shared pool on a loaded machine.
+        // On a thread of its own too, so that it never waits for a thread of the shared pool.
         let caller = DedicatedThreadExecutor(name: "advancing")
         defer { caller.stop() }
-        let advancing = Task(executorPreference: caller) { await clock.advance(by: .seconds(1)) }
+        let advancing = ManualClock.$startBoundOverride.withValue(.seconds(7_200)) {
+            Task(executorPreference: caller) { await clock.advance(by: .seconds(1)) }
+        }
         advancing.cancel()
         await advancing.value
         #expect(clock.now == ManualClock.Instant().advanced(by: .seconds(1)), "the clock moved")
