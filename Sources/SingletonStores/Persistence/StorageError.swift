@@ -233,10 +233,12 @@ extension StorageError {
         return name.hasSuffix(".lock") ? String(name.dropLast(".lock".count)) : name
     }
 
-    /// Whether `file` is named as a writer's temporary file, `<key>~<...>.tmp`.
+    /// Whether `file` is named as a writer's temporary file, `<key>~<pid>-<id>.tmp` (see
+    /// ``TemporaryNames/isTemporaryName(_:forKey:)``).
     package static func isTemporaryFile(_ file: URL) -> Bool {
         let name = file.lastPathComponent
-        return name.hasSuffix(".tmp") && name.contains("~") && !name.hasPrefix("~")
+        guard let key = name.split(separator: "~", maxSplits: 1).first, key.count < name.count else { return false }
+        return TemporaryNames.isTemporaryName(name, forKey: String(key))
     }
 
     /// A wait in words: "5 seconds", "0.25 seconds", "1 second".

@@ -128,15 +128,10 @@ extension FileStorage {
         // Byte by byte: this runs for each temporary file at each write, the writer's own too.
         let stem = name.utf8.dropFirst(prefix.utf8.count).dropLast(".tmp".utf8.count)
         let parts = stem.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
-        guard let id = parts.last, id.count == 32, id.allSatisfy(Self.isHexDigit), parts.count <= 2 else { return nil }
+        guard let id = parts.last, id.count == 32, id.allSatisfy(TemporaryNames.isHexDigit), parts.count <= 2 else { return nil }
         guard parts.count == 2 else { return .olderVersion }
         guard let pid = Self.processID(parts[0]) else { return .invalidProcess }
         return .process(pid)
-    }
-
-    /// Whether `byte` is `0`–`9`, `a`–`f` or `A`–`F`.
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
     }
 
     /// The process id `digits` spell, when they are decimal digits only and name a valid one

@@ -49,7 +49,7 @@ enum TemporaryNames {
     }
 
     /// Whether `byte` is `0`–`9`, `a`–`f` or `A`–`F`.
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
+    static func isHexDigit(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
     }
 
