@@ -1,6 +1,7 @@
 #if BENCHMARK_PEERS
 import Dependencies
 #endif
+import Foundation
 import SingletonStores
 
 /// One measured operation, ready to run: `run(n)` performs it `n` times in a loop.
@@ -22,7 +23,8 @@ public struct MeasuredOperation {
         read, read-limit, read-dependency, read-swinject, read-anyobject, read-override, \
         read-limit-override, read-override-dependency, read-override-swinject, \
         read-override-anyobject, read-cast, scope, scope-limit, scope-dependency, notify<N>, \
-        notify<N>-raw, notify<N>-combine, observe1, observe1-limit, persisted, persisted-limit
+        notify<N>-raw, notify<N>-combine, observe1, observe1-limit, persisted, persisted-limit, \
+        churn, churn-raw
         """
 
     /// Makes the operation called `name` (see ``names``), or returns `nil` for an unknown name.
@@ -128,6 +130,13 @@ public struct MeasuredOperation {
             return PersistedFixture.ours()
         case "persisted-limit":
             return PersistedFixture.limit()
+        case "churn":
+            // One operation: 10,000 observers added, then removed oldest first.
+            let store = BenchStore(center: NotificationCenter())
+            return MeasuredOperation { n in for _ in 0..<n { ObserverChurn.ours(store, count: Catalog.churnObservers) } }
+        case "churn-raw":
+            let center = NotificationCenter()
+            return MeasuredOperation { n in for _ in 0..<n { ObserverChurn.raw(center, count: Catalog.churnObservers) } }
         case "logged1":
             let fixture = LoggedNotify()
             return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }

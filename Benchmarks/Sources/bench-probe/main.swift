@@ -46,6 +46,8 @@ let pairs: [(row: String, ours: String, limit: String, block: Int)] = [
     ("notify10000", "notify10000", "notify10000-raw", 1),
     ("observe1", "observe1", "observe1-limit", 10_000),
     ("changeLog", "logged1", "notify1", 1_000),
+    // 10,000 observers added and removed (oldest first) against `addObserver`/`removeObserver`.
+    ("churn", "churn", "churn-raw", 1),
     // Ours against OpenCombine's `CurrentValueSubject.send` (skipped when peers are not built).
     ("notify0VsCombine", "notify0", "notify0-combine", 1_000),
     ("notify1VsCombine", "notify1", "notify1-combine", 1_000),

@@ -279,10 +279,15 @@ do {
         "— (off, the log adds no observer: the row above)", "—")
 }
 
-row(
-    "Add and remove \(Catalog.churnObservers.formatted()) observers", figure("churn/ours"), figure("churn/raw"),
-    ratioText(ratio("churn/ours", "churn/raw")), peer("OpenCombine `sink`/`cancel`", "churn/ours", "churn/opencombine"),
-    "—", "—")
+do {
+    let harnessLimit = ratio("churn/ours", "churn/raw")
+    let limit = judgedLimitRatio(harnessLimit, row: "churn")
+    row(
+        "Add and remove \(Catalog.churnObservers.formatted()) observers (removed oldest first)", figure("churn/ours"),
+        figure("churn/raw"), limitRatioText(harnessLimit, row: "churn"),
+        peer("OpenCombine `sink`/`cancel`", "churn/ours", "churn/opencombine"),
+        "≤ 1.2× `addObserver`/`removeObserver`", verdict([limit.map { $0 <= 1.2 }]))
+}
 
 func countdownCell(_ errors: TickErrors?) -> String {
     guard let errors else { return "pending" }
