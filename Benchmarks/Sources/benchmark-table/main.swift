@@ -83,7 +83,7 @@ let pairedNames: [String: (ours: String, limit: String)] = [
     "read": ("read/ours", "read/limit"), "readInOverride": ("readInOverride/ours", "readInOverride/limit"),
     "scope": ("scope/ours", "scope/limit"), "notify1": ("notify1/ours", "notify1/raw"),
     "notify100": ("notify100/ours", "notify100/raw"), "notify10000": ("notify10000/ours", "notify10000/raw"),
-    "observe1": ("observe1/ours", "observe1/limit"),
+    "observe1": ("observe1/ours", "observe1/limit"), "churn": ("churn/ours", "churn/raw"),
 ]
 /// The harness's figures; without its export, ours and the limit of each interleaved row are
 /// the interleaved blocks' medians.
@@ -289,8 +289,9 @@ do {
         "≤ 1.2× `addObserver`/`removeObserver`", verdict([limit.map { $0 <= 1.2 }]))
 }
 
-func countdownCell(_ errors: TickErrors?) -> String {
-    guard let errors else { return "pending" }
+/// A countdown's cell; `ran` is false when the countdown runs were left out (`--no-countdown`).
+func countdownCell(_ errors: TickErrors?, ran: Bool = true) -> String {
+    guard let errors else { return ran ? "pending" : "not run" }
     return String(format: "mean %.2f / max %.2f / last %.2f ms", errors.mean, errors.max, errors.last)
         + (errors.missing > 0 ? " (\(errors.missing) ticks never came)" : "")
 }
@@ -307,15 +308,17 @@ for (condition, label) in [("idle", "idle"), ("busy", "one core busy")] {
     let results = countdown[condition]
     guard results != nil || condition == "idle" else { continue }
     let ours = results?["ours"]
-    let ticks = ours?.errorsMilliseconds.count ?? 0
+    let ran = results != nil
+    let ticks = ours.map { "\($0.errorsMilliseconds.count) ticks" } ?? "ticks"
     let target = "every tick ≤ the limit's lateness + 0.5 ms" + (condition == "idle" ? "; last ≤ 1 ms" : "")
     var checks: [Bool?] = [keepsUpWithTheLimit(ours, results?["deadline"])]
     if condition == "idle" { checks.append(ours.map { abs($0.last) <= 1 }) }
     row(
-        "Countdown, \(ticks) ticks on the real clock, run together with the limit, \(label): tick error mean / max / at the last tick",
-        countdownCell(ours), "`sleep(until:)` each second: \(countdownCell(results?["deadline"]))", "—",
-        "`Task.sleep` loop \(countdownCell(results?["sleep"]))<br>Foundation `Timer` \(countdownCell(results?["timer"]))",
-        target, verdict(checks))
+        "Countdown, \(ticks) on the real clock, run together with the limit, \(label): tick error mean / max / at the last tick",
+        countdownCell(ours, ran: ran), "`sleep(until:)` each second: \(countdownCell(results?["deadline"], ran: ran))", "—",
+        "`Task.sleep` loop \(countdownCell(results?["sleep"], ran: ran))<br>Foundation `Timer` "
+            + countdownCell(results?["timer"], ran: ran),
+        target, ran ? verdict(checks) : "not run")
 }
 
 do {
