@@ -434,6 +434,65 @@ struct FileStorageLockTests {
     }
     #endif
 
+    /// A temporary file named with the lock file that a writer now holds is left over,
+    /// whatever process runs under the id in its name: its writer held that very lock for as
+    /// long as the file existed, so it is gone. A write removes it at once — also where the
+    /// system does not tell which processes hold locks (Apple platforms), where a process id
+    /// reused after a writer was killed used to hold up the store's writes while the file was
+    /// recent.
+    @Test func aTemporaryFileNamedWithTheHeldLockIsLeftOverWhateverRunsUnderItsProcessID() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter()))
+            // A running process that holds a lock, as a live writer would (of another store here).
+            let holder = try Self.holdLock("other", in: folder)
+            defer {
+                holder.send(SIGKILL)
+                _ = try? holder.finish()
+            }
+            let lock = try #require(FileStamp.of(folder.appending(path: "counter.lock")))
+            let file = folder.appending(
+                path: "counter~\(holder.processIdentifier)-\(TemporaryNames.hex(lock.inode))-0123456789abcdef0123456789abcdef.tmp"
+            )
+            try Data("{".utf8).write(to: file)
+
+            let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
+
+            #expect(update.value.count == 2)
+            #expect(try Self.counter(storage) == 2)
+            #expect(!FileManager.default.fileExists(atPath: file.path(percentEncoded: false)), "the left-over file was removed")
+        }
+    }
+
+    /// One named with another lock file — a writer whose lock file was removed or replaced
+    /// after it locked it — may be a live writer's: the write waits for it up to the lock
+    /// timeout, names it, and keeps it.
+    @Test func aTemporaryFileNamedWithAnotherLockOfARunningLockHolderIsWaitedFor() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter()))
+            let holder = try Self.holdLock("other", in: folder)
+            defer {
+                holder.send(SIGKILL)
+                _ = try? holder.finish()
+            }
+            let lock = try #require(FileStamp.of(folder.appending(path: "counter.lock")))
+            let pid = holder.processIdentifier
+            let file = folder.appending(
+                path: "counter~\(pid)-\(TemporaryNames.hex(lock.inode ^ 1))-0123456789abcdef0123456789abcdef.tmp")
+            try Data("{".utf8).write(to: file)
+
+            #expect {
+                try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
+            } throws: { error in
+                guard case StorageError.lockTimedOut(let named, let holderID, _) = error else { return false }
+                return named.lastPathComponent == file.lastPathComponent && holderID == pid
+            }
+            #expect(FileManager.default.fileExists(atPath: file.path(percentEncoded: false)), "a live writer's file is kept")
+            #expect(try Self.counter(storage) == 1)
+        }
+    }
+
     /// A FIFO in place of a lock file or of its turnstile (another user's, in a shared folder)
     /// is refused or passed by at once: opening it for reading used to wait for a writer
     /// forever, and `purchase buy` hung.

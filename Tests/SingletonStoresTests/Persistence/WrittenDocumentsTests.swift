@@ -55,6 +55,31 @@ struct WrittenDocumentsTests {
         #expect(ids.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
     }
 
+    /// A temporary name says which process wrote it and, when it held a lock file, that
+    /// file's inode (16 lowercase hex digits); anything else of that shape is not one.
+    @Test func temporaryNamesSayTheirWriterAndItsLock() {
+        let id = "0123456789abcdef0123456789abcdef"
+        func writer(_ name: String) -> TemporaryNames.Writer? { TemporaryNames.writer(ofTemporary: name, prefix: "counter~") }
+        #expect(writer("counter~12-00000000000000ff-\(id).tmp") == .process(12, lockInode: 255))
+        #expect(writer("counter~12-\(id).tmp") == .process(12, lockInode: nil))
+        #expect(writer("counter~\(id).tmp") == .olderVersion)
+        #expect(writer("counter~0-\(id).tmp") == .invalidProcess)
+        #expect(writer("counter~x-00000000000000ff-\(id).tmp") == .invalidProcess)
+        for name in [
+            "counter~12-00000000000000FF-\(id).tmp", "counter~12-0000000000000ff-\(id).tmp",
+            "counter~12-00000000000000ff-00000000000000ff-\(id).tmp", "counter~12-\(id.dropLast()).tmp",
+            "counter~12-\(id).json", "counters~12-\(id).tmp",
+        ] {
+            #expect(writer(name) == nil, "\(name)")
+        }
+        // The name a writer of this process makes reads back as its own, with its lock.
+        let made = "counter~" + TemporaryNames.writerPart(lockInode: 0xabc) + TemporaryNames.next() + ".tmp"
+        #expect(writer(made) == .process(TemporaryNames.processID, lockInode: 0xabc))
+        #expect(TemporaryNames.isTemporaryName(made, forKey: "counter"))
+        #expect(TemporaryNames.isTemporaryName("counter~\(id).tmp", forKey: "counter"))
+        #expect(!TemporaryNames.isTemporaryName("counter~0-\(id).tmp", forKey: "counter"))
+    }
+
     @Test func onlyTheKeysTemporaryFilesAreListed() throws {
         try withTemporaryFolder { folder in
             let names = [

@@ -12,8 +12,8 @@ final class DocumentPaths: Sendable {
         let file: URL
         /// `<folder>/<key>.lock`.
         let lock: URL
-        /// The path of this process's temporary files for the document, up to their id:
-        /// `<folder>/<key>~<pid>-` (see ``FileStorage/temporaryPath(forKey:)``).
+        /// The path of this process's temporary files for the document, up to their lock part
+        /// and id: `<folder>/<key>~<pid>-` (see ``FileStorage/temporaryPath(forKey:lease:)``).
         let temporaryPrefix: String
     }
 
@@ -34,7 +34,7 @@ final class DocumentPaths: Sendable {
         let entry = Entry(
             file: file,
             lock: folder.appending(path: "\(name).lock", directoryHint: .notDirectory),
-            temporaryPrefix: String(file.filePath.dropLast(".json".utf8.count)) + "~\(TemporaryNames.processID)-")
+            temporaryPrefix: String(file.filePath.dropLast(".json".utf8.count)) + "~" + TemporaryNames.writerPart(lockInode: nil))
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = entry

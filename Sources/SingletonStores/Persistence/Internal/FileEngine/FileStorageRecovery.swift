@@ -14,18 +14,23 @@ extension FileStorage {
         (try? paths.entry(forKey: key, in: folder))?.lock ?? folder.appending(path: "\(key).lock", directoryHint: .notDirectory)
     }
 
-    /// A fresh temporary file name for writing the document of `key`: `<key>~<pid>-<id>.tmp`,
-    /// `id` 32 hexadecimal digits (see ``TemporaryNames``).
-    func temporaryURL(forKey key: String) -> URL {
-        folder.appending(path: "\(key)~\(TemporaryNames.processID)-\(TemporaryNames.next()).tmp", directoryHint: .notDirectory)
+    /// A fresh temporary file name for writing the document of `key` while holding `lease`:
+    /// `<key>~<pid>-<lock>-<id>.tmp`, `lock` the inode of the locked lock file in 16
+    /// hexadecimal digits (left out where there is no locking) and `id` 32 (see
+    /// ``TemporaryNames``).
+    func temporaryURL(forKey key: String, lease: LockLease) -> URL {
+        let name = "\(key)~" + TemporaryNames.writerPart(lockInode: lease.identity?.inode) + TemporaryNames.next() + ".tmp"
+        return folder.appending(path: name, directoryHint: .notDirectory)
     }
 
-    /// The path of a fresh temporary file for the document of `key`, as ``temporaryURL(forKey:)``
-    /// names it, made from the document's cached path: making a `URL` cost a small write more
-    /// than its JSON encoding's setup.
-    func temporaryPath(forKey key: String) -> String {
-        guard let entry = try? paths.entry(forKey: key, in: folder) else { return temporaryURL(forKey: key).filePath }
-        return entry.temporaryPrefix + TemporaryNames.next() + ".tmp"
+    /// The path of a fresh temporary file for the document of `key`, as
+    /// ``temporaryURL(forKey:lease:)`` names it, made from the document's cached path: making a
+    /// `URL` cost a small write more than its JSON encoding's setup.
+    func temporaryPath(forKey key: String, lease: LockLease) -> String {
+        guard let entry = try? paths.entry(forKey: key, in: folder) else {
+            return temporaryURL(forKey: key, lease: lease).filePath
+        }
+        return entry.temporaryPrefix + TemporaryNames.lockPart(inode: lease.identity?.inode) + TemporaryNames.next() + ".tmp"
     }
 
     /// Why a bad file that is not in the library's format is left in place.
@@ -39,42 +44,52 @@ extension FileStorage {
 
     /// Removes temporary files of `key` left by a writer that was killed mid-write.
     ///
-    /// Call only while holding the key's lock. A file `<key>~<pid>-<32 hex digits>.tmp` is
-    /// removed only when process `pid` cannot be writing it (see ``mayBeWriting(_:)``);
-    /// one of an older version,
-    /// `<key>~<32 hex digits>.tmp`, only when it was last modified more than
-    /// ``unnamedTemporaryAge`` ago. Nothing else is touched, so a live writer's file never is.
+    /// Call only while holding the key's lock, `lease`. A file `<key>~<pid>-<lock>-<32 hex
+    /// digits>.tmp` is removed when `lock` is the inode of the lock file `lease` holds (its
+    /// writer, which held that lock for as long as the file existed, is gone), or else when
+    /// process `pid` cannot be writing it (see ``mayBeWriting(_:)``), as is one named
+    /// `<key>~<pid>-<32 hex digits>.tmp`; one of an older version, `<key>~<32 hex
+    /// digits>.tmp`, only when it was last modified more than ``unnamedTemporaryAge`` ago.
+    /// Nothing else is touched, so a live writer's file never is.
     ///
     /// - Returns: How many files were removed.
     @discardableResult
-    func removeStaleTemporaries(forKey key: String) -> Int {
-        sweepTemporaries(forKey: key).removed
+    func removeStaleTemporaries(forKey key: String, holding lease: LockLease) -> Int {
+        sweepTemporaries(forKey: key, holding: lease).removed
     }
 
-    /// One listing of the temporary files of `key`, while holding its lock: removes those of
-    /// writers that are gone, as ``removeStaleTemporaries(forKey:)`` says, and finds another
-    /// running writer of `key` — a temporary file `<key>~<pid>-<32 hex digits>.tmp` of this
-    /// user, written less than ``unnamedTemporaryAge`` ago by a process `pid` that is not this
-    /// one (the threads of this process take the lock in turn, whatever its file) and may be
-    /// writing it (see ``mayBeWriting(_:)``). An older file of a running process (its id
-    /// reused after a crash, say) no longer stands in the way, nor, on Linux, one whose process
-    /// holds no lock. See ``write(_:to:key:replacing:backup:lease:read:notices:)``.
+    /// One listing of the temporary files of `key`, while holding its lock `lease`: removes
+    /// those of writers that are gone, as ``removeStaleTemporaries(forKey:holding:)`` says, and
+    /// finds another running writer of `key` — a temporary file of this user, named by a
+    /// process `pid` that is not this one (the threads of this process take the lock in turn,
+    /// whatever its file) and with a lock file other than the one `lease` holds (one whose lock
+    /// file was removed or replaced after it locked it), written less than
+    /// ``unnamedTemporaryAge`` ago, whose process may be writing it (see ``mayBeWriting(_:)``).
+    /// An older file of a running process (its id reused after a crash, say) no longer stands
+    /// in the way, nor, on Linux, one whose process holds no lock. See
+    /// ``write(_:to:key:replacing:backup:lease:read:notices:)``.
     ///
     /// - Returns: How many files were removed, and another running writer's process id and
     ///   temporary file, if there is one.
-    func sweepTemporaries(forKey key: String) -> (removed: Int, otherWriter: (pid: Int32, temporary: URL)?) {
+    func sweepTemporaries(forKey key: String, holding lease: LockLease) -> (
+        removed: Int, otherWriter: (pid: Int32, temporary: URL)?
+    ) {
         let prefix = "\(key)~"
+        let held = lease.identity?.inode
         var removed = 0
         var otherWriter: (pid: Int32, temporary: URL)?
         for name in TemporaryNames.candidates(inFolderAt: folderPath, prefix: prefix) {
-            guard let writer = Self.writer(ofTemporary: name, prefix: prefix) else { continue }
+            guard let writer = TemporaryNames.writer(ofTemporary: name, prefix: prefix) else { continue }
             switch writer {
-            case .process(let pid):
+            case .process(let pid, let lockInode):
                 // This process's own: its current temporary file, or a live one (see above).
                 if pid == TemporaryNames.processID { continue }
                 let file = folder.appending(path: name, directoryHint: .notDirectory)
                 guard Self.isOwnPlainFile(file) else { continue }
-                if Self.mayBeWriting(pid) {
+                // Named with the lock file held now: a running writer of it would hold this
+                // very lock, so its writer is gone, whatever process has its id today.
+                let underTheHeldLock = held != nil && lockInode == held
+                if !underTheHeldLock, Self.mayBeWriting(pid) {
                     guard otherWriter == nil, let modified = Self.modificationDate(of: file),
                         now().timeIntervalSince(modified) < Self.unnamedTemporaryAge
                     else { continue }
@@ -110,41 +125,6 @@ extension FileStorage {
         #else
         return true
         #endif
-    }
-
-    /// Who wrote a temporary file, as its name says.
-    private enum TemporaryWriter {
-        /// `<key>~<pid>-<32 hex digits>.tmp`: the process `pid`.
-        case process(Int32)
-        /// `<key>~<text>-<32 hex digits>.tmp` whose text is not a process id.
-        case invalidProcess
-        /// `<key>~<32 hex digits>.tmp`, an older version's: no process named.
-        case olderVersion
-    }
-
-    /// Who wrote the temporary file `name` (`prefix` is `<key>~`); `nil` when it is not a
-    /// temporary name of the library.
-    private static func writer(ofTemporary name: String, prefix: String) -> TemporaryWriter? {
-        // Byte by byte: this runs for each temporary file at each write, the writer's own too.
-        let stem = name.utf8.dropFirst(prefix.utf8.count).dropLast(".tmp".utf8.count)
-        let parts = stem.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
-        guard let id = parts.last, id.count == 32, id.allSatisfy(TemporaryNames.isHexDigit), parts.count <= 2 else { return nil }
-        guard parts.count == 2 else { return .olderVersion }
-        guard let pid = Self.processID(parts[0]) else { return .invalidProcess }
-        return .process(pid)
-    }
-
-    /// The process id `digits` spell, when they are decimal digits only and name a valid one
-    /// (greater than zero, within `Int32`).
-    private static func processID(_ digits: Substring.UTF8View.SubSequence) -> Int32? {
-        guard !digits.isEmpty, digits.count <= 10 else { return nil }
-        var value: Int64 = 0
-        for byte in digits {
-            guard (0x30...0x39).contains(byte) else { return nil }
-            value = value * 10 + Int64(byte - 0x30)
-        }
-        guard value > 0, value <= Int64(Int32.max) else { return nil }
-        return Int32(value)
     }
 
     /// Whether a process with id `pid` is running (or may be: one of another user counts).
@@ -235,7 +215,7 @@ extension FileStorage {
                         return .anotherWriterCommitting(pid, temporary: temporary)
                     }
                 } else {
-                    removeStaleTemporaries(forKey: key)
+                    removeStaleTemporaries(forKey: key, holding: lease)
                     recovery = try current.problem.map { problem throws(StorageError) in
                         try keepAside(file, key: key, problem: problem)
                     }
@@ -463,20 +443,20 @@ extension FileStorage {
     }
 
     /// ``write(_:to:key:replacing:lease:read:)``, for a migrated document too: with `backup`,
-    /// the document as it was is first copied aside (see ``backUp(_:file:key:)``), then
+    /// the document as it was is first copied aside (see ``backUp(_:file:key:lease:)``), then
     /// replaced; a crash between the two leaves it in place beside its copy. The notice of a
     /// migration goes to `notices`, to be reported once the lock is released.
     func write(
         _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, backup: MigrationBackup?,
         lease: LockLease, read: FileStamp?, notices: inout [StorageNotice]
     ) throws(StorageError) -> WriteAttempt<StorageError?> {
-        let temporary = temporaryPath(forKey: key)
+        let temporary = temporaryPath(forKey: key, lease: lease)
         FaultInjection.reach(.willWrite(key))
         do { try DocumentFile.writeTemporary(data, atPath: temporary, for: file) } catch {
             // Writers that were killed mid-write may have left what fills the disk: their
             // files are removed by the listing after the temporary file is written, so when
             // that could not be written, remove them now and try once more if there were any.
-            guard removeStaleTemporaries(forKey: key) > 0 else { throw error }
+            guard removeStaleTemporaries(forKey: key, holding: lease) > 0 else { throw error }
             try DocumentFile.writeTemporary(data, atPath: temporary, for: file)
         }
         FaultInjection.reach(.temporaryWritten(key))
@@ -486,7 +466,7 @@ extension FileStorage {
         // for the others', so of two such writers at least one sees the other's and stands back
         // (the lease and stamp checks alone leave a gap between the check and the rename).
         // The same listing removes the temporary files of writers that are gone.
-        if let writer = sweepTemporaries(forKey: key).otherWriter {
+        if let writer = sweepTemporaries(forKey: key, holding: lease).otherWriter {
             DocumentFile.remove(atPath: temporary)
             return .anotherWriterCommitting(writer.pid, temporary: writer.temporary)
         }
@@ -496,7 +476,7 @@ extension FileStorage {
         }
         var copy: URL?
         if let backup {
-            do { copy = try backUp(backup, file: file, key: key) } catch {
+            do { copy = try backUp(backup, file: file, key: key, lease: lease) } catch {
                 DocumentFile.remove(atPath: temporary)
                 throw error
             }
@@ -535,7 +515,7 @@ extension FileStorage {
     /// - Returns: The copy.
     /// - Throws: ``StorageError/writeFailed(file:reason:)`` naming the copy; the document is
     ///   untouched.
-    func backUp(_ backup: MigrationBackup, file: URL, key: String) throws(StorageError) -> URL {
+    func backUp(_ backup: MigrationBackup, file: URL, key: String, lease: LockLease) throws(StorageError) -> URL {
         let stem = "\(key)~before-v\(backup.to)-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.filePath)) ?? []
         for name in names.sorted() where name.hasPrefix(stem) && name.hasSuffix(".json") {
@@ -557,7 +537,7 @@ extension FileStorage {
         guard let target else {
             throw .writeFailed(file: file, reason: "too many copies are named \(stem)\(stamp)")
         }
-        let temporary = temporaryURL(forKey: key)
+        let temporary = temporaryURL(forKey: key, lease: lease)
         try DocumentFile.writeTemporary(backup.original, at: temporary, for: target)
         if let failure = DocumentFile.renameItem(temporary, to: target) {
             DocumentFile.remove(temporary)

@@ -13,8 +13,9 @@ import Foundation
 /// A file is the library's only when it proves it: its exact name, a regular file of the
 /// current user with no other name, and the library's format — a document starts as the
 /// library's envelope does (see ``DocumentFile/isInLibraryFormat(_:)``), a lock file is empty,
-/// a temporary file is named `<key>~<pid>-<32 hex digits>.tmp` (or `<key>~<32 hex digits>.tmp`,
-/// as older versions named them). A file of the same name that is not is someone else's.
+/// a temporary file is named as ``TemporaryNames/writer(ofTemporary:prefix:)`` reads it:
+/// `<key>~<pid>-<16 hex digits>-<32 hex digits>.tmp`, or `<key>~<pid>-<32 hex digits>.tmp` and
+/// `<key>~<32 hex digits>.tmp` as older versions named them. A file of the same name that is not is someone else's.
 package enum LibraryFiles {
     /// The names of the files of the store `key` in `folder` that the library wrote: its
     /// document `<key>.json`, its lock file `<key>.lock` and the temporary files of writers that

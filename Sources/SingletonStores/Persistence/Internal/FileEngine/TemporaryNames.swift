@@ -8,8 +8,9 @@ import Darwin
 import Foundation
 import Synchronization
 
-/// The names of temporary files: their ids, and the listing that finds those a killed writer
-/// left behind.
+/// The names of temporary files — `<key>~<pid>-<lock>-<id>.tmp`: who wrote them, with the
+/// lock file it held, and a fresh id — and the listing that finds those a killed writer left
+/// behind.
 enum TemporaryNames {
     /// This process's id, as temporary file names carry it.
     static let processID = ProcessInfo.processInfo.processIdentifier
@@ -28,24 +29,95 @@ enum TemporaryNames {
     }
 
     /// `value` as 16 lowercase hexadecimal digits.
-    private static func hex(_ value: UInt64) -> String {
+    static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// Whether `name` is exactly the name of a temporary file of the store `key`:
-    /// `<key>~<pid>-<32 hex digits>.tmp`, or `<key>~<32 hex digits>.tmp` (older versions).
-    static func isTemporaryName(_ name: String, forKey key: String) -> Bool {
-        let prefix = "\(key)~"
-        guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { return false }
-        let stem = name.dropFirst(prefix.count).dropLast(".tmp".count)
-        let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
-        guard let id = parts.last, id.utf8.count == 32, id.utf8.allSatisfy(isHexDigit) else { return false }
-        switch parts.count {
-        case 1: return true
-        case 2: return !parts[0].isEmpty && parts[0].utf8.allSatisfy { (0x30...0x39).contains($0) }
-        default: return false
+    /// The part of a temporary file's name after `<key>~` and before a fresh id: the writing
+    /// process's id, then — where there is locking — the inode of the lock file it holds while
+    /// the file exists: `<pid>-<16 hex digits>-`, or `<pid>-`.
+    ///
+    /// The lock's inode tells a writer that holds the same lock file that the file's writer is
+    /// gone, whatever runs under that process id now: a running writer would hold that very
+    /// lock (see ``FileStorage/sweepTemporaries(forKey:holding:)``).
+    static func writerPart(lockInode: UInt64?) -> String {
+        "\(processID)-" + lockPart(inode: lockInode)
+    }
+
+    /// The lock part of ``writerPart(lockInode:)``: `<16 hex digits>-`, or nothing.
+    static func lockPart(inode: UInt64?) -> String {
+        inode.map { hex($0) + "-" } ?? ""
+    }
+
+    /// Who wrote a temporary file, as its name says.
+    enum Writer: Equatable {
+        /// `<key>~<pid>-<32 hex digits>.tmp`, or `<key>~<pid>-<16 hex digits>-<32 hex digits>.tmp`
+        /// when the writer held a lock file, of that inode (see ``writerPart(lockInode:)``).
+        case process(Int32, lockInode: UInt64?)
+        /// A name of that shape whose process part is not a valid process id.
+        case invalidProcess
+        /// `<key>~<32 hex digits>.tmp`, an older version's: no process named.
+        case olderVersion
+    }
+
+    /// Who wrote the temporary file `name` of the store whose names start with `prefix`
+    /// (`<key>~`); `nil` when `name` is not a temporary name of that store.
+    static func writer(ofTemporary name: String, prefix: String) -> Writer? {
+        // Byte by byte: this runs for each temporary file at each write, the writer's own too.
+        let bytes = name.utf8
+        guard bytes.starts(with: prefix.utf8), bytes.count >= prefix.utf8.count + 4, name.hasSuffix(".tmp") else {
+            return nil
         }
+        let stem = bytes.dropFirst(prefix.utf8.count).dropLast(".tmp".utf8.count)
+        let parts = stem.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard let id = parts.last, id.count == 32, id.allSatisfy(isHexDigit), parts.count <= 3 else { return nil }
+        guard parts.count > 1 else { return .olderVersion }
+        var lockInode: UInt64?
+        if parts.count == 3 {
+            guard let inode = lowercaseHex(parts[1]) else { return nil }
+            lockInode = inode
+        }
+        guard let pid = processID(parts[0]) else { return .invalidProcess }
+        return .process(pid, lockInode: lockInode)
+    }
+
+    /// Whether `name` is exactly the name of a temporary file of the store `key`, as a writer
+    /// of this version or an older one names it (see ``Writer``), with a valid process id.
+    static func isTemporaryName(_ name: String, forKey key: String) -> Bool {
+        switch writer(ofTemporary: name, prefix: "\(key)~") {
+        case .process?, .olderVersion?: true
+        case .invalidProcess?, nil: false
+        }
+    }
+
+    /// The value of exactly 16 lowercase hexadecimal digits, as ``hex(_:)`` writes them.
+    private static func lowercaseHex(_ digits: Substring.UTF8View.SubSequence) -> UInt64? {
+        guard digits.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in digits {
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
+    /// The process id `digits` spell, when they are decimal digits only and name a valid one
+    /// (greater than zero, within `Int32`).
+    private static func processID(_ digits: Substring.UTF8View.SubSequence) -> Int32? {
+        guard !digits.isEmpty, digits.count <= 10 else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+        }
+        guard value > 0, value <= Int64(Int32.max) else { return nil }
+        return Int32(value)
     }
 
     /// Whether `byte` is `0`–`9`, `a`–`f` or `A`–`F`.
