@@ -30,7 +30,15 @@ extension FileStorage {
         guard let entry = try? paths.entry(forKey: key, in: folder) else {
             return temporaryURL(forKey: key, lease: lease).filePath
         }
-        return entry.temporaryPrefix + TemporaryNames.lockPart(inode: lease.identity?.inode) + TemporaryNames.next() + ".tmp"
+        var path = entry.temporaryPrefix
+        path.reserveCapacity(path.utf8.count + 17 + 32 + 4)
+        if let inode = lease.identity?.inode {
+            TemporaryNames.appendHex(inode, to: &path)
+            path += "-"
+        }
+        TemporaryNames.appendNext(to: &path)
+        path += ".tmp"
+        return path
     }
 
     /// Why a bad file that is not in the library's format is left in place.

@@ -24,14 +24,39 @@ enum TemporaryNames {
     /// A fresh id: 32 hexadecimal digits, the process's random part then a counter. The file
     /// is created with `O_EXCL`, so even a clash could never overwrite another file.
     static func next() -> String {
+        var id = ""
+        id.reserveCapacity(32)
+        appendNext(to: &id)
+        return id
+    }
+
+    /// Appends a fresh id (see ``next()``) to `text`, without making a string of its own: a
+    /// write names its temporary file with one.
+    static func appendNext(to text: inout String) {
         let (count, _) = counter.add(1, ordering: .relaxed)
-        return processPart + hex(count)
+        text += processPart
+        appendHex(count, to: &text)
     }
 
     /// `value` as 16 lowercase hexadecimal digits.
     static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        var text = ""
+        text.reserveCapacity(16)
+        appendHex(value, to: &text)
+        return text
+    }
+
+    /// Appends `value` to `text` as 16 lowercase hexadecimal digits.
+    static func appendHex(_ value: UInt64, to text: inout String) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
+            for index in 0..<16 {
+                let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xf
+                digits[index] = digit < 10 ? 0x30 + digit : 0x57 + digit
+            }
+            // Two halves of 8: each a small string, made and appended without allocating.
+            text += String(decoding: UnsafeBufferPointer(rebasing: digits[0..<8]), as: UTF8.self)
+            text += String(decoding: UnsafeBufferPointer(rebasing: digits[8..<16]), as: UTF8.self)
+        }
     }
 
     /// The part of a temporary file's name after `<key>~` and before a fresh id: the writing
@@ -64,22 +89,35 @@ enum TemporaryNames {
     /// Who wrote the temporary file `name` of the store whose names start with `prefix`
     /// (`<key>~`); `nil` when `name` is not a temporary name of that store.
     static func writer(ofTemporary name: String, prefix: String) -> Writer? {
-        // Byte by byte: this runs for each temporary file at each write, the writer's own too.
-        let bytes = name.utf8
-        guard bytes.starts(with: prefix.utf8), bytes.count >= prefix.utf8.count + 4, name.hasSuffix(".tmp") else {
-            return nil
+        // Byte by byte, without allocating: this runs for each temporary file at each write,
+        // the writer's own too.
+        var name = name
+        var prefix = prefix
+        return prefix.withUTF8 { head in
+            name.withUTF8 { all -> Writer? in
+                let tail = ".tmp".utf8
+                guard all.count >= head.count + 32 + tail.count, all.starts(with: head),
+                    all.suffix(tail.count).elementsEqual(tail)
+                else { return nil }
+                let stem = all[(all.startIndex + head.count)..<(all.endIndex - tail.count)]
+                let idStart = stem.endIndex - 32
+                guard stem[idStart...].allSatisfy(isHexDigit) else { return nil }
+                // `<32 hex digits>`: an older version's.
+                if idStart == stem.startIndex { return .olderVersion }
+                // `<pid>-` or `<pid>-<16 hex digits>-` before the id.
+                guard stem[idStart - 1] == UInt8(ascii: "-") else { return nil }
+                let writer = stem[stem.startIndex..<(idStart - 1)]
+                var lockInode: UInt64?
+                var process = writer
+                if let dash = writer.firstIndex(of: UInt8(ascii: "-")) {
+                    guard let inode = lowercaseHex(writer[(dash + 1)...]) else { return nil }
+                    lockInode = inode
+                    process = writer[..<dash]
+                }
+                guard let pid = processID(process) else { return .invalidProcess }
+                return .process(pid, lockInode: lockInode)
+            }
         }
-        let stem = bytes.dropFirst(prefix.utf8.count).dropLast(".tmp".utf8.count)
-        let parts = stem.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
-        guard let id = parts.last, id.count == 32, id.allSatisfy(isHexDigit), parts.count <= 3 else { return nil }
-        guard parts.count > 1 else { return .olderVersion }
-        var lockInode: UInt64?
-        if parts.count == 3 {
-            guard let inode = lowercaseHex(parts[1]) else { return nil }
-            lockInode = inode
-        }
-        guard let pid = processID(parts[0]) else { return .invalidProcess }
-        return .process(pid, lockInode: lockInode)
     }
 
     /// Whether `name` is exactly the name of a temporary file of the store `key`, as a writer
@@ -92,7 +130,7 @@ enum TemporaryNames {
     }
 
     /// The value of exactly 16 lowercase hexadecimal digits, as ``hex(_:)`` writes them.
-    private static func lowercaseHex(_ digits: Substring.UTF8View.SubSequence) -> UInt64? {
+    private static func lowercaseHex(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
         guard digits.count == 16 else { return nil }
         var value: UInt64 = 0
         for byte in digits {
@@ -109,7 +147,7 @@ enum TemporaryNames {
 
     /// The process id `digits` spell, when they are decimal digits only and name a valid one
     /// (greater than zero, within `Int32`).
-    private static func processID(_ digits: Substring.UTF8View.SubSequence) -> Int32? {
+    private static func processID(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int32? {
         guard !digits.isEmpty, digits.count <= 10 else { return nil }
         var value: Int64 = 0
         for byte in digits {
