@@ -35,6 +35,32 @@ struct FileStorageLockTests {
         try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value.count
     }
 
+    /// Runs `body` with a storage of `folder` whose writes wait 0.3 s at most, a temporary file
+    /// of its store `counter` planted in the name of a running process that holds a lock (of the
+    /// store `other`, as a live writer would), and that process's id. `lockPart` gives what
+    /// follows the process id in the name: `<16 hex digits>-`, or nothing.
+    static func withPlantedTemporary(
+        in folder: URL, lockPart: () throws -> String = { "" }, _ body: (FileStorage, URL, Int32) throws -> Void
+    ) throws {
+        let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
+        let holder = try holdLock("other", in: folder)
+        defer {
+            holder.send(SIGKILL)
+            _ = try? holder.finish()
+        }
+        let pid = holder.processIdentifier
+        let file = folder.appending(path: "counter~\(pid)-\(try lockPart())0123456789abcdef0123456789abcdef.tmp")
+        try Data("{".utf8).write(to: file)
+        try body(storage, file, pid)
+    }
+
+    /// The lock part of a temporary name of `counter` in `folder` (see
+    /// ``withPlantedTemporary(in:lockPart:_:)``): its lock file's inode, changed by `flip`.
+    static func counterLockPart(in folder: URL, flip: UInt64 = 0) throws -> String {
+        let lock = try #require(FileStamp.of(folder.appending(path: "counter.lock")))
+        return TemporaryNames.hex(lock.inode ^ flip) + "-"
+    }
+
     @Test func aWriteGivesUpAfterTheTimeoutNamingTheStoreAndTheHolderAndSucceedsOnceItIsGone() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
@@ -408,28 +434,20 @@ struct FileStorageLockTests {
     /// lock file is held — and the file is kept.
     @Test func aWriterInTheWayIsNamedWithItsUnfinishedTemporaryFile() throws {
         try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
-            let holder = try Self.holdLock("other", in: folder)
-            defer {
-                holder.send(SIGKILL)
-                _ = try? holder.finish()
+            try Self.withPlantedTemporary(in: folder) { storage, file, pid throws in
+                #expect {
+                    try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
+                } throws: { error in
+                    guard case StorageError.lockTimedOut(let named, let holderID, let waited) = error else { return false }
+                    let text = "\(error)"
+                    return named.lastPathComponent == file.lastPathComponent && holderID == pid && waited == .milliseconds(300)
+                        && text.contains("is being written by another process (pid \(pid))")
+                        && text.contains("did not end within 0.3 seconds") && !text.contains("held by")
+                        && text.contains("If no copy of the app is running")
+                }
+                #expect(FileManager.default.fileExists(atPath: file.path(percentEncoded: false)), "a live writer's file is kept")
+                #expect(try Self.counter(storage) == 0)
             }
-            let pid = holder.processIdentifier
-            let file = folder.appending(path: "counter~\(pid)-0123456789abcdef0123456789abcdef.tmp")
-            try Data("{".utf8).write(to: file)
-
-            #expect {
-                try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
-            } throws: { error in
-                guard case StorageError.lockTimedOut(let named, let holderID, let waited) = error else { return false }
-                let text = "\(error)"
-                return named.lastPathComponent == file.lastPathComponent && holderID == pid && waited == .milliseconds(300)
-                    && text.contains("is being written by another process (pid \(pid))")
-                    && text.contains("did not end within 0.3 seconds") && !text.contains("held by")
-                    && text.contains("If no copy of the app is running")
-            }
-            #expect(FileManager.default.fileExists(atPath: file.path(percentEncoded: false)), "a live writer's file is kept")
-            #expect(try Self.counter(storage) == 0)
         }
     }
     #endif
@@ -442,25 +460,17 @@ struct FileStorageLockTests {
     /// recent.
     @Test func aTemporaryFileNamedWithTheHeldLockIsLeftOverWhateverRunsUnderItsProcessID() throws {
         try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter()))
-            // A running process that holds a lock, as a live writer would (of another store here).
-            let holder = try Self.holdLock("other", in: folder)
-            defer {
-                holder.send(SIGKILL)
-                _ = try? holder.finish()
+            let document = StoreDocument(key: "counter", default: PersistedCounter())
+            try FileStorage(folder: folder, reportNotice: { _ in }).save(PersistedCounter(count: 1), to: document)
+            try Self.withPlantedTemporary(in: folder, lockPart: { try Self.counterLockPart(in: folder) }) {
+                storage, file, _ throws in
+                let update = try storage.update(document) { $0.count += 1 }
+
+                #expect(update.value.count == 2)
+                #expect(try Self.counter(storage) == 2)
+                #expect(
+                    !FileManager.default.fileExists(atPath: file.path(percentEncoded: false)), "the left-over file was removed")
             }
-            let lock = try #require(FileStamp.of(folder.appending(path: "counter.lock")))
-            let file = folder.appending(
-                path: "counter~\(holder.processIdentifier)-\(TemporaryNames.hex(lock.inode))-0123456789abcdef0123456789abcdef.tmp"
-            )
-            try Data("{".utf8).write(to: file)
-
-            let update = try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
-
-            #expect(update.value.count == 2)
-            #expect(try Self.counter(storage) == 2)
-            #expect(!FileManager.default.fileExists(atPath: file.path(percentEncoded: false)), "the left-over file was removed")
         }
     }
 
@@ -469,27 +479,19 @@ struct FileStorageLockTests {
     /// timeout, names it, and keeps it.
     @Test func aTemporaryFileNamedWithAnotherLockOfARunningLockHolderIsWaitedFor() throws {
         try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), to: StoreDocument(key: "counter", default: PersistedCounter()))
-            let holder = try Self.holdLock("other", in: folder)
-            defer {
-                holder.send(SIGKILL)
-                _ = try? holder.finish()
+            let document = StoreDocument(key: "counter", default: PersistedCounter())
+            try FileStorage(folder: folder, reportNotice: { _ in }).save(PersistedCounter(count: 1), to: document)
+            try Self.withPlantedTemporary(in: folder, lockPart: { try Self.counterLockPart(in: folder, flip: 1) }) {
+                storage, file, pid throws in
+                #expect {
+                    try storage.update(document) { $0.count += 1 }
+                } throws: { error in
+                    guard case StorageError.lockTimedOut(let named, let holderID, _) = error else { return false }
+                    return named.lastPathComponent == file.lastPathComponent && holderID == pid
+                }
+                #expect(FileManager.default.fileExists(atPath: file.path(percentEncoded: false)), "a live writer's file is kept")
+                #expect(try Self.counter(storage) == 1)
             }
-            let lock = try #require(FileStamp.of(folder.appending(path: "counter.lock")))
-            let pid = holder.processIdentifier
-            let file = folder.appending(
-                path: "counter~\(pid)-\(TemporaryNames.hex(lock.inode ^ 1))-0123456789abcdef0123456789abcdef.tmp")
-            try Data("{".utf8).write(to: file)
-
-            #expect {
-                try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
-            } throws: { error in
-                guard case StorageError.lockTimedOut(let named, let holderID, _) = error else { return false }
-                return named.lastPathComponent == file.lastPathComponent && holderID == pid
-            }
-            #expect(FileManager.default.fileExists(atPath: file.path(percentEncoded: false)), "a live writer's file is kept")
-            #expect(try Self.counter(storage) == 1)
         }
     }
 
