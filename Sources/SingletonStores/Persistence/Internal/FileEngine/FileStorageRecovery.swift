@@ -32,10 +32,7 @@ extension FileStorage {
         }
         var path = entry.temporaryPrefix
         path.reserveCapacity(path.utf8.count + 17 + 32 + 4)
-        if let inode = lease.identity?.inode {
-            TemporaryNames.appendHex(inode, to: &path)
-            path += "-"
-        }
+        TemporaryNames.appendLockPart(inode: lease.identity?.inode, to: &path)
         TemporaryNames.appendNext(to: &path)
         path += ".tmp"
         return path

@@ -67,12 +67,17 @@ enum TemporaryNames {
     /// gone, whatever runs under that process id now: a running writer would hold that very
     /// lock (see ``FileStorage/sweepTemporaries(forKey:holding:)``).
     static func writerPart(lockInode: UInt64?) -> String {
-        "\(processID)-" + lockPart(inode: lockInode)
+        var part = "\(processID)-"
+        appendLockPart(inode: lockInode, to: &part)
+        return part
     }
 
-    /// The lock part of ``writerPart(lockInode:)``: `<16 hex digits>-`, or nothing.
-    static func lockPart(inode: UInt64?) -> String {
-        inode.map { hex($0) + "-" } ?? ""
+    /// Appends the lock part of ``writerPart(lockInode:)`` to `text`: `<16 hex digits>-`, or
+    /// nothing when `inode` is `nil`.
+    static func appendLockPart(inode: UInt64?, to text: inout String) {
+        guard let inode else { return }
+        appendHex(inode, to: &text)
+        text += "-"
     }
 
     /// Who wrote a temporary file, as its name says.
