@@ -91,7 +91,7 @@ public enum StorageError: Error, Sendable, Equatable {
     ///
     /// When the lock file was removed or replaced while another process was writing under it,
     /// that process is found by its unfinished temporary file instead: then `file` is that
-    /// temporary file (`<key>~<pid>-<id>.tmp`) and `holder` the process its name gives.
+    /// temporary file (`<key>~<pid>-<lock>-<id>.tmp`) and `holder` the process its name gives.
     ///
     /// Nothing is lost: try again when the other process has finished.
     case lockTimedOut(file: URL, holder: Int32?, waited: Duration)
@@ -225,7 +225,7 @@ extension StorageError: CustomStringConvertible {
 }
 
 extension StorageError {
-    /// The store a lock file `<key>.lock` or a temporary file `<key>~<pid>-<id>.tmp` belongs
+    /// The store a lock file `<key>.lock` or a temporary file `<key>~<pid>-<lock>-<id>.tmp` belongs
     /// to: its key.
     static func storeName(ofLockFile file: URL) -> String {
         let name = file.lastPathComponent
@@ -233,7 +233,7 @@ extension StorageError {
         return name.hasSuffix(".lock") ? String(name.dropLast(".lock".count)) : name
     }
 
-    /// Whether `file` is named as a writer's temporary file, `<key>~<pid>-<id>.tmp` (see
+    /// Whether `file` is named as a writer's temporary file, `<key>~<pid>-<lock>-<id>.tmp` (see
     /// ``TemporaryNames/isTemporaryName(_:forKey:)``).
     package static func isTemporaryFile(_ file: URL) -> Bool {
         let name = file.lastPathComponent
