@@ -332,9 +332,15 @@ enum FileStorageFolder {
         try checkOwnerAndMode(folder, parent, info, tightening: true, report: report)
     }
 
-    /// ``TrustedPath/walk(_:)`` of `path`, its refusal as the folder's error.
+    /// ``TrustedPath/walk(_:)`` of `path`, its refusal as the folder's error —
+    /// ``StorageError/readFailed(file:reason:)`` when the process is out of file descriptors
+    /// (the walk holds the folders it checks open).
     private static func walk(_ folder: URL, _ path: String) throws(StorageError) -> TrustedPath.Walk {
-        do { return try TrustedPath.walk(path) } catch { throw .folderUnavailable(folder: folder, reason: error.reason) }
+        do { return try TrustedPath.walk(path) } catch {
+            // Out of file descriptors: nothing is wrong with the folder, and nothing was read.
+            if let code = error.code { throw .readFailed(file: folder, reason: DocumentFile.describe(code)) }
+            throw .folderUnavailable(folder: folder, reason: error.reason)
+        }
     }
 
     /// The longest name of a file or folder, in bytes (`NAME_MAX`).

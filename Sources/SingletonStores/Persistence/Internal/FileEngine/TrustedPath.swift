@@ -34,6 +34,16 @@ final class OpenFolder {
         return OpenFolder(descriptor: child, path: (path == "/" ? "" : path) + "/" + name)
     }
 
+    /// The folder above this one (`/` for `/`), opened through `..`: the folder this one is in
+    /// now, whatever path led to it.
+    func parent() -> OpenFolder? {
+        guard path != "/" else { return self }
+        let above = openat(descriptor, "..", OpenFolder.flags)
+        guard above >= 0 else { return nil }
+        let cut = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        return OpenFolder(descriptor: above, path: cut.isEmpty ? "/" : cut)
+    }
+
     /// The `stat` of the folder itself.
     func info() -> stat? {
         var info = stat()
@@ -117,18 +127,25 @@ enum TrustedPath {
         }
         pending = path.split(separator: "/").reversed() + pending
         guard let root = OpenFolder.root(), var info = root.info() else {
-            throw Refusal("/ can't be looked at: \(DocumentFile.describe(errno))")
+            throw Refusal("/ can't be looked at: \(DocumentFile.describe(errno))", code: errno)
         }
         try checkFolder("/", info, me: me, isLast: pending.isEmpty)
-        var chain = [root]  // the folders from / down to the current one, each open
+        let rootInfo = info
+        var current = root  // the folder reached so far, open
         var links = 0
         while let name = pending.popLast() {
             if name == "." { continue }
             if name == ".." {
-                if chain.count > 1 { chain.removeLast() }
+                // The folder above the one reached, which the walk came down through.
+                guard let above = current.parent(), let aboveInfo = above.info() else {
+                    throw Refusal(
+                        "the folder above \(shown(current.path)) can't be opened: \(DocumentFile.describe(errno))", code: errno)
+                }
+                current = above
+                info = aboveInfo
                 continue
             }
-            let parent = chain[chain.count - 1]
+            let parent = current
             let candidate = (parent.path == "/" ? "" : parent.path) + "/" + name
             guard let found = parent.info(of: String(name)) else {
                 let code = errno
@@ -152,15 +169,22 @@ enum TrustedPath {
                 guard links <= maximumLinks, let target = linkTarget(in: parent, String(name)) else {
                     throw Refusal("the symbolic links in its path (at \(shown(candidate))) can't be followed")
                 }
-                if target.hasPrefix("/") { chain = [root] }
+                if target.hasPrefix("/") {
+                    current = root
+                    info = rootInfo
+                }
                 pending += target.split(separator: "/").reversed()
             case S_IFDIR:
                 // Opened without following a link, and compared with what was looked at: a folder
                 // swapped for a link or another folder in between is refused, never entered.
                 guard let opened = parent.openFolder(String(name)), let openedInfo = opened.info() else {
+                    let code = errno
+                    if code == EMFILE || code == ENFILE {
+                        throw Refusal("\(shown(candidate)) can't be opened: \(DocumentFile.describe(code))", code: code)
+                    }
                     throw Refusal(
                         "\(shown(candidate)) was replaced while its path was being checked "
-                            + "(\(DocumentFile.describe(errno))); check who else can change it")
+                            + "(\(DocumentFile.describe(code))); check who else can change it")
                 }
                 guard openedInfo.st_dev == found.st_dev, openedInfo.st_ino == found.st_ino else {
                     throw Refusal(
@@ -168,12 +192,12 @@ enum TrustedPath {
                 }
                 info = openedInfo
                 try checkFolder(candidate, info, me: me, isLast: pending.isEmpty)
-                chain.append(opened)
+                current = opened
             default:
                 throw Refusal("a file is in the way at \(shown(candidate))")
             }
         }
-        return .exists(chain[chain.count - 1], info: info)
+        return .exists(current, info: info)
     }
 
     /// Refuses a folder on the way (not the last) that another user owns or others can change.
@@ -220,7 +244,13 @@ enum TrustedPath {
     /// Why a path can't be trusted.
     struct Refusal: Error {
         let reason: String
-        init(_ reason: String) { self.reason = reason }
+        /// The `errno` value when the walk could not go on for want of file descriptors
+        /// (`EMFILE`, `ENFILE`): the path itself may be fine.
+        let code: Int32?
+        init(_ reason: String, code: Int32? = nil) {
+            self.reason = reason
+            self.code = code == EMFILE || code == ENFILE ? code : nil
+        }
     }
 }
 #endif
