@@ -286,8 +286,15 @@ enum DocumentFile {
         // Between the creation and the lock, a sweeper may take the new, unlocked file for a
         // killed writer's: it removes it only while holding its lock. Once locked here, the
         // file is still in the folder unless it was removed meanwhile.
+        if lockRetrying(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK { return nil }  // a sweeper holds it, to remove it
+            unlink(temporary)
+            throw .writeFailed(file: document, reason: describe(code))
+        }
         var info = stat()
-        guard lockRetrying(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &info) == 0, info.st_nlink > 0 else {
+        guard fstat(descriptor, &info) == 0, info.st_nlink > 0 else {
             close(descriptor)
             return nil
         }

@@ -79,6 +79,14 @@ enum FileStorageFolder {
     /// others can change files in it, unless it has the sticky bit (a shared folder such as
     /// `/tmp`, reported once).
     ///
+    /// The walk and everything done to the folder here — creating it and its missing parents
+    /// (`mkdirat`), making it private (`fchmod`), writing its marker — go through descriptors of
+    /// the folders the walk checked (see ``TrustedPath``), so a link planted meanwhile redirects
+    /// nothing. The reads and writes that follow name files by the folder's path: the walk proved
+    /// that only the user or root can change any folder on that path, and the folder itself is
+    /// the user's (in a shared folder with the sticky bit, no one else can rename or replace it),
+    /// so that path leads to the folder that was checked.
+    ///
     /// - Returns: Whether the folder exists (always `true` when `creating`).
     /// - Throws: ``StorageError/folderUnavailable(folder:reason:)`` when its path can't be
     ///   trusted, a file is in the way, the folder belongs to another user, its path is too long,

@@ -179,7 +179,7 @@ enum TrustedPath {
                 // swapped for a link or another folder in between is refused, never entered.
                 guard let opened = parent.openFolder(String(name)), let openedInfo = opened.info() else {
                     let code = errno
-                    if code == EMFILE || code == ENFILE {
+                    guard code == ELOOP || code == ENOTDIR || code == ENOENT else {
                         throw Refusal("\(shown(candidate)) can't be opened: \(DocumentFile.describe(code))", code: code)
                     }
                     throw Refusal(
