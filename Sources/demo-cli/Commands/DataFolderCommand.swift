@@ -81,14 +81,16 @@ enum DataFolderCommand {
         }
         var removed: [String] = []
         for file in files {
-            if let code = LibraryFiles.remove(file, in: opened) {
+            switch LibraryFiles.remove(file, in: opened) {
+            case .removed: removed.append(file.name)
+            case .replaced: left.append(LibraryFiles.Left(name: file.name, reason: "it was replaced while reset ran"))
+            case .failed(let code):
                 let path = folder.path + "/" + file.name
                 let done = removed.isEmpty ? "nothing was removed" : "removed before it: " + removed.joined(separator: ", ")
                 return context.fail(
                     "could not remove \(path.escapingControlCharacters): \(StandardStream.describe(code)); "
                         + done.escapingControlCharacters)
             }
-            removed.append(file.name)
         }
         if removed.isEmpty {
             console.print("No saved files in \(shown); nothing to remove.")

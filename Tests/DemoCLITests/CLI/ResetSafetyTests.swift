@@ -220,4 +220,23 @@ struct ResetSafetyTests {
             #expect(try names(in: folder) == [".singleton-stores-folder"])
         }
     }
+
+    /// A file proven the library's and then replaced by another before its removal is left:
+    /// a removal names the very file that was proven, by device and inode.
+    @Test func aFileReplacedAfterItWasProvenIsLeft() throws {
+        try withTemporaryFolder { folder in
+            let document = folder.appending(path: "boost.json")
+            try Data(Self.libraryDocument.utf8).write(to: document)
+            let opened = try #require(try LibraryFiles.open(folder))
+            let own = LibraryFiles.files(forKey: "boost", in: opened).own
+            try #require(own.map(\.name) == ["boost.json"])
+            // Another file put in its place (made first, so it can't reuse the inode).
+            let other = folder.appending(path: "other")
+            try Data("{}".utf8).write(to: other)
+            try #require(rename(other.path(percentEncoded: false), document.path(percentEncoded: false)) == 0)
+
+            #expect(LibraryFiles.remove(own[0], in: opened) == .replaced)
+            #expect(try String(contentsOf: document, encoding: .utf8) == "{}")
+        }
+    }
 }

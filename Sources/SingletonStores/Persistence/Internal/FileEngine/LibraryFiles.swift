@@ -54,6 +54,12 @@ package enum LibraryFiles {
         package let name: String
         /// Why it is not proven the library's, as a clause ("it is a symbolic link").
         package let reason: String
+
+        /// The file `name`, left for `reason`.
+        package init(name: String, reason: String) {
+            self.name = name
+            self.reason = reason
+        }
     }
 
     /// Opens the data folder `folder` after proving its path (see ``FileStorageFolder``):
@@ -137,18 +143,26 @@ package enum LibraryFiles {
         return (own, left)
     }
 
+    /// What ``remove(_:in:)`` did.
+    package enum Removal: Equatable {
+        /// The file was removed, or was gone already.
+        case removed
+        /// Its name now leads to another file, which was left alone.
+        case replaced
+        /// It could not be removed: the `errno` value.
+        case failed(Int32)
+    }
+
     /// Removes `file`, found by ``files(forKey:in:)`` in `folder`, if its name still leads to
     /// that very file (a link is removed, never followed).
-    ///
-    /// - Returns: The `errno` value of the failure, or `nil` when it was removed or is gone.
-    package static func remove(_ file: File, in folder: Folder) -> Int32? {
+    package static func remove(_ file: File, in folder: Folder) -> Removal {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        guard let info = folder.opened.info(of: file.name) else { return errno == ENOENT ? nil : errno }
+        guard let info = folder.opened.info(of: file.name) else { return errno == ENOENT ? .removed : .failed(errno) }
         guard UInt64(truncatingIfNeeded: info.st_dev) == file.device, UInt64(truncatingIfNeeded: info.st_ino) == file.inode
-        else { return EEXIST }
-        return unlinkat(folder.opened.descriptor, file.name, 0) == 0 || errno == ENOENT ? nil : errno
+        else { return .replaced }
+        return unlinkat(folder.opened.descriptor, file.name, 0) == 0 || errno == ENOENT ? .removed : .failed(errno)
         #else
-        return ENOSYS
+        return .failed(ENOSYS)
         #endif
     }
 
