@@ -305,18 +305,20 @@ enum FileStorageFolder {
         for (index, name) in names.enumerated() {
             let path = (parent.path == "/" ? "" : parent.path) + "/" + name
             createdIt = mkdirat(parent.descriptor, name, 0o700) == 0
-            if !createdIt, errno != EEXIST {
+            let code = createdIt ? 0 : errno
+            if !createdIt, code != EEXIST {
                 throw .folderUnavailable(
                     folder: folder,
-                    reason: "\(path.escapingControlCharacters) could not be created: \(DocumentFile.describe(errno))")
+                    reason: "\(path.escapingControlCharacters) could not be created: \(DocumentFile.describe(code))")
             }
             // Made here, or by another process meanwhile, or put there by someone else: what is
             // there now is opened without following a link, and checked.
             guard let opened = parent.openFolder(name), let info = opened.info() else {
+                let code = errno
                 let reason =
-                    errno == ELOOP || errno == ENOTDIR
+                    code == ELOOP || code == ENOTDIR
                     ? "something other than a folder was put at \(path.escapingControlCharacters) while it was being created"
-                    : "\(path.escapingControlCharacters) could not be opened: \(DocumentFile.describe(errno))"
+                    : "\(path.escapingControlCharacters) could not be opened: \(DocumentFile.describe(code))"
                 throw .folderUnavailable(folder: folder, reason: reason)
             }
             let isLast = index == names.count - 1
