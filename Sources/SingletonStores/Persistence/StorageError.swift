@@ -91,7 +91,8 @@ public enum StorageError: Error, Sendable, Equatable {
     ///
     /// When the lock file was removed or replaced while another process was writing under it,
     /// that process is found by its unfinished temporary file instead: then `file` is that
-    /// temporary file (`<key>~<pid>-<lock>-<id>.tmp`) and `holder` the process its name gives.
+    /// temporary file (`<key>~w-<lock>-<id>.tmp`, locked by that process while it writes) and
+    /// `holder` that process's id, where the system tells.
     ///
     /// Nothing is lost: try again when the other process has finished.
     case lockTimedOut(file: URL, holder: Int32?, waited: Duration)
@@ -225,7 +226,7 @@ extension StorageError: CustomStringConvertible {
 }
 
 extension StorageError {
-    /// The store a lock file `<key>.lock` or a temporary file `<key>~<pid>-<lock>-<id>.tmp` belongs
+    /// The store a lock file `<key>.lock` or a temporary file `<key>~w-<lock>-<id>.tmp` belongs
     /// to: its key.
     static func storeName(ofLockFile file: URL) -> String {
         let name = file.lastPathComponent
@@ -233,7 +234,7 @@ extension StorageError {
         return name.hasSuffix(".lock") ? String(name.dropLast(".lock".count)) : name
     }
 
-    /// Whether `file` is named as a writer's temporary file, `<key>~<pid>-<lock>-<id>.tmp` (see
+    /// Whether `file` is named as a writer's temporary file, `<key>~w-<lock>-<id>.tmp` (see
     /// ``TemporaryNames/isTemporaryName(_:forKey:)``).
     package static func isTemporaryFile(_ file: URL) -> Bool {
         let name = file.lastPathComponent

@@ -43,6 +43,11 @@ public enum FaultInjection {
         public static func backedUp(_ key: String) -> Point { Point("\(key):backed-up") }
         /// A document of `key` was just written.
         public static func didWrite(_ key: String) -> Point { Point("\(key):after-write") }
+        /// The data folder at `path` was checked, and the folders missing in its path are about
+        /// to be created in the one that exists — or, for a tool that removes the library's
+        /// files, they are about to be listed and removed — through a descriptor of what was
+        /// checked.
+        public static func dataFolderChecked(_ path: String) -> Point { Point("data-folder-checked:\(path)") }
     }
 
     private static let isInstalled = Atomic<Bool>(false)

@@ -38,9 +38,13 @@ enum DataFolderCommand {
     }
 
     /// `reset`: removes each store's document, its lock file and any temporary file a killed
-    /// writer left — only those the library wrote (see `LibraryFiles`): a file of the same name
-    /// that is not in its format, not the user's own, or a link, is left and named. Every other
-    /// file in the folder — damaged documents kept aside included — stays. Asks first on a terminal unless `confirmed`; refuses without `confirmed` elsewhere.
+    /// writer left — only those proven the library's (see `LibraryFiles`): a file of the same
+    /// name that is not wholly in its format, not the user's own, a link, a lock file beside a
+    /// document that is not the library's, or a temporary file a running writer holds, is left
+    /// and named with the reason. Every other file in the folder — damaged documents kept aside
+    /// included — stays. The folder is opened once, after its path is proved, and everything
+    /// is removed through that descriptor: a link put in its path meanwhile redirects nothing.
+    /// Asks first on a terminal unless `confirmed`; refuses without `confirmed` elsewhere.
     ///
     /// Run it while no other run of demo-cli uses the folder (a live view would keep showing
     /// what it had read).
@@ -60,25 +64,32 @@ enum DataFolderCommand {
                 return .failure
             }
         }
-        var names: [String] = []
-        var foreign: [String] = []
-        let url = URL(filePath: folder.path, directoryHint: .isDirectory)
+        let opened: LibraryFiles.Folder?
+        do { opened = try LibraryFiles.open(URL(filePath: folder.path, directoryHint: .isDirectory)) } catch {
+            return context.fail(error.description)
+        }
+        guard let opened else {
+            console.print("No saved files in \(shown); nothing to remove.")
+            return .success
+        }
+        var files: [LibraryFiles.File] = []
+        var left: [LibraryFiles.Left] = []
         for key in keys {
-            let files = LibraryFiles.files(forKey: key, in: url)
-            names += files.own
-            foreign += files.foreign
+            let found = LibraryFiles.files(forKey: key, in: opened)
+            files += found.own
+            left += found.left
         }
         var removed: [String] = []
-        for name in names {
-            let path = folder.path + "/" + name
-            // `unlink` removes a link itself, never what it points to.
-            if unlink(path) == 0 {
-                removed.append(name)
-            } else if errno != ENOENT {
-                let reason = StandardStream.describe(errno)
+        for file in files {
+            switch LibraryFiles.remove(file, in: opened) {
+            case .removed: removed.append(file.name)
+            case .replaced: left.append(LibraryFiles.Left(name: file.name, reason: "it was replaced while reset ran"))
+            case .failed(let code):
+                let path = folder.path + "/" + file.name
+                let done = removed.isEmpty ? "nothing was removed" : "removed before it: " + removed.joined(separator: ", ")
                 return context.fail(
-                    "could not remove \(path.escapingControlCharacters): \(reason); removed before it: "
-                        + removed.joined(separator: ", ").escapingControlCharacters)
+                    "could not remove \(path.escapingControlCharacters): \(StandardStream.describe(code)); "
+                        + done.escapingControlCharacters)
             }
         }
         if removed.isEmpty {
@@ -88,10 +99,11 @@ enum DataFolderCommand {
                 "Removed \(removed.count) file\(removed.count == 1 ? "" : "s") from \(shown): \(removed.joined(separator: ", "))."
             )
         }
-        if !foreign.isEmpty {
-            console.print(
-                "Left \(foreign.joined(separator: ", ").escapingControlCharacters) in place: "
-                    + "\(foreign.count == 1 ? "it was" : "they were") not saved by demo-cli.")
+        if !left.isEmpty {
+            console.print("Left in place, not proven saved by demo-cli:")
+            for file in left {
+                console.print("  \(file.name.escapingControlCharacters): \(file.reason)")
+            }
         }
         return .success
     }

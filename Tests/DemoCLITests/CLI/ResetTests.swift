@@ -83,10 +83,12 @@ struct ResetTests {
                 #expect(try String(contentsOf: home.appending(path: name), encoding: .utf8) == text)
             }
             #expect(output.standardOutput.contains("No saved files in "), "\(output.standardOutput)")
+            let left = output.standardOutput.split(separator: "\n").drop { $0 != "Left in place, not proven saved by demo-cli:" }
             #expect(
-                output.standardOutput.contains(
-                    "Left boost.lock, profile.json, purchases.json in place: they were not saved by demo-cli."),
-                "\(output.standardOutput)")
+                left.map { $0.prefix { $0 != ":" } } == [
+                    "Left in place, not proven saved by demo-cli", "  boost.lock", "  profile.json", "  purchases.json",
+                ], "\(output.standardOutput)")
+            #expect(output.standardOutput.contains("  boost.lock: it is not empty"), "\(output.standardOutput)")
         }
     }
 

@@ -186,7 +186,9 @@ struct FileStorageAsUserTests {
             #expect(run.status == 0)
             try #require(run.lines.count == 4, "\(run.lines)")
             #expect(run.lines[0].hasPrefix("load: error readFailed: ") && run.lines[0].contains("Too many open files"))
-            #expect(run.lines[1].hasPrefix("update: error lockFailed: "))
+            // The folder's path is checked through descriptors of its folders: with none free,
+            // the check can't be made, and the write says so before it would open the lock file.
+            #expect(run.lines[1].hasPrefix("update: error readFailed: ") && run.lines[1].contains("Too many open files"))
             #expect(run.lines[2].hasPrefix("update: error readFailed: ") && run.lines[2].contains("left in place, unchanged"))
             #expect(run.lines[3] == "load: ok count=5 stored=true")
             #expect(try snapshot(of: folder) == before)

@@ -72,9 +72,13 @@ struct WrittenDocumentsTests {
         ] {
             #expect(writer(name) == nil, "\(name)")
         }
-        // The name a writer of this process makes reads back as its own, with its lock.
+        // The name a writer of this version makes: written under a lock on the file, with its lock file.
         let made = "counter~" + TemporaryNames.writerPart(lockInode: 0xabc) + TemporaryNames.next() + ".tmp"
-        #expect(writer(made) == .process(TemporaryNames.processID, lockInode: 0xabc))
+        #expect(writer(made) == .locked(lockInode: 0xabc))
+        #expect(made.hasPrefix("counter~w-0000000000000abc-"))
+        #expect(writer("counter~w-\(id).tmp") == .locked(lockInode: nil))
+        #expect(writer("counter~w-00000000000000ff-\(id).tmp") == .locked(lockInode: 255))
+        #expect(writer("counter~W-00000000000000ff-\(id).tmp") == .invalidProcess)
         #expect(TemporaryNames.isTemporaryName(made, forKey: "counter"))
         #expect(TemporaryNames.isTemporaryName("counter~\(id).tmp", forKey: "counter"))
         #expect(!TemporaryNames.isTemporaryName("counter~0-\(id).tmp", forKey: "counter"))

@@ -264,6 +264,109 @@ enum DocumentFile {
         #endif
     }
 
+    /// Writes `data` to the new file `temporary` (permissions `0600`), as
+    /// ``writeTemporary(_:atPath:for:)`` does, holding an exclusive `flock` lock on it from its
+    /// creation: the lock proves to any other process that its writer is at work (see
+    /// ``claimTemporary(atPath:)``), whoever and wherever that writer is. The caller keeps the
+    /// returned descriptor open — and the lock held — until the file is renamed or removed,
+    /// then closes it with ``releaseTemporary(_:)``.
+    ///
+    /// - Returns: The descriptor holding the lock (`-1` where there is no locking); `nil` when
+    ///   another process took the new file for a killed writer's and removed it before this
+    ///   writer could lock it: write again under a new name.
+    /// - Throws: ``StorageError/writeFailed(file:reason:)`` naming `document`; the temporary
+    ///   file is then removed and the document is untouched.
+    static func writeLockedTemporary(_ data: Data, atPath temporary: String, for document: URL) throws(StorageError)
+        -> Int32?
+    {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        let descriptor = openRetrying(
+            .openTemporary, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor < 0 { throw .writeFailed(file: document, reason: describe(errno)) }
+        // Between the creation and the lock, a sweeper may take the new, unlocked file for a
+        // killed writer's: it removes it only while holding its lock. Once locked here, the
+        // file is still in the folder unless it was removed meanwhile.
+        if lockRetrying(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK { return nil }  // a sweeper holds it, to remove it
+            unlink(temporary)
+            throw .writeFailed(file: document, reason: describe(code))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_nlink > 0 else {
+            close(descriptor)
+            return nil
+        }
+        var failure: String?
+        if fchmod(descriptor, 0o600) != 0 { failure = describe(errno) }  // the umask narrowed the mode
+        if failure == nil { failure = writeAll(data, to: descriptor) }
+        if failure == nil, let code = FileFaults.injected(.fsync) ?? (fsync(descriptor) == 0 ? nil : errno) {
+            failure = describe(code)
+        }
+        if let failure {
+            unlink(temporary)
+            close(descriptor)
+            throw .writeFailed(file: document, reason: failure)
+        }
+        return descriptor
+        #else
+        try writeTemporary(data, atPath: temporary, for: document)
+        return -1
+        #endif
+    }
+
+    /// Closes the descriptor of a temporary file that ``writeLockedTemporary(_:atPath:for:)``
+    /// returned, releasing its lock: call it once the file was renamed or removed.
+    static func releaseTemporary(_ descriptor: Int32) {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        if descriptor >= 0 { close(descriptor) }
+        #endif
+    }
+
+    /// What ``claimTemporary(atPath:)`` found.
+    enum TemporaryClaim: Equatable {
+        /// Its writer holds its lock: it is being written now.
+        case live
+        /// Nobody held its lock: its writer is gone, and it was removed.
+        case removed
+        /// It is not a temporary file this user's writer could have left (another user's, a
+        /// link, a file with other names), or it is gone: it was left as it is.
+        case notOurs
+    }
+
+    /// Removes the temporary file at `path`, named as this version names them
+    /// (``TemporaryNames/Writer/locked(lockInode:)``), when its writer is gone: when this process
+    /// can take the file's lock itself, without waiting. A writer holds that lock for as long as
+    /// the file exists, so a file whose lock is free was left by a writer that was killed —
+    /// whatever its process id now names, in this pid namespace or another. A file whose lock
+    /// is held is live and left alone; so is any file that is not a regular file of the current
+    /// user with one name.
+    static func claimTemporary(atPath path: String) -> TemporaryClaim {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        let me = geteuid()
+        var seen = stat()
+        // Looked at before it is opened: opening anything else (a device, a FIFO) could act.
+        guard lstat(path, &seen) == 0, (seen.st_mode & S_IFMT) == S_IFREG, seen.st_uid == me, seen.st_nlink == 1 else {
+            return .notOurs
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        if descriptor < 0 { return .notOurs }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_dev == seen.st_dev, info.st_ino == seen.st_ino else {
+            return .notOurs
+        }
+        if lockRetrying(descriptor, LOCK_EX | LOCK_NB) != 0 { return errno == EWOULDBLOCK ? .live : .notOurs }
+        // Removed only while its lock is held here, and only if the name still leads to it.
+        var now = stat()
+        guard lstat(path, &now) == 0, now.st_dev == info.st_dev, now.st_ino == info.st_ino else { return .notOurs }
+        return unlink(path) == 0 ? .removed : .notOurs
+        #else
+        return .notOurs
+        #endif
+    }
+
     /// Renames `source` to `destination`, replacing it; a symbolic link at either is renamed
     /// itself, never followed.
     ///
@@ -367,6 +470,59 @@ enum DocumentFile {
         guard take(":") else { return false }
         skipSpace()
         return rest.first.map { (0x30...0x39).contains($0) } ?? false
+    }
+
+    /// Why the file open as `descriptor` (read from its start) is not wholly a document the
+    /// library wrote, or `nil` when it is: one JSON object whose members are `formatVersion` —
+    /// a format version this build reads (``DocumentFormat/oldestReadable`` through
+    /// ``DocumentFormat/current``) — `value`, and optionally `valueVersion` (a whole number from
+    /// 1), each once, nothing else and nothing after it. The value's nesting is checked, not
+    /// its contents (its store's type decides those). The file is read front to back in
+    /// chunks, never held whole.
+    ///
+    /// A file that says it is of a newer format is not proven the library's: a newer version's
+    /// envelope can't be known here, and a file of another program can start the same way.
+    static func envelopeProblem(ofOpen descriptor: Int32) -> String? {
+        struct NotOurs: Error { let reason: String }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        var stream = DocumentStream(handle: handle)
+        var seen: Set<String> = []
+        var formatVersion: Int?
+        do {
+            try stream.forEachMember { key, stream in
+                let shown = "“\(String(key.prefix(40)).escapingControlCharacters)”"
+                guard seen.insert(key).inserted else { throw NotOurs(reason: "it has the key \(shown) twice") }
+                switch key {
+                case "formatVersion":
+                    formatVersion = try? JSONDecoder().decode(Int.self, from: Data(stream.valueBytes(limit: 64)))
+                    guard formatVersion != nil else { throw NotOurs(reason: "its “formatVersion” is not a whole number") }
+                case "valueVersion":
+                    let version = try? JSONDecoder().decode(Int.self, from: Data(stream.valueBytes(limit: 64)))
+                    guard let version, version >= 1 else {
+                        throw NotOurs(reason: "its “valueVersion” is not a whole number from 1")
+                    }
+                case "value": try stream.skipValue()
+                default: throw NotOurs(reason: "it has the key \(shown), which the app's documents do not have")
+                }
+            }
+            try stream.expectEnd()
+        } catch let notOurs as NotOurs {
+            return notOurs.reason
+        } catch let failure as DocumentStream.ReadFailure {
+            return "it could not be read (\(failure.reason))"
+        } catch {
+            return "it is not a JSON object as the app writes its documents (\(error))"
+        }
+        guard let formatVersion else { return "it has no “formatVersion”" }
+        guard seen.contains("value") else { return "it has no “value”" }
+        if formatVersion > DocumentFormat.current {
+            return "it says it is of format \(formatVersion), newer than this version's \(DocumentFormat.current), so it "
+                + "can't be proven the app's (if a newer version of the app wrote it, use that version)"
+        }
+        guard formatVersion >= DocumentFormat.oldestReadable else {
+            return "its format version \(formatVersion) is not one the app ever wrote"
+        }
+        return nil
     }
 
     /// How long a lock is waited for.
@@ -642,6 +798,14 @@ enum DocumentFile {
     static let symbolicLinkReason =
         "it is a symbolic link, and links in the data folder are never followed; "
         + "replace the link with the file it points to, or remove it"
+
+    /// `flock`, retried while interrupted by a signal.
+    private static func lockRetrying(_ descriptor: Int32, _ operation: Int32) -> Int32 {
+        while true {
+            let result = flock(descriptor, operation)
+            if result == 0 || errno != EINTR { return result }
+        }
+    }
 
     /// `open`, retried while interrupted by a signal; a test may make it fail (see ``FileFaults``).
     private static func openRetrying(_ call: FileFaults.Call, _ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {

@@ -13,7 +13,7 @@ final class DocumentPaths: Sendable {
         /// `<folder>/<key>.lock`.
         let lock: URL
         /// The path of this process's temporary files for the document, up to their lock part
-        /// and id: `<folder>/<key>~<pid>-` (see ``FileStorage/temporaryPath(forKey:lease:)``).
+        /// and id: `<folder>/<key>~w-` (see ``FileStorage/temporaryPath(forKey:lease:)``).
         let temporaryPrefix: String
     }
 

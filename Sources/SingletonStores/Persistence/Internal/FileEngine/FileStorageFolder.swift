@@ -79,6 +79,14 @@ enum FileStorageFolder {
     /// others can change files in it, unless it has the sticky bit (a shared folder such as
     /// `/tmp`, reported once).
     ///
+    /// The walk and everything done to the folder here — creating it and its missing parents
+    /// (`mkdirat`), making it private (`fchmod`), writing its marker — go through descriptors of
+    /// the folders the walk checked (see ``TrustedPath``), so a link planted meanwhile redirects
+    /// nothing. The reads and writes that follow name files by the folder's path: the walk proved
+    /// that only the user or root can change any folder on that path, and the folder itself is
+    /// the user's (in a shared folder with the sticky bit, no one else can rename or replace it),
+    /// so that path leads to the folder that was checked.
+    ///
     /// - Returns: Whether the folder exists (always `true` when `creating`).
     /// - Throws: ``StorageError/folderUnavailable(folder:reason:)`` when its path can't be
     ///   trusted, a file is in the way, the folder belongs to another user, its path is too long,
@@ -100,11 +108,8 @@ enum FileStorageFolder {
             throw .folderUnavailable(folder: folder, reason: problem)
         }
         switch try walk(folder, path) {
-        case .exists(_, let info):
-            guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw .folderUnavailable(folder: folder, reason: "a file is in the way at \(path.escapingControlCharacters)")
-            }
-            try checkOwnerAndMode(folder, info, tightening: creating, report: report)
+        case .exists(let opened, let info):
+            try checkOwnerAndMode(folder, opened, info, tightening: creating, report: report)
             CheckedFolders.remember(path, info)
             return true
         case .missing(let existing, let names):
@@ -154,8 +159,11 @@ enum FileStorageFolder {
     /// others can access private — but only the library's own (see ``isOwn(_:)``) or an empty
     /// one, never a shared folder with the sticky bit. A folder it did not make for itself (a
     /// home folder, `/tmp`, `/`) is never changed, and a read never changes any folder.
+    ///
+    /// `opened` is the folder the walk checked, `info` its `fstat`: it is looked at and changed
+    /// through that descriptor only.
     private static func checkOwnerAndMode(
-        _ folder: URL, _ info: stat, tightening: Bool, report: @Sendable (StorageNotice) -> Void
+        _ folder: URL, _ opened: OpenFolder, _ info: stat, tightening: Bool, report: @Sendable (StorageNotice) -> Void
     ) throws(StorageError) {
         let me = geteuid()
         if info.st_uid != me {
@@ -175,17 +183,17 @@ enum FileStorageFolder {
         }
         guard mode & 0o077 != 0 else { return }
         // An empty folder is as good as the library's own: nothing in it is anyone else's.
-        let own = isOwn(folder) || firstEntry(in: folder) == nil
+        let own = isOwn(opened) || firstEntry(in: opened) == nil
         if !own {
             guard othersCanChange else { return }  // readable by others only; documents are 0600
-            let holding = firstEntry(in: folder).map { ", and it holds \($0.escapingControlCharacters)" } ?? ""
+            let holding = firstEntry(in: opened).map { ", and it holds \($0.escapingControlCharacters)" } ?? ""
             throw .folderUnavailable(
                 folder: folder,
                 reason: "other users can change files in it (permissions \(StorageNotice.octal(mode)))\(holding); "
                     + "this library did not make it for itself, so it was left as it is. "
                     + "Choose a folder only you can change, or make this one private with chmod 700")
         }
-        if let failure = makePrivate(folder, expected: info) {
+        if let failure = makePrivate(opened) {
             if othersCanChange {
                 throw .folderUnavailable(
                     folder: folder,
@@ -216,25 +224,21 @@ enum FileStorageFolder {
     /// document's place that is not in the library's format may be kept aside; elsewhere it is
     /// never renamed or removed.
     static func isOwn(_ folder: URL) -> Bool {
-        var info = stat()
-        guard lstat(folder.appending(path: markerName, directoryHint: .notDirectory).filePath, &info) == 0 else {
-            return false
-        }
+        guard let opened = OpenFolder.at(folder.filePath) else { return false }
+        return isOwn(opened)
+    }
+
+    /// ``isOwn(_:)`` of the folder open as `folder`.
+    static func isOwn(_ folder: OpenFolder) -> Bool {
+        guard let info = folder.info(of: markerName) else { return false }
         return (info.st_mode & S_IFMT) == S_IFREG && info.st_uid == geteuid() && info.st_nlink == 1
     }
 
-    /// Makes the folder checked as `expected` the library's own by writing its marker file
-    /// (``markerName``); returns whether it now is.
+    /// Makes the folder open as `folder` the library's own by writing its marker file
+    /// (``markerName``) in it; returns whether it now is.
     @discardableResult
-    static func adopt(_ folder: URL, expected: stat) -> Bool {
-        let descriptor = open(folder.filePath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor < 0 { return false }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_dev == expected.st_dev, info.st_ino == expected.st_ino else {
-            return false
-        }
-        let marker = openat(descriptor, markerName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    static func adopt(_ folder: OpenFolder) -> Bool {
+        let marker = openat(folder.descriptor, markerName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if marker < 0 { return errno == EEXIST && isOwn(folder) }
         defer { close(marker) }
         _ = fchmod(marker, 0o600)
@@ -242,74 +246,111 @@ enum FileStorageFolder {
         return true
     }
 
-    /// The first name in `folder` other than the marker file, or `nil` when it holds nothing
-    /// else. A folder that can't be listed counts as holding something (its path).
-    static func firstEntry(in folder: URL) -> String? {
-        guard let directory = opendir(folder.filePath) else { return folder.filePath }
+    /// The first name in the folder open as `folder` other than the marker file, or `nil` when
+    /// it holds nothing else. A folder that can't be listed counts as holding something (its
+    /// path).
+    static func firstEntry(in folder: OpenFolder) -> String? {
+        var first: String?
+        let listed = forEachName(in: folder) { name in
+            if name == markerName { return true }
+            first = name
+            return false
+        }
+        return listed ? first : folder.path
+    }
+
+    /// Calls `body` with each name in the folder open as `folder` (`.` and `..` left out) until
+    /// it returns `false`; returns whether the folder could be listed.
+    @discardableResult
+    static func forEachName(in folder: OpenFolder, _ body: (String) -> Bool) -> Bool {
+        let descriptor = folder.readable()
+        if descriptor < 0 { return false }
+        guard let directory = fdopendir(descriptor) else {
+            close(descriptor)
+            return false
+        }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name == "." || name == ".." || name == markerName { continue }
-            return name
+            if name == "." || name == ".." { continue }
+            if !body(name) { break }
         }
-        return nil
+        return true
     }
 
-    /// Sets the permissions of the folder checked as `expected` to `0700`; returns why not.
-    private static func makePrivate(_ folder: URL, expected: stat) -> String? {
-        let descriptor = open(folder.filePath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    /// Sets the permissions of the folder open as `folder` to `0700`; returns why not.
+    private static func makePrivate(_ folder: OpenFolder) -> String? {
+        let descriptor = folder.readable()
         if descriptor < 0 { return DocumentFile.describe(errno) }
         defer { close(descriptor) }
-        var info = stat()
-        if fstat(descriptor, &info) != 0 { return DocumentFile.describe(errno) }
-        if info.st_dev != expected.st_dev || info.st_ino != expected.st_ino {
-            return "it was replaced while being checked"
-        }
         if fchmod(descriptor, 0o700) != 0 { return DocumentFile.describe(errno) }
         return nil
     }
 
-    /// Creates the folders `names` under the existing folder `existing` (links resolved), each
-    /// `0700`, marks the last — `folder` — as the library's own, then checks the whole path
-    /// again.
+    /// Creates the folders `names` under the existing folder `existing`, each `0700`, marks the
+    /// last — `folder` — as the library's own, and checks it.
+    ///
+    /// Each folder is made with `mkdirat` in the one above it, held open, then opened with
+    /// `O_NOFOLLOW` and checked before anything is made in it: a folder or link someone else
+    /// put in a name's place meanwhile is refused, and nothing is created in it or through it.
     private static func makeFolders(
-        _ folder: URL, under existing: String, names: [String], report: @Sendable (StorageNotice) -> Void
+        _ folder: URL, under existing: OpenFolder, names: [String], report: @Sendable (StorageNotice) -> Void
     ) throws(StorageError) {
-        var path = existing == "/" ? "" : existing
+        let me = geteuid()
+        var parent = existing
         var createdIt = false
-        for name in names {
-            path += "/" + name
-            createdIt = false
-            if mkdir(path, 0o700) == 0 {
-                _ = chmod(path, 0o700)  // the umask may have narrowed it
-                createdIt = true
-                continue
-            }
-            let code = errno
-            guard code == EEXIST else {
+        FaultInjection.reach(.dataFolderChecked(trimmed(folder.filePath)))
+        for (index, name) in names.enumerated() {
+            let path = (parent.path == "/" ? "" : parent.path) + "/" + name
+            createdIt = mkdirat(parent.descriptor, name, 0o700) == 0
+            let code = createdIt ? 0 : errno
+            if !createdIt, code != EEXIST {
                 throw .folderUnavailable(
                     folder: folder,
                     reason: "\(path.escapingControlCharacters) could not be created: \(DocumentFile.describe(code))")
             }
-            // Another process created it meanwhile, or someone put something else there: the
-            // walk below tells.
+            // Made here, or by another process meanwhile, or put there by someone else: what is
+            // there now is opened without following a link, and checked.
+            guard let opened = parent.openFolder(name), let info = opened.info() else {
+                let code = errno
+                let reason =
+                    code == ELOOP || code == ENOTDIR
+                    ? "something other than a folder was put at \(path.escapingControlCharacters) while it was being created"
+                    : "\(path.escapingControlCharacters) could not be opened: \(DocumentFile.describe(code))"
+                throw .folderUnavailable(folder: folder, reason: reason)
+            }
+            let isLast = index == names.count - 1
+            if createdIt {
+                guard info.st_uid == me else {
+                    throw .folderUnavailable(
+                        folder: folder, reason: "\(path.escapingControlCharacters) was replaced while it was being created")
+                }
+                if info.st_mode & 0o7777 != 0o700 { _ = makePrivate(opened) }  // the umask may have narrowed it
+            } else {
+                do { try TrustedPath.checkFolder(path, info, me: me, isLast: isLast) } catch {
+                    throw .folderUnavailable(folder: folder, reason: error.reason)
+                }
+            }
+            parent = opened
         }
-        guard case .exists(_, let info) = try walk(folder, trimmed(folder.filePath)) else {
-            throw .folderUnavailable(folder: folder, reason: "it was removed while being created")
+        guard let info = parent.info() else {
+            throw .folderUnavailable(folder: folder, reason: "it could not be looked at: \(DocumentFile.describe(errno))")
         }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw .folderUnavailable(
-                folder: folder, reason: "a file is in the way at \(trimmed(folder.filePath).escapingControlCharacters)")
-        }
-        if createdIt, info.st_uid == geteuid() { adopt(folder, expected: info) }
-        try checkOwnerAndMode(folder, info, tightening: true, report: report)
+        if createdIt, info.st_uid == me { adopt(parent) }
+        try checkOwnerAndMode(folder, parent, info, tightening: true, report: report)
     }
 
-    /// ``TrustedPath/walk(_:)`` of `path`, its refusal as the folder's error.
+    /// ``TrustedPath/walk(_:)`` of `path`, its refusal as the folder's error —
+    /// ``StorageError/readFailed(file:reason:)`` when the process is out of file descriptors
+    /// (the walk holds the folders it checks open).
     private static func walk(_ folder: URL, _ path: String) throws(StorageError) -> TrustedPath.Walk {
-        do { return try TrustedPath.walk(path) } catch { throw .folderUnavailable(folder: folder, reason: error.reason) }
+        do { return try TrustedPath.walk(path) } catch {
+            // Out of file descriptors: nothing is wrong with the folder, and nothing was read.
+            if let code = error.code { throw .readFailed(file: folder, reason: DocumentFile.describe(code)) }
+            throw .folderUnavailable(folder: folder, reason: error.reason)
+        }
     }
 
     /// The longest name of a file or folder, in bytes (`NAME_MAX`).
@@ -349,7 +390,7 @@ enum FileStorageFolder {
     }
 
     /// `path` without a trailing slash (except for `/` itself).
-    private static func trimmed(_ path: String) -> String {
+    static func trimmed(_ path: String) -> String {
         guard path.utf8.last == UInt8(ascii: "/") else { return path }  // the usual case, at no cost
         var path = path
         while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") { path.removeLast() }

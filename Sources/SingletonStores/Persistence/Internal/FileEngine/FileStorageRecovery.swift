@@ -15,7 +15,7 @@ extension FileStorage {
     }
 
     /// A fresh temporary file name for writing the document of `key` while holding `lease`:
-    /// `<key>~<pid>-<lock>-<id>.tmp`, `lock` the inode of the locked lock file in 16
+    /// `<key>~w-<lock>-<id>.tmp`, `lock` the inode of the locked lock file in 16
     /// hexadecimal digits (left out where there is no locking) and `id` 32 (see
     /// ``TemporaryNames``).
     func temporaryURL(forKey key: String, lease: LockLease) -> URL {
@@ -49,13 +49,16 @@ extension FileStorage {
 
     /// Removes temporary files of `key` left by a writer that was killed mid-write.
     ///
-    /// Call only while holding the key's lock, `lease`. A file `<key>~<pid>-<lock>-<32 hex
-    /// digits>.tmp` is removed when `lock` is the inode of the lock file `lease` holds (its
-    /// writer, which held that lock for as long as the file existed, is gone), or else when
-    /// process `pid` cannot be writing it (see ``mayBeWriting(_:)``), as is one named
-    /// `<key>~<pid>-<32 hex digits>.tmp`; one of an older version, `<key>~<32 hex
-    /// digits>.tmp`, only when it was last modified more than ``unnamedTemporaryAge`` ago.
-    /// Nothing else is touched, so a live writer's file never is.
+    /// Call only while holding the key's lock, `lease`. A file this version names,
+    /// `<key>~w-<lock>-<32 hex digits>.tmp`, is removed when its own lock is free (see
+    /// ``DocumentFile/claimTemporary(atPath:)``): its writer held that lock for as long as the
+    /// file existed, so it is gone, whatever process ids say. Older versions' files, which their
+    /// writers did not lock, are judged as those versions did: `<key>~<pid>-<lock>-<32 hex
+    /// digits>.tmp` is removed when `lock` is the inode of the lock file `lease` holds, or else
+    /// when process `pid` cannot be writing it (see ``mayBeWriting(_:)``), as is
+    /// `<key>~<pid>-<32 hex digits>.tmp`; `<key>~<32 hex digits>.tmp` only when it was last
+    /// modified more than ``unnamedTemporaryAge`` ago. Nothing else is touched, so a live
+    /// writer's file never is.
     ///
     /// - Returns: How many files were removed.
     @discardableResult
@@ -65,8 +68,9 @@ extension FileStorage {
 
     /// One listing of the temporary files of `key`, while holding its lock `lease`: removes
     /// those of writers that are gone, as ``removeStaleTemporaries(forKey:holding:)`` says, and
-    /// finds another running writer of `key` — a temporary file of this user, named by a
-    /// process `pid` that is not this one (the threads of this process take the lock in turn,
+    /// finds another running writer of `key` — a temporary file of this user other than
+    /// `own` (the name of the one this writer holds) whose lock is held, or, of an older
+    /// version, one named by a process `pid` that is not this one (the threads of this process take the lock in turn,
     /// whatever its file) and with a lock file other than the one `lease` holds (one whose lock
     /// file was removed or replaced after it locked it), written less than
     /// ``unnamedTemporaryAge`` ago, whose process may be writing it (see ``mayBeWriting(_:)``).
@@ -74,18 +78,32 @@ extension FileStorage {
     /// in the way, nor, on Linux, one whose process holds no lock. See
     /// ``write(_:to:key:replacing:backup:lease:read:notices:)``.
     ///
-    /// - Returns: How many files were removed, and another running writer's process id and
-    ///   temporary file, if there is one.
-    func sweepTemporaries(forKey key: String, holding lease: LockLease) -> (
-        removed: Int, otherWriter: (pid: Int32, temporary: URL)?
+    /// - Returns: How many files were removed, and another running writer's temporary file
+    ///   with its process id where the system tells, if there is one.
+    func sweepTemporaries(forKey key: String, holding lease: LockLease, own: String? = nil) -> (
+        removed: Int, otherWriter: (pid: Int32?, temporary: URL)?
     ) {
         let prefix = "\(key)~"
         let held = lease.identity?.inode
         var removed = 0
-        var otherWriter: (pid: Int32, temporary: URL)?
+        var otherWriter: (pid: Int32?, temporary: URL)?
         for name in TemporaryNames.candidates(inFolderAt: folderPath, prefix: prefix) {
             guard let writer = TemporaryNames.writer(ofTemporary: name, prefix: prefix) else { continue }
             switch writer {
+            case .locked:
+                if name == own { continue }
+                let path = folderPath + (folderPath.hasSuffix("/") ? "" : "/") + name
+                switch DocumentFile.claimTemporary(atPath: path) {
+                case .removed: removed += 1
+                case .notOurs: continue
+                case .live:
+                    // Locked: its writer is at work now, under a lock file other than the one
+                    // `lease` holds (one that was removed or replaced after it locked it).
+                    guard otherWriter == nil else { continue }
+                    otherWriter = (
+                        LockHolder.processID(ofFileAt: path), folder.appending(path: name, directoryHint: .notDirectory)
+                    )
+                }
             case .process(let pid, let lockInode):
                 // This process's own: its current temporary file, or a live one (see above).
                 if pid == TemporaryNames.processID { continue }
@@ -455,15 +473,11 @@ extension FileStorage {
         _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, backup: MigrationBackup?,
         lease: LockLease, read: FileStamp?, notices: inout [StorageNotice]
     ) throws(StorageError) -> WriteAttempt<StorageError?> {
-        let temporary = temporaryPath(forKey: key, lease: lease)
         FaultInjection.reach(.willWrite(key))
-        do { try DocumentFile.writeTemporary(data, atPath: temporary, for: file) } catch {
-            // Writers that were killed mid-write may have left what fills the disk: their
-            // files are removed by the listing after the temporary file is written, so when
-            // that could not be written, remove them now and try once more if there were any.
-            guard removeStaleTemporaries(forKey: key, holding: lease) > 0 else { throw error }
-            try DocumentFile.writeTemporary(data, atPath: temporary, for: file)
-        }
+        // The temporary file stays locked by this writer until it is renamed or removed (see
+        // ``DocumentFile/writeLockedTemporary(_:atPath:for:)``); released on every way out.
+        let (temporary, held) = try writeLockedTemporary(data, forKey: key, file: file, lease: lease)
+        defer { DocumentFile.releaseTemporary(held) }
         FaultInjection.reach(.temporaryWritten(key))
         // Another running writer's temporary file means it may be between its own checks and
         // its rename: it held a lock file that was removed or replaced after it locked it, and
@@ -471,7 +485,8 @@ extension FileStorage {
         // for the others', so of two such writers at least one sees the other's and stands back
         // (the lease and stamp checks alone leave a gap between the check and the rename).
         // The same listing removes the temporary files of writers that are gone.
-        if let writer = sweepTemporaries(forKey: key, holding: lease).otherWriter {
+        let ownName = temporary.lastIndex(of: "/").map { String(temporary[temporary.index(after: $0)...]) }
+        if let writer = sweepTemporaries(forKey: key, holding: lease, own: ownName).otherWriter {
             DocumentFile.remove(atPath: temporary)
             return .anotherWriterCommitting(writer.pid, temporary: writer.temporary)
         }
@@ -510,6 +525,38 @@ extension FileStorage {
         throw .writeFailed(file: file, reason: failure)
     }
 
+    /// Writes `data` to a fresh temporary file of `key`, held locked (see
+    /// ``DocumentFile/writeLockedTemporary(_:atPath:for:)``): its path and the descriptor to
+    /// release once it is renamed or removed.
+    ///
+    /// Writers that were killed mid-write may have left what fills the disk: their files are
+    /// removed by the listing after the temporary file is written, so when that could not be
+    /// written, they are removed now and the write is tried once more if there were any. A new
+    /// file that a sweeper removed before it could be locked is written again under a new name.
+    func writeLockedTemporary(_ data: Data, forKey key: String, file: URL, lease: LockLease) throws(StorageError) -> (
+        path: String, descriptor: Int32
+    ) {
+        var sweptForRoom = false
+        var attempts = 0
+        while true {
+            let temporary = temporaryPath(forKey: key, lease: lease)
+            do {
+                if let descriptor = try DocumentFile.writeLockedTemporary(data, atPath: temporary, for: file) {
+                    return (temporary, descriptor)
+                }
+            } catch {
+                guard !sweptForRoom, removeStaleTemporaries(forKey: key, holding: lease) > 0 else { throw error }
+                sweptForRoom = true
+                continue
+            }
+            attempts += 1
+            if attempts >= 100 {
+                throw .writeFailed(
+                    file: file, reason: "its temporary files were removed by another process before they could be locked")
+            }
+        }
+    }
+
     /// Copies the document as it was before a migration, `backup.original`, to
     /// `<key>~before-v<N>-<UTC time>.json` (`N` the version migrated to), durably: a temporary
     /// file, flushed, renamed. A copy with the same name stem and the same bytes, left by an
@@ -542,10 +589,10 @@ extension FileStorage {
         guard let target else {
             throw .writeFailed(file: file, reason: "too many copies are named \(stem)\(stamp)")
         }
-        let temporary = temporaryURL(forKey: key, lease: lease)
-        try DocumentFile.writeTemporary(backup.original, at: temporary, for: target)
-        if let failure = DocumentFile.renameItem(temporary, to: target) {
-            DocumentFile.remove(temporary)
+        let (temporary, held) = try writeLockedTemporary(backup.original, forKey: key, file: target, lease: lease)
+        defer { DocumentFile.releaseTemporary(held) }
+        if let failure = DocumentFile.renameItem(atPath: temporary, to: target) {
+            DocumentFile.remove(atPath: temporary)
             throw .writeFailed(file: target, reason: failure)
         }
         return target
@@ -596,7 +643,7 @@ extension FileStorage {
 enum WriteAttempt<Value> {
     case done(Value)
     case lockLost
-    case anotherWriterCommitting(Int32, temporary: URL)
+    case anotherWriterCommitting(Int32?, temporary: URL)
 
     /// The same attempt with the done value transformed.
     func map<Other>(_ transform: (Value) -> Other) -> WriteAttempt<Other> {

@@ -8,11 +8,12 @@ import Darwin
 import Foundation
 import Synchronization
 
-/// The names of temporary files — `<key>~<pid>-<lock>-<id>.tmp`: who wrote them, with the
-/// lock file it held, and a fresh id — and the listing that finds those a killed writer left
-/// behind.
+/// The names of temporary files — `<key>~w-<lock>-<id>.tmp`: written under a lock on the
+/// file itself, with the lock file the writer held, and a fresh id — and the listing that finds
+/// those a killed writer left behind. Older versions named them `<key>~<pid>-<lock>-<id>.tmp`,
+/// `<key>~<pid>-<id>.tmp` and `<key>~<id>.tmp`, and did not lock them.
 enum TemporaryNames {
-    /// This process's id, as temporary file names carry it.
+    /// This process's id, as older versions' temporary file names carry it.
     static let processID = ProcessInfo.processInfo.processIdentifier
 
     /// 16 random hexadecimal digits drawn once per process: with a counter, ids that no other
@@ -59,18 +60,22 @@ enum TemporaryNames {
         }
     }
 
-    /// The part of a temporary file's name after `<key>~` and before a fresh id: the writing
-    /// process's id, then — where there is locking — the inode of the lock file it holds while
-    /// the file exists: `<pid>-<16 hex digits>-`, or `<pid>-`.
+    /// The part of a temporary file's name after `<key>~` and before a fresh id: `w-`, then —
+    /// where there is locking — the inode of the store's lock file the writer holds while the
+    /// file exists: `w-<16 hex digits>-`, or `w-`.
     ///
-    /// The lock's inode tells a writer that holds the same lock file that the file's writer is
-    /// gone, whatever runs under that process id now: a running writer would hold that very
-    /// lock (see ``FileStorage/sweepTemporaries(forKey:holding:)``).
+    /// The `w` says that the writer holds a `flock` lock on the temporary file itself for as
+    /// long as the file exists (see ``DocumentFile/writeLockedTemporary(_:atPath:for:)``): whether
+    /// its writer is still at work is proven on the file, never by a process id, which means
+    /// nothing to another user or in another pid namespace.
     static func writerPart(lockInode: UInt64?) -> String {
-        var part = "\(processID)-"
+        var part = lockedMark
         appendLockPart(inode: lockInode, to: &part)
         return part
     }
+
+    /// What starts the writer part of a temporary file this version writes: `w-`.
+    static let lockedMark = "w-"
 
     /// Appends the lock part of ``writerPart(lockInode:)`` to `text`: `<16 hex digits>-`, or
     /// nothing when `inode` is `nil`.
@@ -82,12 +87,18 @@ enum TemporaryNames {
 
     /// Who wrote a temporary file, as its name says.
     enum Writer: Equatable {
+        /// `<key>~w-<32 hex digits>.tmp`, or `<key>~w-<16 hex digits>-<32 hex digits>.tmp` when
+        /// the writer held a lock file, of that inode: this version's, whose writer holds a lock on
+        /// the file while it exists (see ``writerPart(lockInode:)``).
+        case locked(lockInode: UInt64?)
         /// `<key>~<pid>-<32 hex digits>.tmp`, or `<key>~<pid>-<16 hex digits>-<32 hex digits>.tmp`
         /// when the writer held a lock file, of that inode (see ``writerPart(lockInode:)``).
         case process(Int32, lockInode: UInt64?)
         /// A name of that shape whose process part is not a valid process id.
         case invalidProcess
         /// `<key>~<32 hex digits>.tmp`, an older version's: no process named.
+        ///
+        /// `process` names too are an older version's: this one writes ``locked(lockInode:)``.
         case olderVersion
     }
 
@@ -119,6 +130,7 @@ enum TemporaryNames {
                     lockInode = inode
                     process = writer[..<dash]
                 }
+                if process.elementsEqual("w".utf8) { return .locked(lockInode: lockInode) }
                 guard let pid = processID(process) else { return .invalidProcess }
                 return .process(pid, lockInode: lockInode)
             }
@@ -126,10 +138,11 @@ enum TemporaryNames {
     }
 
     /// Whether `name` is exactly the name of a temporary file of the store `key`, as a writer
-    /// of this version or an older one names it (see ``Writer``), with a valid process id.
+    /// of this version or an older one names it (see ``Writer``), with a valid process id where
+    /// it names one.
     static func isTemporaryName(_ name: String, forKey key: String) -> Bool {
         switch writer(ofTemporary: name, prefix: "\(key)~") {
-        case .process?, .olderVersion?: true
+        case .locked?, .process?, .olderVersion?: true
         case .invalidProcess?, nil: false
         }
     }
