@@ -44,7 +44,12 @@ enum DataFolderCommand {
     ///
     /// Run it while no other run of demo-cli uses the folder (a live view would keep showing
     /// what it had read).
-    static func reset(confirmed: Bool, folder: HelpText.DataFolder, context: CommandContext) -> ExitStatus {
+    ///
+    /// A `receipts.json` that holds purchases paid for but not yet credited is kept, and named,
+    /// unless `discardUncredited`: the next run credits them (to the new, empty ledger).
+    static func reset(
+        confirmed: Bool, discardUncredited: Bool = false, folder: HelpText.DataFolder, context: CommandContext
+    ) -> ExitStatus {
         let console = context.console
         let shown = folder.path.escapingControlCharacters
         if !confirmed {
@@ -63,7 +68,8 @@ enum DataFolderCommand {
         var names: [String] = []
         var foreign: [String] = []
         let url = URL(filePath: folder.path, directoryHint: .isDirectory)
-        for key in keys {
+        let keptReceipts = discardUncredited ? nil : uncreditedPurchases(in: url)
+        for key in keys where !(key == LocalPurchaseBackend.documentKey && keptReceipts != nil) {
             let files = LibraryFiles.files(forKey: key, in: url)
             names += files.own
             foreign += files.foreign
@@ -88,11 +94,35 @@ enum DataFolderCommand {
                 "Removed \(removed.count) file\(removed.count == 1 ? "" : "s") from \(shown): \(removed.joined(separator: ", "))."
             )
         }
+        if let keptReceipts {
+            console.print(
+                "Kept \(LocalPurchaseBackend.documentKey).json: \(keptReceipts.escapingControlCharacters) "
+                    + "To remove it too, run reset --yes --discard-uncredited.")
+        }
         if !foreign.isEmpty {
             console.print(
                 "Left \(foreign.joined(separator: ", ").escapingControlCharacters) in place: "
                     + "\(foreign.count == 1 ? "it was" : "they were") not saved by demo-cli.")
         }
         return .success
+    }
+
+    /// Why the receipts in `folder` must be kept, in a sentence: some are paid for and not yet
+    /// credited, or they could not be checked; `nil` when none is waiting (or there are none).
+    /// Reads only: nothing is moved or written.
+    private static func uncreditedPurchases(in folder: URL) -> String? {
+        let storage = FileStorage(
+            folder: folder, appName: "demo-cli", lockTimeout: FileStorage.defaultLockTimeout, reportNotice: { _ in })
+        do {
+            let waiting = try LocalPurchaseBackend.uncreditedReceipts(in: storage)
+            guard !waiting.isEmpty else { return nil }
+            var bought = waiting.prefix(5).map(\.product.description).joined(separator: ", ")
+            if waiting.count > 5 { bought += " and \(waiting.count - 5) more" }
+            return "it holds \(waiting.count) purchase\(waiting.count == 1 ? "" : "s") paid for and not yet credited "
+                + "(\(bought)); the next run credits \(waiting.count == 1 ? "it" : "them")."
+        } catch {
+            return
+                "it could not be checked for purchases paid for and not yet credited (\(error.errorDescription ?? error.description))."
+        }
     }
 }
