@@ -144,6 +144,36 @@ struct MoneyRefusalBinaryTests {
         }
     }
 
+    /// Writes a `receipts.json` of `count` purchases of one item each, none credited: what
+    /// `count` buys leave while another process holds the ledger's lock.
+    static func leavePendingReceipts(_ count: Int, in folder: URL) throws {
+        let receipts = (0..<count).map { index in
+            #"{"credited": false, "date": "2026-01-01T00:00:00Z", "id": "pending-\#(index)", "#
+                + #""product": {"count": 1, "kind": "boostItems"}}"#
+        }
+        let text = #"{"formatVersion": 2, "valueVersion": 2, "value": [\#(receipts.joined(separator: ","))]}"#
+        try Data(text.utf8).write(to: folder.appending(path: "receipts.json"))
+    }
+
+    /// From outside: 400 purchases waiting (more than the 320 ids a ledger used to remember),
+    /// then a launch killed after the ledger credited them and before the receipts were marked
+    /// credited: the next launch credited the oldest 80 again (480 items for 400 bought).
+    @Test func manyPendingPurchasesAreCreditedOnceWhenTheLaunchIsKilledBeforeFinishing() throws {
+        try withDemoBinary { binary in
+            try Self.leavePendingReceipts(400, in: binary.dataFolder)
+            let process = Process()
+            process.executableURL = try HeldLockBinaryTests.stressHelper()
+            process.arguments = ["report", binary.dataFolder.path(percentEncoded: false), "--crash-at", "purchases:after-write"]
+            let killed = try StartedChild.start(process).finish()
+            try #require(killed.wasKilled, "the launch was not killed after the ledger's write: \(killed)")
+            for _ in 0..<3 {
+                #expect(try binary.run(["purchase", "show"]).lines.first == "boost items: 400")
+            }
+            let buy = try binary.run(["purchase", "buy"])
+            #expect(buy.lines == ["Bought 1 boost item. You own 401 boost items; no premium."], "\(buy)")
+        }
+    }
+
     /// Items spent equal boosts shown: a `boost.json` that can't be written refuses the use
     /// before the item is spent, naming the file.
     @Test(arguments: ["fifo", "another program's file"])
