@@ -68,11 +68,18 @@ enum DataFolderCommand {
         var names: [String] = []
         var foreign: [String] = []
         let url = URL(filePath: folder.path, directoryHint: .isDirectory)
-        let keptReceipts = discardUncredited ? nil : uncreditedPurchases(in: url)
-        for key in keys where !(key == LocalPurchaseBackend.documentKey && keptReceipts != nil) {
+        var keptReceipts: String?
+        for key in keys {
             let files = LibraryFiles.files(forKey: key, in: url)
-            names += files.own
             foreign += files.foreign
+            // The library's own receipts, holding purchases paid for and not yet credited.
+            if key == LocalPurchaseBackend.documentKey, !discardUncredited, files.own.contains("\(key).json"),
+                let reason = uncreditedPurchases(in: url)
+            {
+                keptReceipts = reason
+                continue
+            }
+            names += files.own
         }
         var removed: [String] = []
         for name in names {
