@@ -174,6 +174,23 @@ struct MoneyRefusalBinaryTests {
         }
     }
 
+    /// An item spent on a boost shows that boost even when `boost.json` can no longer be
+    /// read (another user's file put in its place): the purchases ledger records the boost it
+    /// paid for. It used to show "No boost is running" with the item gone.
+    @Test(.enabled(if: geteuid() == 0, "giving a file away needs root"))
+    func aBoostPaidForStillShowsWhenItsRecordCantBeRead() throws {
+        try withDemoBinary { binary in
+            #expect(try binary.run(["purchase", "buy", "--items", "2"]).status == 0)
+            #expect(try binary.run(["boost", "use", "--seconds", "600"]).status == 0)
+            let path = binary.dataFolder.appending(path: "boost.json").path(percentEncoded: false)
+            try #require(chown(path, 65534, 65534) == 0)
+            let status = try binary.run(["boost", "status"])
+            #expect(status.lines.first?.hasPrefix("Boost: ") == true, "\(status)")
+            #expect(status.lines.first?.hasSuffix("1 boost item owned.") == true, "\(status)")
+            #expect(status.standardError.contains(path), "the unreadable file is named: \(status.standardError)")
+        }
+    }
+
     /// Items spent equal boosts shown: a `boost.json` that can't be written refuses the use
     /// before the item is spent, naming the file.
     @Test(arguments: ["fifo", "another program's file"])
