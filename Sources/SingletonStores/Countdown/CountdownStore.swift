@@ -166,6 +166,14 @@ public final class CountdownStore: Sendable {
             }
         }
         let record = journal.current()
+        if record.endsBeyondLongestCountdown(wallClock: wallClock, bootClock: bootClock) {
+            journal.reportIssue(
+                .unusableStoredValue(
+                    key: key,
+                    message:
+                        "its countdown ends further ahead than the longest countdown (100 years), which no countdown writes; "
+                        + "it is shown as no countdown, and the next start replaces it."))
+        }
         let now = timer.now
         model = Locked(
             CountdownModel(

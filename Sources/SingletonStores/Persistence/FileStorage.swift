@@ -261,6 +261,10 @@ public struct FileStorage: StoreStorage {
     /// first, and backed up and rewritten even when `body` leaves its value as it is; one whose
     /// migration fails is left in place: the call throws
     /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` and `body` does not run.
+    /// Nor does it run for a bad document that may not be moved aside (another program's file
+    /// in a folder the library did not make): the call throws
+    /// ``StorageError/keepAsideFailed(file:reason:)`` first, so a `body` that spends or decides
+    /// never acts on a write that can't happen.
     @discardableResult
     public func update<Value: Codable & Sendable, Outcome>(
         _ document: StoreDocument<Value>,

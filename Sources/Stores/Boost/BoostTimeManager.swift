@@ -62,7 +62,12 @@ import Timers
 ///
 /// ## Bad input
 /// Zero or negative durations end any running boost at once (as a stop would);
-/// durations beyond ``maximumDuration`` (100 years) are clamped to it.
+/// durations beyond ``maximumDuration`` (100 years) are clamped to it. A `boost` document whose
+/// boost ends further ahead than that (an end in the year 9999, which no start writes) is
+/// refused: it shows as no boost, `reportIssue` is told, and the next start replaces it.
+/// A `boost` document that can't be written (another program's file in a folder the library
+/// did not make, another user's) refuses every change, an item's use included, before anything
+/// is spent.
 public final class BoostTimeManager: BoostTimeManagerContract {
     /// The app's boost countdown: the continuous clock, the system wall clock, the default data
     /// folder and the default notification center.

@@ -30,7 +30,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// Decoding range-checks every field: a negative ``entryCount``, a date a ledger entry may not
+/// Decoding range-checks every field: a negative ``entryCount``, a ``boostItemBalance`` its
+/// entries cannot add up to (below minus ``entryCount``, or above ``entryCount`` times
+/// ``PurchaseProduct/boostItemLimit``'s most), a date a ledger entry may not
 /// hold (see ``LedgerEntry/init(from:)``), more than ``maximumStoredReceiptIDs`` ids or an id longer than 200 characters
 /// make the document invalid, and the storage keeps it aside.
 package struct LedgerCheckpoint: Sendable, Codable, Equatable {
@@ -96,6 +98,11 @@ package struct LedgerCheckpoint: Sendable, Codable, Equatable {
         guard entryCount >= 0 else {
             throw Self.outOfRange(.entryCount, in: container, "\(entryCount) entries is below zero")
         }
+        guard Self.balanceRange(entryCount: entryCount).contains(boostItemBalance) else {
+            throw Self.outOfRange(
+                .boostItemBalance, in: container,
+                "a balance of \(boostItemBalance) boost items is not what \(entryCount) entries can add up to")
+        }
         if let premiumExpiry, !StoredDate.isPlausible(premiumExpiry) {
             throw Self.outOfRange(.premiumExpiry, in: container, "the end of premium is not a date a ledger entry may hold")
         }
@@ -110,6 +117,13 @@ package struct LedgerCheckpoint: Sendable, Codable, Equatable {
         if receiptIDs.contains(where: { $0.count > 200 }) {
             throw Self.outOfRange(.receiptIDs, in: container, "a receipt id is longer than 200 characters")
         }
+    }
+
+    /// The balances `entryCount` entries can add up to: each one buys at most
+    /// ``PurchaseProduct/boostItemLimit`` items, or uses or gives back one.
+    static func balanceRange(entryCount: Int) -> ClosedRange<Int> {
+        let (most, overflow) = entryCount.multipliedReportingOverflow(by: PurchaseProduct.boostItemLimit.upperBound)
+        return -entryCount...(overflow ? .max : most)
     }
 
     /// Encodes the checkpoint; absent fields (no premium, no grant) are left out.

@@ -40,6 +40,9 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     }
 
     /// Records a receipt for `product`, not yet credited, and returns it.
+    ///
+    /// - Throws: ``PurchaseError/notRecorded(_:)`` when the receipt could not be written: then
+    ///   nothing was bought.
     public func purchase(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         let receipt = PurchaseReceipt(id: UUID().uuidString, product: product, date: wallClock.now())
@@ -50,7 +53,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
                 Self.trim(&receipts)
             }
         } catch {
-            throw .storage(error)
+            throw .notRecorded(error)  // no receipt, no payment
         }
         return .purchased(receipt)
     }
@@ -124,6 +127,17 @@ public struct LocalPurchaseBackend: PurchaseBackend {
 
     /// The receipts' document key.
     static let key = "receipts"
+
+    /// The key of the document this backend keeps its receipts in: `receipts`.
+    package static var documentKey: String { key }
+
+    /// The receipts in `storage` paid for and not yet credited, read without waiting for a lock
+    /// and without writing anything: what removing the `receipts` document would lose.
+    ///
+    /// - Throws: When the document can't be read (a bad one is moved aside as any read does).
+    package static func uncreditedReceipts(in storage: any StoreStorage) throws(StorageError) -> [PurchaseReceipt] {
+        try storage.load(PurchaseDocuments.storedReceipts).value.filter { $0.credited == false }.map(\.receipt)
+    }
 }
 
 /// A receipt as the `receipts` document keeps it: the receipt's fields, and `"credited": true`

@@ -8,10 +8,11 @@ import Foundation
 /// conforms its payment SDK to this protocol.
 ///
 /// A receipt is credited once: ``PurchaseManager`` skips every receipt whose id its ledger
-/// remembers, and tells the backend, with ``finish(_:)``, each receipt its ledger holds — as
-/// StoreKit's rule goes, a transaction is finished only after its content is delivered. A
-/// ledger remembers the ids of its newest 256 purchases
-/// (older ones are folded into its checkpoint), and a ledger that had to be kept aside
+/// remembers (a receipt listed twice counts once), and tells the backend, with ``finish(_:)``,
+/// each receipt its ledger holds — as StoreKit's rule goes, a transaction is finished only
+/// after its content is delivered. A ledger remembers the ids of its newest 256 purchases
+/// (older ones are folded into its checkpoint) and of every receipt it credited that the
+/// backend still reports pending, and a ledger that had to be kept aside
 /// (unreadable, or written by a newer version) remembers none: so ``pendingReceipts()`` returns
 /// only receipts not yet finished, never one that was. ``restore()``, which a user asks for,
 /// may return finished ones that can be delivered again without giving anything twice —

@@ -15,6 +15,13 @@ public enum PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
     case boostNotStarted(BoostError)
     /// The purchase ledger could not be read or written; nothing changed.
     case storage(StorageError)
+    /// Nothing was bought and nothing was charged: the purchase could not be recorded. Either
+    /// the purchase ledger can't be written for a reason waiting will not cure (a file that is
+    /// not the app's in its place, another user's file, a lock file that is not a file, a ledger
+    /// this version may not write), checked before the payment is asked for; or
+    /// ``LocalPurchaseBackend`` could not write its receipt. The `StorageError` names the file
+    /// and says what to do.
+    case notRecorded(StorageError)
     /// The purchase was paid for and its receipt recorded, but the ledger could not be written
     /// to credit it (another process held its lock, the disk is full…). It is credited when the
     /// purchases store is free: at the next launch, purchase or restore. Buying again would buy
@@ -31,6 +38,8 @@ public enum PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noBoostItems: "You have no boost items. Buy some first (purchase buy)."
         case .boostNotStarted(let error): "The boost did not start, so your item was not spent: \(error)"
         case .storage(let error): "\(error)"
+        case .notRecorded(let error):
+            "Nothing was bought and nothing was charged: the purchase could not be recorded. \(error)"
         case .notYetCredited(let receipt, let reason):
             "Bought \(receipt.product): the purchase is recorded, but \(Self.why(reason)). "
                 + "It will be credited when the purchases store is free (the next time the app starts, buys or restores); "

@@ -48,6 +48,10 @@ extension PurchaseLedger {
                     kept.append(try decoder.decode(StoredJSON.self, from: Data(stream.valueBytes(limit: Self.longestStoredPart))))
                 }
                 builder.kept += kept
+            case "unfinishedReceiptIDs":
+                let bytes = try stream.valueBytes(limit: Self.longestStoredPart)
+                builder.unfinished = try PurchaseLedger.checkedUnfinishedReceiptIDs(
+                    decoder.decode([String].self, from: Data(bytes)))
             default:
                 try stream.skipValue()
             }
@@ -101,6 +105,7 @@ extension PurchaseLedger {
         var recent: [LedgerEntry] = []
         var unreadable: [UnreadableLedgerEntry] = []
         var kept: [StoredJSON] = []
+        var unfinished: [String] = []
         var decoded = 0
         var folded = false
 
@@ -141,7 +146,9 @@ extension PurchaseLedger {
                     UnreadableLedgerEntry(stored: $0, reason: "it could not be read when the ledger was loaded earlier")
                 }
             LedgerDecoding.count(entries: decoded)
-            return PurchaseLedger(checkpoint: checkpoint, entries: recent, unreadableEntries: unreadableEntries)
+            return PurchaseLedger(
+                checkpoint: checkpoint, entries: recent, unreadableEntries: unreadableEntries,
+                unfinishedReceiptIDs: unfinished)
         }
     }
 }

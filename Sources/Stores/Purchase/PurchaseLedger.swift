@@ -59,18 +59,36 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
     /// so that receipt is never credited twice.
     public private(set) var unreadableEntries: [UnreadableLedgerEntry] = []
 
+    /// The ids of receipts this ledger credited that the purchase backend may not have marked
+    /// finished yet, oldest first: compaction never forgets them, so a backend that presents
+    /// such a receipt again — its finish failed, or the app was killed before it — finds it
+    /// known however many purchases were credited since (see ``PurchaseBackend``). An id leaves
+    /// this list at a later credit, once the backend no longer reports its receipt pending.
+    /// Stored as `unreadableEntries` is, beside the entries, only when there are any.
+    package private(set) var unfinishedReceiptIDs: [String] = []
+
+    /// The most ids ``unfinishedReceiptIDs`` holds: receipts waiting beyond it are credited
+    /// once earlier ones are finished, and a purchase is refused before it is paid for (a
+    /// stored ledger may hold up to ``LedgerCheckpoint/maximumStoredReceiptIDs``, for purchases
+    /// made at once in several processes).
+    package static let unfinishedReceiptIDLimit = 4_096
+
     /// An empty ledger.
     public init() {}
 
     /// A ledger of these parts, as read from a document (see ``PurchaseLedger/streamed(from:decoder:)``).
-    init(checkpoint: LedgerCheckpoint?, entries: [LedgerEntry], unreadableEntries: [UnreadableLedgerEntry]) {
+    init(
+        checkpoint: LedgerCheckpoint?, entries: [LedgerEntry], unreadableEntries: [UnreadableLedgerEntry],
+        unfinishedReceiptIDs: [String]
+    ) {
         self.checkpoint = checkpoint
         self.entries = entries
         self.unreadableEntries = unreadableEntries
+        self.unfinishedReceiptIDs = unfinishedReceiptIDs
     }
 
     private enum CodingKeys: String, CodingKey {
-        case entries, unreadableEntries, checkpoint, entriesSinceCheckpoint
+        case entries, unreadableEntries, checkpoint, entriesSinceCheckpoint, unfinishedReceiptIDs
     }
 
     /// Decodes a ledger entry by entry, with or without a checkpoint of older entries:
@@ -97,13 +115,15 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
                 UnreadableLedgerEntry(stored: $0, reason: "it could not be read when the ledger was loaded earlier")
             }
         }
+        unfinishedReceiptIDs = try Self.checkedUnfinishedReceiptIDs(
+            container.decodeIfPresent([String].self, forKey: .unfinishedReceiptIDs) ?? [])
         LedgerDecoding.count(
             entries: entries.count + unreadableEntries.count, checkpoints: checkpoint == nil ? 0 : 1)
     }
 
     /// Encodes the entries (under `entries`, or after the checkpoint under
-    /// `entriesSinceCheckpoint`), and the unreadable ones unchanged under `unreadableEntries`
-    /// when there are any.
+    /// `entriesSinceCheckpoint`), the unreadable ones unchanged under `unreadableEntries` and
+    /// the ``unfinishedReceiptIDs`` under `unfinishedReceiptIDs`, when there are any.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if let checkpoint {
@@ -115,6 +135,23 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
         if !unreadableEntries.isEmpty {
             try container.encode(unreadableEntries.map(\.stored), forKey: .unreadableEntries)
         }
+        if !unfinishedReceiptIDs.isEmpty {
+            try container.encode(unfinishedReceiptIDs, forKey: .unfinishedReceiptIDs)
+        }
+    }
+
+    /// `ids` as read from a document, range-checked: at most
+    /// ``LedgerCheckpoint/maximumStoredReceiptIDs`` ids of 1 to 200 characters.
+    static func checkedUnfinishedReceiptIDs(_ ids: [String]) throws -> [String] {
+        let limit = LedgerCheckpoint.maximumStoredReceiptIDs
+        guard ids.count <= limit, ids.allSatisfy({ (1...200).contains($0.count) }) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [CodingKeys.unfinishedReceiptIDs],
+                    debugDescription:
+                        "more than \(limit) unfinished receipt ids, or an id that is empty or longer than 200 characters"))
+        }
+        return ids
     }
 
     /// A decoding error in a sentence.
@@ -191,7 +228,50 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
     /// once, and is not credited again.
     public var receiptIDs: Set<String> {
         Set(checkpoint?.receiptIDs ?? []).union(entries.lazy.compactMap(\.receiptID))
-            .union(unreadableEntries.lazy.compactMap(\.receiptID))
+            .union(unreadableEntries.lazy.compactMap(\.receiptID)).union(unfinishedReceiptIDs)
+    }
+
+    /// Credits the receipts this ledger does not know yet, each once (a receipt listed twice
+    /// counts once), in order, and remembers their ids as unfinished until the backend finishes
+    /// them (see ``unfinishedReceiptIDs``). When none is credited, the ledger is left as it was.
+    ///
+    /// - Parameters:
+    ///   - receipts: The receipts to credit, oldest first.
+    ///   - beyondLimit: How many of the last receipts are credited even when
+    ///     ``unfinishedReceiptIDLimit`` is reached (a purchase just paid for); the others wait.
+    ///   - finished: Ids the backend has finished since they were credited: they leave
+    ///     ``unfinishedReceiptIDs`` first (see ``finishedReceiptIDs(seen:pending:)``).
+    /// - Returns: The receipts credited.
+    package mutating func credit(
+        _ receipts: [PurchaseReceipt], beyondLimit: Int = 0, finished: Set<String> = []
+    ) -> [PurchaseReceipt] {
+        var next = self
+        if !finished.isEmpty { next.unfinishedReceiptIDs.removeAll { finished.contains($0) } }
+        var known = next.receiptIDs
+        var credited: [PurchaseReceipt] = []
+        for (index, receipt) in receipts.enumerated() {
+            let mayExceed = index >= receipts.count - beyondLimit
+            guard mayExceed || next.unfinishedReceiptIDs.count < Self.unfinishedReceiptIDLimit else { continue }
+            guard known.insert(receipt.id).inserted else { continue }
+            next.append(receipt.product.ledgerKind, at: receipt.date, receiptID: receipt.id)
+            next.unfinishedReceiptIDs.append(receipt.id)
+            credited.append(receipt)
+        }
+        guard !credited.isEmpty else { return [] }
+        next.compact()
+        self = next
+        return credited
+    }
+
+    /// The unfinished receipt ids the backend finished between two reads: those in `seen` that
+    /// are not in `pending`.
+    ///
+    /// - Parameters:
+    ///   - seen: ``unfinishedReceiptIDs`` as read before the backend was asked.
+    ///   - pending: The ids of every receipt the backend reported pending, asked after `seen`
+    ///     was read.
+    package static func finishedReceiptIDs(seen: [String], pending: [PurchaseReceipt]) -> Set<String> {
+        Set(seen).subtracting(pending.lazy.map(\.id))
     }
 
     /// The newest entry that spent an item on a boost, with the boost it started (kept by the
@@ -368,6 +448,7 @@ extension PurchaseLedger {
             checkpoint.receiptIDs = checkpoint.receiptIDs.map { _ in StoreSnapshot.redacted }
             self.checkpoint = checkpoint
         }
+        unfinishedReceiptIDs = unfinishedReceiptIDs.map { _ in StoreSnapshot.redacted }
         unreadableEntries = []
     }
 }

@@ -45,6 +45,13 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 /// ``PurchaseError/boostNotStarted(_:)`` and nothing is spent.
 ///
 /// ## Interrupted purchases
+/// Before it asks the backend for payment, ``buy(_:)`` checks under the ledger's lock, from the
+/// document on disk, that the ledger can be written: when it can't for a reason waiting will
+/// not cure — another program's `purchases.json` in a folder the library did not make, another
+/// user's file, a lock file that is a folder, a pipe or a link — the purchase is refused with
+/// ``PurchaseError/notRecorded(_:)``, which names the file, and nothing is charged. A lock held
+/// by another process is not such a reason: the purchase goes ahead, as below.
+///
 /// A purchase is paid for when the backend returns its receipt, and credited when the ledger
 /// records it. When the ledger can't be written then (another process holds its lock, the disk
 /// is full), ``buy(_:)`` throws ``PurchaseError/notYetCredited(_:reason:)``: the purchase is
@@ -54,7 +61,10 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 /// ``PurchaseBackend/pendingReceipts()`` are compared with the ledger, every receipt it lacks
 /// is added, and every receipt the ledger holds is then finished
 /// (``PurchaseBackend/finish(_:)``), as StoreKit finishes a transaction only once its content
-/// is delivered: so each receipt is credited once, whatever happens. Creating the store never
+/// is delivered: so each receipt is credited once, whatever happens — the ledger keeps the id of
+/// every receipt it credited until the backend no longer reports it pending
+/// (``PurchaseLedger/unfinishedReceiptIDs``), however many purchases were credited since, so a
+/// finish that fails or is killed never leads to a second credit. Creating the store never
 /// waits for another process: while one holds the ledger's lock (a purchase in progress, or a
 /// process that was stopped), the receipts are left to a later launch and the store shows the
 /// ledger as last committed. The backend is never called under the lock.
@@ -141,7 +151,8 @@ public final class PurchaseManager: PurchaseStoreContract {
     ///
     /// - Returns: What the purchase came to.
     /// - Throws: ``PurchaseError/busy(_:)`` if a purchase or restore is running (nothing
-    ///   changes), ``PurchaseError/invalidProduct(_:)``, or the backend's failure (the flow ends
+    ///   changes), ``PurchaseError/invalidProduct(_:)``, ``PurchaseError/notRecorded(_:)`` when
+    ///   the ledger can't take the purchase (nothing was charged), or the backend's failure (the flow ends
     ///   in ``PurchaseFlowState/failed(reason:)``); ``PurchaseError/notYetCredited(_:reason:)``
     ///   when the purchase was paid for but the ledger could not be written: the backend keeps
     ///   the receipt pending and the next launch (or purchase, or restore) credits it.
@@ -150,12 +161,13 @@ public final class PurchaseManager: PurchaseStoreContract {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         try move(to: .purchasing(product))
         do throws(PurchaseError) {
+            try checkLedgerCanCredit()
             let outcome = try await backend.purchase(product)
             switch outcome {
             case .purchased(let receipt):
                 FaultInjection.reach(.purchasePaid)
                 do throws(PurchaseError) {
-                    try record([receipt])
+                    try record([receipt], paid: true)
                 } catch {
                     // Paid and recorded by the backend, which keeps it pending: never "nothing
                     // changed, try again" — buying again would buy again.
@@ -185,7 +197,7 @@ public final class PurchaseManager: PurchaseStoreContract {
     public func restore() async throws(PurchaseError) -> Int {
         try move(to: .restoring)
         do {
-            let added = try record(try await backend.restore())
+            let added = try record(try await backend.restore(), paid: false)
             try? move(to: added > 0 ? .purchased(nil) : .idle)
             return added
         } catch {
@@ -205,7 +217,9 @@ public final class PurchaseManager: PurchaseStoreContract {
     ///
     /// - Parameter duration: The boost's length in seconds, above zero.
     /// - Throws: ``PurchaseError/noBoostItems`` or ``PurchaseError/boostNotStarted(_:)`` (a boost
-    ///   is running, or the duration is not above zero); then nothing was spent.
+    ///   is running, or the duration is not above zero), or ``PurchaseError/storage(_:)`` when
+    ///   the boost's or the ledger's document can't be written (it names the file); then
+    ///   nothing was spent.
     public func useBoostItem(duration: Int) throws(PurchaseError) {
         let boost = self.boost ?? StoreValues.current.boost
         let now = wallClock.now()
@@ -283,68 +297,118 @@ public final class PurchaseManager: PurchaseStoreContract {
         }
     }
 
+    /// Checks, before a payment is taken, that the ledger can credit it: under the ledger's
+    /// lock, from the document on disk, without changing it.
+    ///
+    /// Throws ``PurchaseError/notRecorded(_:)`` for any problem the storage reports —
+    /// a document that is not the library's or not the user's, a lock file that is not a file,
+    /// a document this version may not write — and ``PurchaseError/failed(reason:)`` when
+    /// ``PurchaseLedger/unfinishedReceiptIDLimit`` credited receipts still wait for the
+    /// backend to finish them. A lock held by another process is not a problem: waiting cures
+    /// it, so the purchase goes ahead and is credited when the lock is free.
+    private func checkLedgerCanCredit() throws(PurchaseError) {
+        let full: Bool?
+        do {
+            let checked = try storage.updateIfAvailable(PurchaseDocuments.ledger) { ledger in
+                ledger.unfinishedReceiptIDs.count >= PurchaseLedger.unfinishedReceiptIDLimit
+            }
+            if let problem = checked?.recovery { reportIssue(.storageRecovered(problem)) }
+            full = checked?.outcome
+        } catch {
+            if case .lockTimedOut = error { return }  // another process is writing it
+            throw .notRecorded(error)
+        }
+        if full == true {
+            throw .failed(
+                reason:
+                    "\(PurchaseLedger.unfinishedReceiptIDLimit) earlier purchases are credited but the payment system has not confirmed them yet"
+            )
+        }
+    }
+
     /// Adds the receipts the ledger does not have yet, and the backend's pending ones; returns
-    /// how many of `receipts` were added. The backend then finishes every receipt the ledger
-    /// holds.
+    /// how many of `receipts` were added. The backend then finishes every one of them the
+    /// ledger holds.
+    ///
+    /// - Parameter paid: Whether `receipts` were just paid for: they are credited even when the
+    ///   ledger already holds ``PurchaseLedger/unfinishedReceiptIDLimit`` unfinished receipts.
     @discardableResult
-    private func record(_ receipts: [PurchaseReceipt]) throws(PurchaseError) -> Int {
+    private func record(_ receipts: [PurchaseReceipt], paid: Bool) throws(PurchaseError) -> Int {
         // Pending receipts ride along (one whose credit failed earlier, say); a backend that
         // can't list them now is asked again at the next launch.
+        let seen = ledger.state.unfinishedReceiptIDs  // read before the backend is asked
+        let listed = try? backend.pendingReceipts()
         let given = Set(receipts.map(\.id))
-        let pending = ((try? backend.pendingReceipts()) ?? []).filter { !given.contains($0.id) }
-        let added = try ledgerUpdate { ledger -> Int in
-            _ = Self.credit(pending, to: &ledger)  // older: credited first, in the backend's order
-            return Self.credit(receipts, to: &ledger)
+        let pending = (listed ?? []).filter { !given.contains($0.id) }
+        let finished = listed.map { PurchaseLedger.finishedReceiptIDs(seen: seen, pending: $0) } ?? []
+        let (credited, held) = try ledgerUpdate { ledger -> ([PurchaseReceipt], Set<String>) in
+            // Older ones first, in the backend's order.
+            let credited = ledger.credit(pending + receipts, beyondLimit: paid ? receipts.count : 0, finished: finished)
+            return (credited, ledger.receiptIDs)
         }
-        finish(receipts + pending)
-        return added
+        finish((pending + receipts).filter { held.contains($0.id) })
+        return credited.filter { given.contains($0.id) }.count
     }
 
-    /// Tells the backend that `receipts` are in the ledger. A failure leaves them pending, and
-    /// they are finished at the next launch (the ledger skips them meanwhile): nothing to report.
-    private func finish(_ receipts: [PurchaseReceipt]) {
-        guard !receipts.isEmpty else { return }
-        try? backend.finish(receipts)
+    /// Tells the backend that `receipts` are in the ledger; returns whether it could. A failure
+    /// leaves them pending, and they are finished at a later launch (the ledger keeps their ids
+    /// meanwhile, see ``PurchaseLedger/unfinishedReceiptIDs``): nothing to report.
+    @discardableResult
+    private func finish(_ receipts: [PurchaseReceipt]) -> Bool {
+        guard !receipts.isEmpty else { return true }
+        do {
+            try backend.finish(receipts)
+            return true
+        } catch {
+            return false
+        }
     }
 
-    /// Appends the receipts `ledger` lacks; returns how many.
-    private static func credit(_ receipts: [PurchaseReceipt], to ledger: inout PurchaseLedger) -> Int {
-        let known = ledger.receiptIDs
-        let fresh = receipts.filter { !known.contains($0.id) }
-        for receipt in fresh {
-            ledger.append(receipt.product.ledgerKind, at: receipt.date, receiptID: receipt.id)
-        }
-        if !fresh.isEmpty { ledger.compact() }
-        return fresh.count
-    }
+    /// How many times one launch credits a batch of pending receipts and finishes it, when more
+    /// are pending than the ledger keeps unfinished at once.
+    private static let creditRounds = 64
 
     /// Credits the receipts the backend holds that the ledger lacks (a purchase killed between
     /// payment and credit); problems are reported.
     ///
     /// Never waits: when another process holds the ledger's lock (it may be stopped), the
     /// receipts are left for a later launch, and the store shows the ledger as last committed.
-    /// The backend is asked before the lock is taken.
+    /// The backend is asked before the lock is taken. Receipts are credited in batches the
+    /// ledger can keep unfinished (see ``PurchaseLedger/unfinishedReceiptIDLimit``), each
+    /// finished before the next is credited; a finish that fails ends the launch's crediting.
     private func creditPendingReceipts() {
-        let pending: [PurchaseReceipt]
-        do {
-            pending = try backend.pendingReceipts()
-        } catch {
-            if case .storage(let problem) = error { reportIssue(.storageRecovered(problem)) }
-            return
-        }
-        guard !pending.isEmpty else { return }
-        let known = ledger.state.receiptIDs
-        guard pending.contains(where: { !known.contains($0.id) }) else {
-            finish(pending)  // credited by a process killed before it finished them
-            return
-        }
-        do {
-            // `nil` when another process holds the lock: the receipts stay pending.
-            if try ledger.updateIfAvailable({ ledger in Self.credit(pending, to: &ledger) }) != nil {
-                finish(pending)
+        for _ in 0..<Self.creditRounds {
+            let seen = ledger.state.unfinishedReceiptIDs  // read before the backend is asked
+            let pending: [PurchaseReceipt]
+            do {
+                pending = try backend.pendingReceipts()
+            } catch {
+                if case .storage(let problem) = error { reportIssue(.storageRecovered(problem)) }
+                return
             }
-        } catch {
-            reportIssue(.storageRecovered(error))
+            guard !pending.isEmpty else { return }
+            let known = ledger.state.receiptIDs
+            guard pending.contains(where: { !known.contains($0.id) }) else {
+                finish(pending)  // credited by a process killed before it finished them
+                return
+            }
+            let held: Set<String>
+            do {
+                // `nil` when another process holds the lock: the receipts stay pending.
+                let finished = PurchaseLedger.finishedReceiptIDs(seen: seen, pending: pending)
+                let committed = try ledger.updateIfAvailable { ledger -> Set<String> in
+                    _ = ledger.credit(pending, finished: finished)
+                    return ledger.receiptIDs
+                }
+                guard let committed else { return }
+                held = committed
+            } catch {
+                reportIssue(.storageRecovered(error))
+                return
+            }
+            let credited = pending.filter { held.contains($0.id) }
+            // All credited, or a finish that failed: the rest waits for a later launch.
+            guard finish(credited), credited.count < pending.count else { return }
         }
     }
 

@@ -64,8 +64,9 @@ enum DemoCLI {
             return .success
         case .dataDirectory:
             return DataFolderCommand.printFolder(folder, context: context)
-        case .reset(let confirmed):
-            return DataFolderCommand.reset(confirmed: confirmed, folder: folder, context: context)
+        case .reset(let confirmed, let discardUncredited):
+            return DataFolderCommand.reset(
+                confirmed: confirmed, discardUncredited: discardUncredited, folder: folder, context: context)
         case .showcase(let options):
             return await ShowcaseCommand.run(options, context: context)
         case .flow(let request):

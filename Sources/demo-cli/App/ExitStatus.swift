@@ -3,6 +3,8 @@ enum ExitStatus: Int32, Sendable {
     /// Done.
     case success = 0
     /// The operation was refused or failed (no boost items, a storage error…): a message says why.
+    /// Nothing was done: a purchase refused so was not charged (the ledger could never credit
+    /// it: the message names the file to move away), an item refused so was not spent.
     case failure = 1
     /// `purchase buy`: the purchase was paid for and its receipt recorded, but it could not be
     /// credited yet (another process holds the purchases store, the disk is full): it is credited

@@ -10,8 +10,9 @@ enum Command: Sendable, Equatable {
     case version
     /// `data-dir`: prints the data folder's path.
     case dataDirectory
-    /// `reset`: removes the stores' documents from the data folder; `confirmed` by `--yes`.
-    case reset(confirmed: Bool)
+    /// `reset`: removes the stores' documents from the data folder; `confirmed` by `--yes`;
+    /// purchases paid for and not yet credited removed too only with `--discard-uncredited`.
+    case reset(confirmed: Bool, discardUncredited: Bool = false)
     /// `export`: prints every store's state as one JSON document, secrets redacted, and the
     /// user's own text (the nickname) too unless `includingPersonal` (`--include-personal`).
     case export(includingPersonal: Bool = false)

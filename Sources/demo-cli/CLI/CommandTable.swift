@@ -160,9 +160,15 @@ enum CommandTable {
                 .flag(
                     "--yes",
                     "Do not ask first. Needed when standard input is not a terminal; without it, reset asks on a terminal and refuses elsewhere."
-                )
+                ),
+                .flag(
+                    "--discard-uncredited",
+                    "Also remove purchases paid for but not yet credited (kept in receipts.json, and credited at the next run, without it)."
+                ),
             ]
-        ) { arguments throws(UsageError) in .reset(confirmed: arguments.has("--yes")) },
+        ) { arguments throws(UsageError) in
+            .reset(confirmed: arguments.has("--yes"), discardUncredited: arguments.has("--discard-uncredited"))
+        },
         CommandSpec(
             path: ["export"], arguments: "", argumentCount: 0...0,
             summary:

@@ -32,6 +32,9 @@ enum BoostCommand {
             let stores = context.stores()
             do {
                 try stores.purchases.useBoostItem(duration: seconds)
+            } catch .storage(let problem) {
+                // Decided before anything was spent: say so, with the file to see to.
+                return context.fail("The boost did not start and no item was spent. \(problem)")
             } catch {
                 return context.fail(error.description)
             }

@@ -48,7 +48,12 @@ enum DataFolderCommand {
     ///
     /// Run it while no other run of demo-cli uses the folder (a live view would keep showing
     /// what it had read).
-    static func reset(confirmed: Bool, folder: HelpText.DataFolder, context: CommandContext) -> ExitStatus {
+    ///
+    /// A `receipts.json` that holds purchases paid for but not yet credited is kept, and named,
+    /// unless `discardUncredited`: the next run credits them (to the new, empty ledger).
+    static func reset(
+        confirmed: Bool, discardUncredited: Bool = false, folder: HelpText.DataFolder, context: CommandContext
+    ) -> ExitStatus {
         let console = context.console
         let shown = folder.path.escapingControlCharacters
         if !confirmed {
@@ -72,12 +77,22 @@ enum DataFolderCommand {
             console.print("No saved files in \(shown); nothing to remove.")
             return .success
         }
+        let url = URL(filePath: folder.path, directoryHint: .isDirectory)
         var files: [LibraryFiles.File] = []
         var left: [LibraryFiles.Left] = []
+        var keptReceipts: String?
         for key in keys {
             let found = LibraryFiles.files(forKey: key, in: opened)
-            files += found.own
             left += found.left
+            // The library's own receipts, holding purchases paid for and not yet credited.
+            if key == LocalPurchaseBackend.documentKey, !discardUncredited,
+                found.own.contains(where: { $0.name == "\(key).json" }),
+                let reason = uncreditedPurchases(in: url)
+            {
+                keptReceipts = reason
+                continue
+            }
+            files += found.own
         }
         var removed: [String] = []
         for file in files {
@@ -99,6 +114,11 @@ enum DataFolderCommand {
                 "Removed \(removed.count) file\(removed.count == 1 ? "" : "s") from \(shown): \(removed.joined(separator: ", "))."
             )
         }
+        if let keptReceipts {
+            console.print(
+                "Kept \(LocalPurchaseBackend.documentKey).json: \(keptReceipts.escapingControlCharacters) "
+                    + "To remove it too, run reset --yes --discard-uncredited.")
+        }
         if !left.isEmpty {
             console.print("Left in place, not proven saved by demo-cli:")
             for file in left {
@@ -106,5 +126,24 @@ enum DataFolderCommand {
             }
         }
         return .success
+    }
+
+    /// Why the receipts in `folder` must be kept, in a sentence: some are paid for and not yet
+    /// credited, or they could not be checked; `nil` when none is waiting (or there are none).
+    /// Reads only: nothing is moved or written.
+    private static func uncreditedPurchases(in folder: URL) -> String? {
+        let storage = FileStorage(
+            folder: folder, appName: "demo-cli", lockTimeout: FileStorage.defaultLockTimeout, reportNotice: { _ in })
+        do {
+            let waiting = try LocalPurchaseBackend.uncreditedReceipts(in: storage)
+            guard !waiting.isEmpty else { return nil }
+            var bought = waiting.prefix(5).map(\.product.description).joined(separator: ", ")
+            if waiting.count > 5 { bought += " and \(waiting.count - 5) more" }
+            return "it holds \(waiting.count) purchase\(waiting.count == 1 ? "" : "s") paid for and not yet credited "
+                + "(\(bought)); the next run credits \(waiting.count == 1 ? "it" : "them")."
+        } catch {
+            return
+                "it could not be checked for purchases paid for and not yet credited (\(error.errorDescription ?? error.description))."
+        }
     }
 }

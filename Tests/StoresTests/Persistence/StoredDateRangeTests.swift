@@ -64,7 +64,10 @@ struct StoredDateRangeTests {
                 clock: ManualClock(), wallClock: .fixed(Date(timeIntervalSince1970: -7_200)),
                 storage: FileStorage(folder: folder, reportNotice: { _ in }), center: NotificationCenter(),
                 reportIssue: { reports.append($0) })
-            #expect(reports.values.isEmpty, "the boost document was refused: \(reports.values)")
+            // An end more than 100 years ahead of the clock is read, then refused as a boost no
+            // start writes (see BoostUnusableRecordTests); the document itself is not refused.
+            let refusals = reports.values.filter { !"\($0)".contains("further ahead than the longest countdown") }
+            #expect(refusals.isEmpty, "the boost document was refused: \(reports.values)")
             #expect(FileManager.default.fileExists(atPath: folder.appending(path: "boost.json").path(percentEncoded: false)))
         }
     }

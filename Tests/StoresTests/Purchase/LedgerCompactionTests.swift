@@ -146,6 +146,10 @@ struct LedgerCompactionTests {
         #"{"entryCount": -1, "boostItemBalance": 0, "receiptIDs": []}"#,
         #"{"entryCount": 1, "boostItemBalance": 0, "receiptIDs": ["\#(String(repeating: "x", count: 201))"]}"#,
         #"{"entryCount": 1, "boostItemBalance": 0, "premiumExpiry": "10000-01-01T00:00:00Z", "receiptIDs": []}"#,
+        #"{"entryCount": 1, "boostItemBalance": -9223372036854775808, "receiptIDs": []}"#,
+        #"{"entryCount": 2, "boostItemBalance": -3, "receiptIDs": []}"#,
+        #"{"entryCount": 2, "boostItemBalance": 2001, "receiptIDs": []}"#,
+        #"{"entryCount": 0, "boostItemBalance": 9223372036854775807, "receiptIDs": []}"#,
     ])
     func anOutOfRangeCheckpointMakesTheDocumentInvalid(checkpoint: String) throws {
         try withTemporaryFolder { folder in

@@ -17,7 +17,8 @@ struct CountdownJournal: Sendable {
     private var document: StoreDocument<CountdownRecord> { StoreDocument(key: key, default: .none) }
 
     /// The record as it stands now, grants included, read without locking (documents are
-    /// replaced atomically). `.none` when it cannot be read; problems are reported.
+    /// replaced atomically). When the document cannot be read, the newest grant's countdown, or
+    /// `.none`; problems are reported.
     func current() -> CountdownRecord {
         do {
             let loaded = try storage.load(document)
@@ -25,7 +26,8 @@ struct CountdownJournal: Sendable {
             return loaded.value.merging(try latestGrant())
         } catch {
             reportIssue(.storageRecovered(error))
-            return .none
+            // The countdown an item paid for still shows, from its grant.
+            return CountdownRecord.none.merging(try? latestGrant())
         }
     }
 

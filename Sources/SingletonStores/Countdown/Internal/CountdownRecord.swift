@@ -31,7 +31,9 @@ import Timers
 /// paused or remaining time that is negative, not finite or beyond
 /// ``CountdownStore/maximumDuration``, a boot time that is negative or not finite, or an id
 /// longer than 200 characters (a boot id longer than 64) is invalid and kept aside by the
-/// storage.
+/// storage. A running countdown whose time left is longer than ``CountdownStore/maximumDuration``
+/// (an end in the year 9999 with no length recorded) is refused when it is read: it shows as no
+/// countdown, the store reports it, and the next change replaces it.
 package struct CountdownRecord: Codable, Sendable, Equatable {
     /// When the running countdown ends, on the wall clock.
     package var endDate: Date?
@@ -75,14 +77,35 @@ package struct CountdownRecord: Codable, Sendable, Equatable {
     /// The time left of the running countdown now: from the boot time line when the record was
     /// written on this boot, else from the wall clock, capped at what was left when written.
     /// `nil` when the record holds no running countdown.
+    ///
+    /// A record whose time left is longer than ``CountdownStore/maximumDuration`` (an end in
+    /// the year 9999, say) is not one a countdown writes — every start and extension is
+    /// clamped to it — and is refused: it reads as no countdown (see
+    /// ``endsBeyondLongestCountdown(wallClock:bootClock:)``).
     func runningTimeLeft(wallClock: WallClock, bootClock: BootClock) -> Duration? {
-        guard let endDate else { return nil }
-        if let bootID, let end = endSinceBootSeconds, bootID == bootClock.bootID(), let now = bootClock.sinceBoot() {
-            return .seconds(end) - now
-        }
+        guard let endDate, !endsBeyondLongestCountdown(wallClock: wallClock, bootClock: bootClock) else { return nil }
+        if let end = endOnThisBoot(bootClock) { return end }
         let left = wallClock.duration(until: endDate)
         guard let cap = remainingSecondsWhenWritten else { return left }
         return min(left, .seconds(cap))
+    }
+
+    /// Whether the record holds a running countdown whose time left is longer than
+    /// ``CountdownStore/maximumDuration``: refused, read as no countdown. (A record that
+    /// carries its length is capped by it, and a length is never longer.)
+    func endsBeyondLongestCountdown(wallClock: WallClock, bootClock: BootClock) -> Bool {
+        guard let endDate else { return false }
+        let longest = CountdownStore.maximumDuration
+        if let end = endOnThisBoot(bootClock) { return end > longest }
+        guard remainingSecondsWhenWritten == nil else { return false }
+        return endDate.timeIntervalSince(wallClock.now()) > longest.seconds
+    }
+
+    /// The time left on the boot time line, when the record was written on this boot.
+    private func endOnThisBoot(_ bootClock: BootClock) -> Duration? {
+        guard let bootID, let end = endSinceBootSeconds, bootID == bootClock.bootID(), let now = bootClock.sinceBoot()
+        else { return nil }
+        return .seconds(end) - now
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -208,6 +208,10 @@ extension FileStorage {
                 let current = try readDocument(Value.self, file: file, migrations: migrations)
                 let read = current.stamp
                 if let failure = current.failure { throw failure }
+                // A bad document that may not be moved aside (another program's file) refuses the
+                // update before `body` runs: a body that spends or decides under this lock must
+                // not act on a write that can never happen.
+                if let problem = current.problem { try checkMayKeepAside(file, problem: problem) }
                 var value = current.value ?? defaultValue()
                 // The bytes on disk, when this process committed them, are the encoding of `value`:
                 // then an unchanged value is one whose encoding is byte for byte what is on disk.
