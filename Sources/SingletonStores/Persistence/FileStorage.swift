@@ -55,14 +55,18 @@ public struct FileStorage: StoreStorage {
     /// write looks at the folder.
     let folderPath: String
 
-    /// Creates a storage in the given folder, or in the one the environment and platform choose.
+    /// Creates a storage in the given folder, or in the one the app declared for every store
+    /// (``StoreValues/dataFolder``), or else in the one the environment and platform choose.
     ///
     /// Nothing is created on disk until the first write.
     ///
     /// - Parameters:
-    ///   - folder: The data folder; `nil` to resolve it (see the type's documentation).
-    ///   - appName: The sub-folder of the per-user data folder; characters other than
-    ///     `A–Z a–z 0–9 . _ -` become `_`. Defaults to the bundle identifier or process name.
+    ///   - folder: The data folder; `nil` for the one the app declared for every store
+    ///     (``StoreValues/dataFolder``, in the current scope), else the one the environment
+    ///     and platform choose (see <doc:StoringDocumentsInFiles>).
+    ///   - appName: The sub-folder of the per-user data folder, when neither `folder`, a declared
+    ///     folder nor the environment names one; characters other than `A–Z a–z 0–9 . _ -`
+    ///     become `_`. Defaults to the bundle identifier or process name.
     ///   - environment: Where to read `SINGLETON_STORES_DATA_DIR`, `XDG_DATA_HOME` and `HOME`.
     ///   - now: The current time, used to name kept bad documents and to age temporary files
     ///     of older versions.
@@ -86,7 +90,9 @@ public struct FileStorage: StoreStorage {
         let app =
             appName.map { StorageKey.sanitized($0, fallback: "SingletonStores") }
             ?? FileStorageFolder.defaultAppName
-        self.folder = FileStorageFolder.resolve(explicit: folder, appName: app, environment: environment)
+        self.folder = FileStorageFolder.resolve(
+            explicit: folder, declared: folder == nil ? StoreValues.declaredDataFolder : nil, appName: app,
+            environment: environment)
         self.folderPath = self.folder.filePath
         self.now = now
         let setting = lockTimeout == nil ? Self.lockTimeoutSetting(in: environment) : nil

@@ -1,0 +1,56 @@
+import Foundation
+import SingletonStoresTestSupport
+import Testing
+
+@testable import SingletonStores
+
+/// One declaration (`StoreValues.dataFolder`) sets where every store without a storage of its
+/// own keeps its documents; a test declares it for its own scope only.
+@Suite("The declared data folder")
+struct DeclaredDataFolderTests {
+    /// An environment that names no folder, so that only the declaration can choose one.
+    static let environment = ["HOME": "/nonexistent-home"]
+
+    @Test func aStorageMadeWithoutAFolderUsesTheDeclaredOne() throws {
+        try withTemporaryFolder { folder in
+            let group = folder.appending(path: "group/Stores", directoryHint: .isDirectory)
+            try withStores {
+                $0.dataFolder = group
+            } operation: {
+                #expect(FileStorage(environment: Self.environment).folder == group.standardizedFileURL)
+                let store = ValueStore(key: "counter", default: PersistedCounter(), center: NotificationCenter(), watching: .off)
+                try store.update { $0.count = 5 }
+            }
+            let stored = try FileStorage(folder: group).load(StoreDocument(key: "counter", default: PersistedCounter()))
+            #expect(stored.value.count == 5)
+        }
+    }
+
+    @Test func theDeclarationWinsOverTheEnvironmentAndAnExplicitFolderWinsOverIt() throws {
+        let declared = URL(filePath: "/declared/Stores", directoryHint: .isDirectory)
+        let fromEnvironment = ["SINGLETON_STORES_DATA_DIR": "/from-environment", "HOME": "/home/someone"]
+        withStores {
+            $0.dataFolder = declared
+        } operation: {
+            #expect(FileStorage(environment: fromEnvironment).folder == declared)
+            #expect(FileStorage(folder: URL(filePath: "/explicit"), environment: fromEnvironment).folder.path() == "/explicit")
+            #expect(FileStorage(appName: "Other", environment: Self.environment).folder == declared)
+        }
+        #expect(FileStorage(environment: fromEnvironment).folder.path(percentEncoded: false).hasPrefix("/from-environment"))
+    }
+
+    @Test func aScopeCanTakeTheDeclarationBackAndOutsideItNothingIsDeclared() {
+        withStores {
+            $0.dataFolder = URL(filePath: "/declared")
+        } operation: {
+            withStores {
+                $0.dataFolder = nil
+            } operation: {
+                #expect(StoreValues.current.dataFolder == nil)
+                #expect(
+                    FileStorage(environment: Self.environment).folder.path(percentEncoded: false).hasPrefix("/nonexistent-home"))
+            }
+        }
+        #expect(StoreValues.current.dataFolder == nil)
+    }
+}
