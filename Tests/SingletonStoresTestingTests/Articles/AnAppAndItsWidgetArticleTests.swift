@@ -71,6 +71,7 @@ func widgetText(goal: ValueStore<ReadingGoal> = StoreValues.current.readingGoal)
         let widget = ValueStore(key: "reading-goal", default: ReadingGoal())  // made later, as a widget's is
         #expect(widgetText(goal: widget) == "12 of 20 pages")
     }
+    #expect(FileManager.default.fileExists(atPath: folder.appending(path: "reading-goal.json").path(percentEncoded: false)))
 }
 // Article "AnAppAndItsWidget" snippet 4: end
 
