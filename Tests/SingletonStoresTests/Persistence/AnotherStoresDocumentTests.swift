@@ -129,16 +129,23 @@ struct AnotherStoresDocumentTests {
         }
     }
 
-    @Test func aDocumentOfTheSameStoreThatNoLongerDecodesIsStillKeptAside() throws {
+    @Test func aDocumentOfTheSameStoreThatNoLongerDecodesIsStillKeptAsideAndItsStoreIsTold() throws {
         try withTemporaryFolder { folder in
             let file = folder.appending(path: "counter.json")
             try Data(#"{"formatVersion": 2, "store": "PersistedCounter", "value": {"tally": 6}}"#.utf8).write(to: file)
-            let loaded = try FileStorage(folder: folder, reportNotice: { _ in }).load(Self.counter)
-            guard case .corrupted(file, let kept, _)? = loaded.recovery else {
-                Issue.record("expected the document kept aside, got \(String(describing: loaded.recovery))")
+            let issues = Recorder<StoreIssue>()
+            let store = ValueStore(
+                Self.counter, storage: FileStorage(folder: folder, reportNotice: { _ in }), center: NotificationCenter(),
+                watching: .off, reportIssue: { issues.append($0) })
+            guard case .corrupted(let reported, let kept, _)? = store.loadProblem else {
+                Issue.record("expected the document kept aside, got \(String(describing: store.loadProblem))")
                 return
             }
+            #expect(reported.lastPathComponent == file.lastPathComponent)
             #expect(kept.lastPathComponent.hasPrefix("counter~corrupt-"))
+            #expect(issues.values == [.storageRecovered(try #require(store.loadProblem))])
+            try store.update { $0.count = 1 }
+            #expect(store.value.count == 1)
         }
     }
 
