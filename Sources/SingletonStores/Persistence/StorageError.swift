@@ -151,7 +151,16 @@ public enum StorageError: Error, Sendable, Equatable {
     /// Whether this is a document left in place that the store may not write: every write of
     /// it throws this error until the document changes (a newer version of the app, another
     /// store, a migration that failed).
-    var refusesWrites: Bool {
+    ///
+    /// Check it before something that can't be taken back, such as a payment, whose result
+    /// must then be written:
+    ///
+    /// ```swift
+    /// if let problem = try storage.load(Credits.document).recovery, problem.refusesWrites {
+    ///     throw problem  // refuse before charging: the credits could not be written
+    /// }
+    /// ```
+    public var refusesWrites: Bool {
         switch self {
         case .newerFormatLeftInPlace, .newerValueVersionLeftInPlace, .documentOfAnotherStore, .migrationFailed: true
         default: false

@@ -32,7 +32,33 @@ prepareStores {
     // Doc "SingletonStores/Registry/Launch/StoreValues+DataFolder.swift" snippet 1: end
 }
 
+/// A purchase's credits, written once the payment is taken.
+struct Credits: Codable, Sendable {
+    static let document = StoreDocument(key: "credits", default: Credits())
+    var count = 0
+}
+
+/// Refuses a purchase, before its payment, whose credits could not be written.
+func checkBeforeCharging(storage: FileStorage) throws {
+    // Doc "SingletonStores/Persistence/StorageError.swift" snippet 2: begin
+if let problem = try storage.load(Credits.document).recovery, problem.refusesWrites {
+    throw problem  // refuse before charging: the credits could not be written
+}
+    // Doc "SingletonStores/Persistence/StorageError.swift" snippet 2: end
+}
+
 @Suite struct DocumentIdentityDocCommentTests {
+    @Test func aPurchaseIsRefusedBeforeChargingWhenItsCreditsCouldNotBeWritten() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appending(path: "credits-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storage = FileStorage(folder: folder, reportNotice: { _ in })
+        try checkBeforeCharging(storage: storage)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{"formatVersion": 3, "value": {"count": 6}}"#.utf8).write(to: folder.appending(path: "credits.json"))
+        #expect(throws: StorageError.self) { try checkBeforeCharging(storage: storage) }
+    }
+
     @Test func aRenamedTypeKeepsReadingItsDocuments() throws {
         let folder = FileManager.default.temporaryDirectory
             .appending(path: "identity-\(UUID().uuidString)", directoryHint: .isDirectory)
