@@ -90,9 +90,9 @@ public struct FileStorage: StoreStorage {
         let app =
             appName.map { StorageKey.sanitized($0, fallback: "SingletonStores") }
             ?? FileStorageFolder.defaultAppName
-        self.folder = FileStorageFolder.resolve(
-            explicit: folder, declared: folder == nil ? StoreValues.declaredDataFolder : nil, appName: app,
-            environment: environment)
+        let declared = folder == nil ? StoreValues.declaredDataFolder : nil
+        self.folder = FileStorageFolder.resolve(explicit: folder, declared: declared, appName: app, environment: environment)
+        if folder == nil, declared == nil { StoreValues.noteStorageWithoutDeclaredFolder(self.folder) }
         self.folderPath = self.folder.filePath
         self.now = now
         let setting = lockTimeout == nil ? Self.lockTimeoutSetting(in: environment) : nil

@@ -1,3 +1,4 @@
+import Foundation
 import SingletonStoresLocking
 
 /// A problem the store registry reports instead of crashing.
@@ -64,6 +65,15 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
     ///   - requestedBy: The identity of the refused store.
     case documentKeyInUse(key: String, usedBy: String, requestedBy: String)
 
+    /// A ``prepareStores(_:)`` call made a store before it declared ``StoreValues/dataFolder``:
+    /// that store keeps its documents in `storeFolder`, not in the declared `dataFolder` that
+    /// every store made afterwards uses. Set the folder first in the call.
+    ///
+    /// - Parameters:
+    ///   - storeFolder: The folder of the store made too early.
+    ///   - dataFolder: The folder the call declared.
+    case storeMadeBeforeDataFolder(storeFolder: URL, dataFolder: URL)
+
     /// Prints the issue to standard error, prefixed with `SingletonStores:`.
     public static let printToStandardError: @Sendable (StoreIssue) -> Void = { issue in
         writeLineToStandardError("SingletonStores: \(issue)")
@@ -95,6 +105,11 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
             "\(error)"
         case .unusableStoredValue(let key, let message):
             "The stored \(key) document: \(message)"
+        case .storeMadeBeforeDataFolder(let storeFolder, let dataFolder):
+            "prepareStores made a store before it declared the data folder: that store keeps its documents in "
+                + "\(storeFolder.path(percentEncoded: false).escapingControlCharacters), not in "
+                + "\(dataFolder.path(percentEncoded: false).escapingControlCharacters) "
+                + "like the stores made after it. Set $0.dataFolder first in prepareStores."
         case .documentKeyInUse(let key, let usedBy, let requestedBy):
             "Two stores use the document \"\(key)\": it holds \(usedBy), and a new store of \(requestedBy) "
                 + "was made on it. The new store starts from its default and never reads, moves or "

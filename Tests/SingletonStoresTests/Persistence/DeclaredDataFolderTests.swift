@@ -1,5 +1,6 @@
 import Foundation
 import SingletonStoresTestSupport
+import SingletonStoresLocking
 import Testing
 
 @testable import SingletonStores
@@ -52,5 +53,46 @@ struct DeclaredDataFolderTests {
             }
         }
         #expect(StoreValues.current.dataFolder == nil)
+    }
+}
+
+/// Inside the `prepareStores` that declares the folder, a store made after the declaration uses
+/// it without sealing the preparation; one made before it is reported.
+@Suite("Declaring the data folder in prepareStores")
+struct DataFolderPreparationTests {
+    @Test func aStoreMadeAfterTheDeclarationInTheSameCallUsesItAndThePreparationApplies() {
+        let preparation = StorePreparation()
+        let issues = Locked<[StoreIssue]>([])
+        let made = Locked<URL?>(nil)
+        let applied = preparation.prepare(
+            { values in
+                values.dataFolder = URL(filePath: "/declared/Stores", directoryHint: .isDirectory)
+                made.withLock { $0 = FileStorage(environment: DeclaredDataFolderTests.environment).folder }
+            }, reportIssue: { issue in issues.withLock { $0.append(issue) } })
+        #expect(applied)
+        #expect(made.withLock { $0 }?.path(percentEncoded: false) == "/declared/Stores/")
+        #expect(issues.withLock { $0 }.isEmpty)
+        #expect(preparation.seal().dataFolder?.path(percentEncoded: false) == "/declared/Stores/")
+    }
+
+    @Test func aStoreMadeBeforeTheDeclarationIsReported() {
+        let preparation = StorePreparation()
+        let issues = Locked<[StoreIssue]>([])
+        let early = Locked<URL?>(nil)
+        let applied = preparation.prepare(
+            { values in
+                early.withLock { $0 = FileStorage(environment: DeclaredDataFolderTests.environment).folder }
+                values.dataFolder = URL(filePath: "/declared/Stores", directoryHint: .isDirectory)
+            }, reportIssue: { issue in issues.withLock { $0.append(issue) } })
+        #expect(applied, "the declaration applies to every store made after it")
+        let folder = early.withLock { $0 }
+        #expect(folder?.path(percentEncoded: false).hasPrefix("/nonexistent-home/") == true)
+        #expect(
+            issues.withLock { $0 } == [
+                .storeMadeBeforeDataFolder(
+                    storeFolder: folder ?? URL(filePath: "/"),
+                    dataFolder: URL(filePath: "/declared/Stores", directoryHint: .isDirectory))
+            ])
+        #expect(issues.withLock { $0 }.first.map { "\($0)" }?.contains("Set $0.dataFolder first") == true)
     }
 }

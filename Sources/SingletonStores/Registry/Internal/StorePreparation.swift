@@ -34,7 +34,14 @@ final class StorePreparation: Sendable {
         reportIssue: (StoreIssue) -> Void
     ) rethrows -> Bool {
         var values = StoreValues()
-        try Self.$inProgress.withValue(PreparationInProgress()) { try updateValues(&values) }
+        let progress = PreparationInProgress()
+        try Self.$inProgress.withValue(progress) { try updateValues(&values) }
+        // A store made before the folder was declared keeps its documents elsewhere: say so.
+        if let declared = values.dataFolder?.standardizedFileURL,
+            let early = progress.storageBeforeDeclaration.withLock({ $0 }), early != declared
+        {
+            reportIssue(.storeMadeBeforeDataFolder(storeFolder: early, dataFolder: declared))
+        }
         let refusal: StoreIssue? = phase.withLock { phase in
             switch phase {
             case .open:
@@ -65,4 +72,6 @@ final class StorePreparation: Sendable {
 final class PreparationInProgress: Sendable {
     /// The data folder they declare (``StoreValues/dataFolder``), once set.
     let dataFolder = Locked<URL?>(nil)
+    /// The folder of the first storage made without a folder before one was declared.
+    let storageBeforeDeclaration = Locked<URL?>(nil)
 }

@@ -20,7 +20,8 @@ extension StoreValues {
     /// folder it would have had without it, so a storage made without a folder counts as a read
     /// of the store values, and ``prepareStores(_:)`` called after one is reported and ignored
     /// (``StoreIssue/storesPreparedAfterUse``). Inside the ``prepareStores(_:)`` that declares
-    /// it, set it first: a store the same call makes afterwards uses it. A test sets it for
+    /// it, set it first: a store the same call makes afterwards uses it, and one made before is
+    /// reported (``StoreIssue/storeMadeBeforeDataFolder(storeFolder:dataFolder:)``). A test sets it for
     /// its own scope only, as any store value: `withStores { $0.dataFolder = folder } operation:
     /// { … }`.
     public var dataFolder: URL? {
@@ -41,6 +42,12 @@ extension StoreValues {
     static var declaredDataFolder: URL? {
         if let preparing = StorePreparation.inProgress { return preparing.dataFolder.withLock { $0 } }
         return current.dataFolder
+    }
+
+    /// Notes a storage made in `folder` without a declared folder: inside ``prepareStores(_:)``,
+    /// one that a declaration later in the same call would have moved (it is reported then).
+    static func noteStorageWithoutDeclaredFolder(_ folder: URL) {
+        StorePreparation.inProgress?.storageBeforeDeclaration.withLock { $0 = $0 ?? folder }
     }
 }
 
