@@ -60,39 +60,41 @@ struct DeclaredDataFolderTests {
 /// it without sealing the preparation; one made before it is reported.
 @Suite("Declaring the data folder in prepareStores")
 struct DataFolderPreparationTests {
-    @Test func aStoreMadeAfterTheDeclarationInTheSameCallUsesItAndThePreparationApplies() {
+    static let declared = URL(filePath: "/declared/Stores", directoryHint: .isDirectory)
+
+    /// Prepares, on a preparation of its own, values that declare ``declared`` and make a
+    /// storage without a folder, before the declaration or after it.
+    static func prepare(storageFirst: Bool) -> (
+        applied: Bool, storageFolder: URL?, issues: [StoreIssue], base: StoreValues
+    ) {
         let preparation = StorePreparation()
         let issues = Locked<[StoreIssue]>([])
         let made = Locked<URL?>(nil)
+        let makeStorage = { made.withLock { $0 = FileStorage(environment: DeclaredDataFolderTests.environment).folder } }
         let applied = preparation.prepare(
             { values in
-                values.dataFolder = URL(filePath: "/declared/Stores", directoryHint: .isDirectory)
-                made.withLock { $0 = FileStorage(environment: DeclaredDataFolderTests.environment).folder }
+                if storageFirst { makeStorage() }
+                values.dataFolder = declared
+                if !storageFirst { makeStorage() }
             }, reportIssue: { issue in issues.withLock { $0.append(issue) } })
-        #expect(applied)
-        #expect(made.withLock { $0 }?.path(percentEncoded: false) == "/declared/Stores/")
-        #expect(issues.withLock { $0 }.isEmpty)
-        #expect(preparation.seal().dataFolder?.path(percentEncoded: false) == "/declared/Stores/")
+        return (applied, made.withLock { $0 }, issues.withLock { $0 }, preparation.seal())
     }
 
-    @Test func aStoreMadeBeforeTheDeclarationIsReported() {
-        let preparation = StorePreparation()
-        let issues = Locked<[StoreIssue]>([])
-        let early = Locked<URL?>(nil)
-        let applied = preparation.prepare(
-            { values in
-                early.withLock { $0 = FileStorage(environment: DeclaredDataFolderTests.environment).folder }
-                values.dataFolder = URL(filePath: "/declared/Stores", directoryHint: .isDirectory)
-            }, reportIssue: { issue in issues.withLock { $0.append(issue) } })
-        #expect(applied, "the declaration applies to every store made after it")
-        let folder = early.withLock { $0 }
-        #expect(folder?.path(percentEncoded: false).hasPrefix("/nonexistent-home/") == true)
+    @Test func aStoreMadeAfterTheDeclarationInTheSameCallUsesItAndThePreparationApplies() {
+        let prepared = Self.prepare(storageFirst: false)
+        #expect(prepared.applied)
+        #expect(prepared.storageFolder == Self.declared.standardizedFileURL)
+        #expect(prepared.issues.isEmpty)
+        #expect(prepared.base.dataFolder == Self.declared)
+    }
+
+    @Test func aStoreMadeBeforeTheDeclarationIsReported() throws {
+        let prepared = Self.prepare(storageFirst: true)
+        #expect(prepared.applied, "the declaration applies to every store made after it")
+        let folder = try #require(prepared.storageFolder)
+        #expect(folder.path(percentEncoded: false).hasPrefix("/nonexistent-home/"))
         #expect(
-            issues.withLock { $0 } == [
-                .storeMadeBeforeDataFolder(
-                    storeFolder: folder ?? URL(filePath: "/"),
-                    dataFolder: URL(filePath: "/declared/Stores", directoryHint: .isDirectory))
-            ])
-        #expect(issues.withLock { $0 }.first.map { "\($0)" }?.contains("Set $0.dataFolder first") == true)
+            prepared.issues == [.storeMadeBeforeDataFolder(storeFolder: folder, dataFolder: Self.declared.standardizedFileURL)])
+        #expect(prepared.issues.first.map { "\($0)" }?.contains("Set $0.dataFolder first") == true)
     }
 }
