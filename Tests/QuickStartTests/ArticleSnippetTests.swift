@@ -17,7 +17,7 @@ import Testing
     /// The articles the package promises; each must show code, all of it mirrored.
     static let requiredArticles = [
         "GettingStarted", "FromAPlainSingleton", "Errors", "PersistenceAndRecovery", "SwiftUIAndUIKit", "StoresInFeatureModules",
-        "TestingWithStores", "CountdownsThatAgree", "ScreenFlowsAsStateMachines", "ACountdownOfYourOwn",
+        "TestingWithStores", "CountdownsThatAgree", "ScreenFlowsAsStateMachines", "ACountdownOfYourOwn", "AnAppAndItsWidget",
     ]
 
     static let root = URL(fileURLWithPath: #filePath)

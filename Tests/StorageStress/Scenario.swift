@@ -62,7 +62,8 @@ struct Scenario {
         let (boost, purchases, _) = stores(problems: problems)
         let ledger = purchases.purchaseLedger
         let used = ledger.entries.filter { $0.kind == .boostItemUsed }
-        let receipts = try storage.load(StoreDocument<[PurchaseReceipt]>(key: "receipts", default: []))
+        let receipts = try storage.load(
+            StoreDocument<[PurchaseReceipt]>(key: "receipts", default: [], identity: "PurchaseReceipts"))
         let bought = ledger.entries.reduce(0) { sum, entry in
             if case .boostItemsBought(let count) = entry.kind { return sum + count }
             return sum

@@ -16,6 +16,10 @@
 //   storage-stress hold-lock <folder> <key>
 //       Takes the lock of the store <key> (flock on <folder>/<key>.lock), prints "holding <pid>",
 //       then sleeps until killed: a process stopped or hung while holding a lock.
+//   storage-stress app-group <folder> add <n> | show
+//       A process that declares <folder> as the folder of every store at launch, as an app and its
+//       widget declare their App Group container, then adds <n> to the "counter" document or
+//       shows it (see AppGroup.swift).
 //   storage-stress as-user <uid|-> <umask|-> <folder> <step>…
 //       Storage steps run as another user (see AsUser.swift).
 //   storage-stress migrate-counter <folder> [--crash-at POINT] [--trace]
@@ -48,6 +52,11 @@ func usage() -> Never {
 // seconds without progress. A test that is about the wait sets the variable itself.
 if ProcessInfo.processInfo.environment["SINGLETON_STORES_LOCK_TIMEOUT"] == nil {
     setenv("SINGLETON_STORES_LOCK_TIMEOUT", "600", 1)
+}
+
+// storage-stress app-group …: a process that declares the folder of its stores; see AppGroup.swift.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "app-group" {
+    exit(runAppGroup(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 // storage-stress as-user …: steps run as another user; see AsUser.swift.

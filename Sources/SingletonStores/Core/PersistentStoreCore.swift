@@ -30,12 +30,16 @@ import StoreObservation
 ///
 /// A document that cannot be read is kept aside by the storage; the store starts from the
 /// default, keeps the problem in ``loadProblem`` and reports it once as
-/// ``StoreIssue/storageRecovered(_:)``.
+/// ``StoreIssue/storageRecovered(_:)``. A document written by a newer version of the app, or by
+/// another store, is left in place: the store starts from the default, reports it the same way,
+/// and every write throws it (``StorageError/newerFormatLeftInPlace(file:found:supported:)``,
+/// ``StorageError/documentOfAnotherStore(file:owner:store:)``), so that the document is never lost.
 ///
 /// The store follows its document (``StorageWatching/automatic`` by default): a version another
 /// process commits is read, committed in memory and posted like a change of its own. A document
-/// holds one type: a second store of another type on it, in this process, is refused and
-/// reported (``StoreIssue/documentKeyInUse(key:usedBy:requestedBy:)``). <doc:PersistenceAndRecovery>
+/// belongs to one store (its ``StoreDocument/identity``): a second store of another identity on
+/// it — in this process, in another, or later — is refused; in this process it is reported as
+/// ``StoreIssue/documentKeyInUse(key:usedBy:requestedBy:)``. <doc:PersistenceAndRecovery>
 /// tells the whole story: the data folder, bad files, two processes, live sync, migrations.
 ///
 /// With ``StoreWritePolicy/coalescing(within:clock:)``, ``set(_:)`` commits in memory and posts
@@ -63,9 +67,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     // This store's claim on its document, which keeps stores of other types in this process
     // off it; `nil` when the document is not claimed (not in a file).
     private let claim: DocumentClaim?
-    // Why this store never reads or writes its document: a store of another type in this
+    // Why this store never reads or writes its document: a store of another identity in this
     // process holds it. `nil` for every store that may use its document.
-    private let refusal: (read: StorageError, write: StorageError)?
+    private let refusal: StorageError?
     // The pending set and its scheduled write, with the coalescing policy; `nil` when every
     // set is written at once.
     private let writes: CoalescedWrites<State>?
@@ -115,18 +119,14 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
         let key = document.key
-        // A document a live store of another type holds is never read, moved or written.
+        // A document a live store of another identity holds is never read, moved or written.
         var claim: DocumentClaim?
-        var refusal: (read: StorageError, write: StorageError)?
-        switch DocumentClaims.claim(State.self, key: key, storage: storage) {
+        var refusal: StorageError?
+        switch DocumentClaims.claim(identity: document.identity, key: key, storage: storage) {
         case .claimed(let granted): claim = granted
-        case .heldByAnotherType(let holder, let file):
-            let requested = String(reflecting: State.self)
-            reportIssue(.documentKeyInUse(key: key, usedBy: holder, requestedBy: requested))
-            let reason =
-                "it holds \(holder) for another store in this process, and this store of \(requested) "
-                + "leaves it alone (give one of the two stores another key)"
-            refusal = (.readFailed(file: file, reason: reason), .writeFailed(file: file, reason: reason))
+        case .heldByAnotherStore(let holder, let file):
+            reportIssue(.documentKeyInUse(key: key, usedBy: holder, requestedBy: document.identity))
+            refusal = .documentOfAnotherStore(file: file, owner: holder, store: document.identity)
         }
         // Watch first, load second: a version written in between is caught up on at once.
         let tracker = WriteTracker()
@@ -135,7 +135,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         let loaded: StorageLoad<State>
         if let refusal {
             loaded = StorageLoad(value: document.defaultValue, isStored: false, recovery: nil)
-            self.loadProblem = refusal.read
+            self.loadProblem = refusal
         } else {
             do {
                 loaded = try storage.load(document)
@@ -143,6 +143,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
                 loaded = StorageLoad(value: document.defaultValue, isStored: false, recovery: error)
             }
             self.loadProblem = loaded.recovery
+            // A document another store wrote is that store's: this one, refused, keeps no claim
+            // that would keep the owner, made again in this process, off its own document.
+            if case .documentOfAnotherStore? = loaded.recovery { claim = nil }
         }
         self.claim = claim
         self.refusal = refusal
@@ -186,7 +189,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///   ``StorageError/lockTimedOut(file:holder:waited:)``); then nothing changed.
     @discardableResult
     public func update<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result {
-        if let refusal { throw refusal.write }
+        if let refusal { throw refusal }
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
@@ -208,7 +211,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
     @discardableResult
     public func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
-        if let refusal { throw refusal.write }
+        if let refusal { throw refusal }
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
@@ -243,7 +246,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// - Throws: ``StorageError`` when the document could not be written (with the coalescing
     ///   policy, only when the store may not use its document at all); then nothing changed.
     public func set(_ newValue: State) throws(StorageError) {
-        if let refusal { throw refusal.write }
+        if let refusal { throw refusal }
         guard let writes else {
             try update { $0 = newValue }
             return
@@ -346,7 +349,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///
     /// - Throws: ``StorageError`` when the document could not be read.
     public func reload() throws(StorageError) {
-        if let refusal { throw refusal.read }
+        if let refusal { throw refusal }
         var recovered: StorageError?
         try core.update { (state: inout State) throws(StorageError) in
             try tracker.follow { () throws(StorageError) in

@@ -26,8 +26,8 @@ import Foundation
 ///
 /// Migrating happens under the document's lock: the old document is first copied aside as a
 /// backup, then replaced by the migrated one; a step that fails leaves the document as it was,
-/// and a document of a newer version is kept aside. <doc:PersistenceAndRecovery> ("Migrating
-/// your own documents") tells the whole story. ``InMemoryStorage`` holds typed values, so it
+/// and a document of a newer version is left in place, unchanged, and never written.
+/// <doc:PersistenceAndRecovery> ("Migrating your own documents") tells the whole story. ``InMemoryStorage`` holds typed values, so it
 /// ignores migrations.
 public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
     /// One step: a document's envelope of version `from` in, the envelope of `from + 1` out.

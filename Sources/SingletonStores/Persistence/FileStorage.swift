@@ -17,7 +17,7 @@ public struct FileStorage: StoreStorage {
     public static let environmentVariable = "SINGLETON_STORES_DATA_DIR"
 
     /// The document format this build writes (2), and the newest it reads; documents of
-    /// format 1 are read too. A newer document is kept aside, never rewritten.
+    /// format 1 are read too. A newer document is left in place, never rewritten.
     public static let formatVersion = DocumentFormat.current
 
     /// The environment variable that sets ``lockTimeout`` when none is passed: a number of
@@ -55,14 +55,18 @@ public struct FileStorage: StoreStorage {
     /// write looks at the folder.
     let folderPath: String
 
-    /// Creates a storage in the given folder, or in the one the environment and platform choose.
+    /// Creates a storage in the given folder, or in the one the app declared for every store
+    /// (``StoreValues/dataFolder``), or else in the one the environment and platform choose.
     ///
     /// Nothing is created on disk until the first write.
     ///
     /// - Parameters:
-    ///   - folder: The data folder; `nil` to resolve it (see the type's documentation).
-    ///   - appName: The sub-folder of the per-user data folder; characters other than
-    ///     `A–Z a–z 0–9 . _ -` become `_`. Defaults to the bundle identifier or process name.
+    ///   - folder: The data folder; `nil` for the one the app declared for every store
+    ///     (``StoreValues/dataFolder``, in the current scope), else the one the environment
+    ///     and platform choose (see <doc:StoringDocumentsInFiles>).
+    ///   - appName: The sub-folder of the per-user data folder, when neither `folder`, a declared
+    ///     folder nor the environment names one; characters other than `A–Z a–z 0–9 . _ -`
+    ///     become `_`. Defaults to the bundle identifier or process name.
     ///   - environment: Where to read `SINGLETON_STORES_DATA_DIR`, `XDG_DATA_HOME` and `HOME`.
     ///   - now: The current time, used to name kept bad documents and to age temporary files
     ///     of older versions.
@@ -86,7 +90,9 @@ public struct FileStorage: StoreStorage {
         let app =
             appName.map { StorageKey.sanitized($0, fallback: "SingletonStores") }
             ?? FileStorageFolder.defaultAppName
-        self.folder = FileStorageFolder.resolve(explicit: folder, appName: app, environment: environment)
+        let declared = folder == nil ? StoreValues.declaredDataFolder : nil
+        self.folder = FileStorageFolder.resolve(explicit: folder, declared: declared, appName: app, environment: environment)
+        if folder == nil, declared == nil { StoreValues.noteStorageWithoutDeclaredFolder(self.folder) }
         self.folderPath = self.folder.filePath
         self.now = now
         let setting = lockTimeout == nil ? Self.lockTimeoutSetting(in: environment) : nil
@@ -115,7 +121,8 @@ public struct FileStorage: StoreStorage {
         -> StorageLoad<Value>
     {
         try loadDocument(
-            Value.self, forKey: document.validKey(), default: document.defaultValue, migrations: document.migrations)
+            Value.self, forKey: document.validKey(), default: document.defaultValue, migrations: document.migrations,
+            identity: document.identity)
     }
 
     /// The load of ``load(_:)``.
@@ -123,7 +130,8 @@ public struct FileStorage: StoreStorage {
         _ type: Value.Type,
         forKey key: String,
         default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>?
+        migrations: DocumentMigrations<Value>?,
+        identity: String
     ) throws(StorageError) -> StorageLoad<Value> {
         let file = try fileURL(forKey: key)
         guard try FileStorageFolder.prepare(folder, path: folderPath, creating: false, report: reportNotice) else {
@@ -135,11 +143,12 @@ public struct FileStorage: StoreStorage {
             size > min(streamed.threshold, DocumentFile.readLimit),
             (try? FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)) != nil,
             let locked = try loadUnderLock(
-                Value.self, forKey: key, file: file, default: defaultValue(), migrations: migrations, mayRewrite: true)
+                Value.self, forKey: key, file: file, default: defaultValue(), migrations: migrations, identity: identity,
+                mayRewrite: true)
         {
             return locked
         }
-        let first = try readDocument(Value.self, file: file, migrations: migrations)
+        let first = try readDocument(Value.self, file: file, migrations: migrations, identity: identity)
         if let failure = first.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
         if let value = first.value, first.migration == nil, first.streamedSize == nil {
             return StorageLoad(value: value, isStored: true)
@@ -157,7 +166,8 @@ public struct FileStorage: StoreStorage {
         // document that needs nothing done is: on a read-only volume too).
         if let value = first.value, first.migration == nil, !mayRewrite { return StorageLoad(value: value, isStored: true) }
         if let locked = try loadUnderLock(
-            Value.self, forKey: key, file: file, default: defaultValue(), migrations: migrations, mayRewrite: mayRewrite)
+            Value.self, forKey: key, file: file, default: defaultValue(), migrations: migrations, identity: identity,
+            mayRewrite: mayRewrite)
         {
             return locked
         }
@@ -174,19 +184,21 @@ public struct FileStorage: StoreStorage {
         file: URL,
         default defaultValue: @autoclosure () -> Value,
         migrations: DocumentMigrations<Value>?,
+        identity: String,
         mayRewrite: Bool
     ) throws(StorageError) -> StorageLoad<Value>? {
         var notices: [StorageNotice] = []
         let locked = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .never) {
             (lease: LockLease) throws(StorageError) -> StorageLoad<Value> in
-            let current = try readDocument(Value.self, file: file, migrations: migrations)
+            let current = try readDocument(Value.self, file: file, migrations: migrations, identity: identity)
             let read = current.stamp
             if let failure = current.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
             if let value = current.value {
                 if mayRewrite, let migrations, current.migration != nil || current.streamedSize != nil {
                     // Best effort: a document that can't be rewritten now is rewritten by the
                     // next write, which reports why if it still can't.
-                    if let data = try? DocumentCoding.encode(value, key: key, valueVersion: migrations.version),
+                    if let data = try? DocumentCoding.encode(
+                        value, key: key, store: identity, valueVersion: migrations.version),
                         current.migration != nil || Int64(data.count) < (current.streamedSize ?? 0)
                     {
                         _ = try? write(
@@ -216,17 +228,18 @@ public struct FileStorage: StoreStorage {
     public func save<Value: Codable & Sendable>(_ value: Value, to document: StoreDocument<Value>) throws(StorageError)
         -> StorageError?
     {
-        try saveDocument(value, forKey: document.validKey(), migrations: document.migrations)
+        try saveDocument(value, forKey: document.validKey(), migrations: document.migrations, identity: document.identity)
     }
 
     /// The save of ``save(_:to:)``.
     private func saveDocument<Value: Codable & Sendable>(
         _ value: Value,
         forKey key: String,
-        migrations: DocumentMigrations<Value>?
+        migrations: DocumentMigrations<Value>?,
+        identity: String
     ) throws(StorageError) -> StorageError? {
         let file = try fileURL(forKey: key)
-        let data = try DocumentCoding.encode(value, key: key, valueVersion: migrations?.version)
+        let data = try DocumentCoding.encode(value, key: key, store: identity, valueVersion: migrations?.version)
         _ = try FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)
         var retry = LostLockRetry(limit: lockTimeout)
         while true {
@@ -236,7 +249,7 @@ public struct FileStorage: StoreStorage {
             ) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageError?> in
                 // The write's own listing removes the temporary files of writers that are gone.
-                let previous = try readDocument(Value.self, file: file, migrations: migrations)
+                let previous = try readDocument(Value.self, file: file, migrations: migrations, identity: identity)
                 let read = previous.stamp
                 if let failure = previous.failure { throw failure }
                 return try write(
@@ -273,7 +286,7 @@ public struct FileStorage: StoreStorage {
         let key = try document.validKey()
         let update = try transaction(
             Value.self, forKey: key, default: document.defaultValue, migrations: document.migrations,
-            waiting: .upTo(lockTimeout, document: nil), body)
+            identity: document.identity, waiting: .upTo(lockTimeout, document: nil), body)
         // Only a transaction that does not wait comes back without a result; one that waits
         // throws when the lock stays held. Should that ever change, say what happened.
         guard let update else { throw .lockTimedOut(file: lockURL(forKey: key), holder: nil, waited: lockTimeout) }
@@ -289,7 +302,7 @@ public struct FileStorage: StoreStorage {
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
         try transaction(
             Value.self, forKey: document.validKey(), default: document.defaultValue, migrations: document.migrations,
-            waiting: .never, body)
+            identity: document.identity, waiting: .never, body)
     }
 
     /// Follows the document of `key` as `watching` says; see ``StoreStorage/watch(forKey:_:onChange:)``.

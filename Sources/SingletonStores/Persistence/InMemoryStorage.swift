@@ -26,8 +26,10 @@ import SingletonStoresLocking
 ///
 /// It follows the same contract as ``FileStorage``: keys are validated the same way, values
 /// are kept as given (encoded only to tell whether an update changed them, so a value
-/// that can't be encoded fails here too), a stored value of another type counts as a corrupted
-/// document, and ``update(_:_:)`` runs its body exactly once while holding the
+/// that can't be encoded fails here too), a stored value of another type — or one saved by a
+/// store of another ``StoreDocument/identity`` — is another store's document (left as it is,
+/// reported as ``StorageError/documentOfAnotherStore(file:owner:store:)``, and every write of it
+/// throws that error), and ``update(_:_:)`` runs its body exactly once while holding the
 /// key's lock (the in-memory stand-in for its lock file), so the same rules hold for the body.
 ///
 /// It holds typed values, so it has nothing to migrate: a document's ``StoreDocument/migrations``
@@ -51,6 +53,8 @@ public final class InMemoryStorage: StoreStorage {
     /// The stored values and the problems waiting to be played.
     private struct State {
         var values: [String: any Sendable]
+        /// The identity of the store that saved each value; none for the values given to `init`.
+        var identities: [String: String] = [:]
         var pendingRecoveries: [String: StorageError] = [:]
         var writeFailures: [String: StorageError] = [:]
     }
@@ -78,6 +82,13 @@ public final class InMemoryStorage: StoreStorage {
     /// Makes the next `load`, `save` or `update` of `key` behave as if its document was bad:
     /// the stored value is dropped, the call starts from the default, and `problem` is
     /// reported as its recovery. Pass `nil` to cancel.
+    ///
+    /// A problem of a document that ``FileStorage`` leaves in place and never writes — one a
+    /// newer version of the app wrote (``StorageError/newerFormatLeftInPlace(file:found:supported:)``,
+    /// ``StorageError/newerValueVersionLeftInPlace(file:found:supported:)``), another store's
+    /// (``StorageError/documentOfAnotherStore(file:owner:store:)``), or one whose migration failed —
+    /// plays the same way until it is cancelled: the stored value stays, every load starts from
+    /// the default and reports `problem`, and every `save` and `update` throws it.
     public func simulateRecovery(_ problem: StorageError?, forKey key: String) {
         state.withLock { $0.pendingRecoveries[key] = problem }
     }
@@ -93,7 +104,7 @@ public final class InMemoryStorage: StoreStorage {
         -> StorageLoad<Value>
     {
         let key = try document.validKey()
-        let (stored, recovery) = state.withLock { Self.takeCurrent(Value.self, key: key, from: &$0) }
+        let (stored, recovery) = state.withLock { Self.takeCurrent(document, key: key, from: &$0) }
         if let stored { return StorageLoad(value: stored, isStored: true) }
         return StorageLoad(value: document.defaultValue, isStored: false, recovery: recovery)
     }
@@ -107,8 +118,10 @@ public final class InMemoryStorage: StoreStorage {
         _ = try DocumentCoding.encode(value, key: key)
         let result: Result<StorageError?, StorageError> = state.withLock { state in
             if let failure = state.writeFailures[key] { return .failure(failure) }
-            let (_, recovery) = Self.takeCurrent(Value.self, key: key, from: &state)
+            let (_, recovery) = Self.takeCurrent(document, key: key, from: &state)
+            if let recovery, recovery.refusesWrites { return .failure(recovery) }
             state.values[key] = value
+            state.identities[key] = document.identity
             return .success(recovery)
         }
         return try result.get()
@@ -127,7 +140,9 @@ public final class InMemoryStorage: StoreStorage {
         return try lock(forKey: key).withLock { (_: inout Void) throws(StorageError) -> StorageUpdate<Value, Outcome> in
             let current: Result<(Value?, StorageError?), StorageError> = state.withLock { state in
                 if let failure = state.writeFailures[key] { return .failure(failure) }
-                return .success(Self.takeCurrent(Value.self, key: key, from: &state))
+                let current = Self.takeCurrent(document, key: key, from: &state)
+                if let refusal = current.1, refusal.refusesWrites { return .failure(refusal) }
+                return .success(current)
             }
             let (stored, recovery) = try current.get()
             var value = stored ?? document.defaultValue
@@ -138,7 +153,10 @@ public final class InMemoryStorage: StoreStorage {
             let changed = after != before
             if changed {
                 let committed = value
-                state.withLock { $0.values[key] = committed }
+                state.withLock { state in
+                    state.values[key] = committed
+                    state.identities[key] = document.identity
+                }
             }
             return StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery)
         }
@@ -154,21 +172,22 @@ public final class InMemoryStorage: StoreStorage {
         }
     }
 
+    /// The value `document` holds under `key`, or the problem with it: a simulated one, or a
+    /// value of another store (another type, or saved by another identity), which stays.
     private static func takeCurrent<Value>(
-        _ type: Value.Type, key: String, from state: inout State
+        _ document: StoreDocument<Value>, key: String, from state: inout State
     ) -> (Value?, StorageError?) {
+        if let problem = state.pendingRecoveries[key], problem.refusesWrites { return (nil, problem) }
         if let problem = state.pendingRecoveries.removeValue(forKey: key) {
             state.values[key] = nil
+            state.identities[key] = nil
             return (nil, problem)
         }
         guard let stored = state.values[key] else { return (nil, nil) }
-        if let value = stored as? Value { return (value, nil) }
-        state.values[key] = nil
-        let problem = StorageError.corrupted(
-            file: location(forKey: key),
-            keptAt: location(forKey: "\(key)~corrupt"),
-            reason: "its value is a \(Swift.type(of: stored)), not a \(Value.self)"
-        )
+        let owner = state.identities[key]
+        if let value = stored as? Value, owner == nil || owner == document.identity { return (value, nil) }
+        let problem = StorageError.documentOfAnotherStore(
+            file: location(forKey: key), owner: owner ?? String(describing: Swift.type(of: stored)), store: document.identity)
         return (nil, problem)
     }
 }

@@ -12,11 +12,14 @@ import Foundation
 ///   memory, permission denied, a disk error) never moves a good document aside.
 /// - **Reported** as ``StorageLoad/recovery`` or ``StorageUpdate/recovery`` when a bad
 ///   document was moved aside and the store carried on from its defaults:
-///   ``corrupted(file:keptAt:reason:)``, ``unreadable(file:keptAt:reason:)`` and
-///   ``newerFormat(file:found:supported:keptAt:)`` (and
-///   ``newerValueVersion(file:found:supported:keptAt:)`` for a store with ``DocumentMigrations``).
-///   ``migrationFailed(file:from:failedStep:reason:)`` is reported the same way, but the
-///   document stays in place, and writes of it throw that error.
+///   ``corrupted(file:keptAt:reason:)`` and ``unreadable(file:keptAt:reason:)``.
+/// - **Reported, then thrown by every write**, for a document that is not bad but that this
+///   store may not change: it stays in place, unchanged, the store shows its default, and
+///   `save`, `update` and `updateIfAvailable` throw the same error, writing nothing:
+///   ``newerFormatLeftInPlace(file:found:supported:)`` and
+///   ``newerValueVersionLeftInPlace(file:found:supported:)`` (a newer version of the app wrote
+///   it), ``documentOfAnotherStore(file:owner:store:)`` (another store wrote it), and
+///   ``migrationFailed(file:from:failedStep:reason:)``.
 ///
 /// ```swift
 /// do {
@@ -48,12 +51,36 @@ public enum StorageError: Error, Sendable, Equatable {
 
     /// The document was written by a newer version of the app (format `found`, this build
     /// reads up to `supported`); it was not read and was moved to `keptAt` unchanged.
+    ///
+    /// Reported by earlier versions of the library, which moved such a document aside. This
+    /// version leaves it in place and reports ``newerFormatLeftInPlace(file:found:supported:)``.
     case newerFormat(file: URL, found: Int, supported: Int, keptAt: URL)
 
     /// The document's value is of version `found`, newer than the store's
     /// ``DocumentMigrations/version`` (`supported`): a newer version of the app wrote it. It was
     /// not read and was moved to `keptAt` unchanged.
+    ///
+    /// Reported by earlier versions of the library, which moved such a document aside. This
+    /// version leaves it in place and reports
+    /// ``newerValueVersionLeftInPlace(file:found:supported:)``.
     case newerValueVersion(file: URL, found: Int, supported: Int, keptAt: URL)
+
+    /// The document was written by a newer version of the app, in format `found` (this version
+    /// reads up to `supported`, ``FileStorage/formatVersion``). It was left in place, unchanged:
+    /// the store shows its default, and every write of the document throws this error, so that
+    /// the newer version finds its data when the app is updated again.
+    case newerFormatLeftInPlace(file: URL, found: Int, supported: Int)
+
+    /// The document's value is of version `found`, newer than the store's
+    /// ``DocumentMigrations/version`` (`supported`): a newer version of the app wrote it. It was left in place, unchanged: the store shows its
+    /// default, and every write of the document throws this error.
+    case newerValueVersionLeftInPlace(file: URL, found: Int, supported: Int)
+
+    /// The document belongs to another store: it records the identity `owner` (or a live store
+    /// of `owner` in this process holds it), and this store is `store` (see
+    /// ``StoreDocument/identity``). Two stores use one key. The document was left in place,
+    /// unchanged: this store shows its default, and every write of it throws this error.
+    case documentOfAnotherStore(file: URL, owner: String, store: String)
 
     /// The document's value is of the older version `from`, and the ``DocumentMigrations`` step
     /// from version `failedStep` failed for `reason` (it threw, its input did not decode, or the
@@ -104,7 +131,9 @@ public enum StorageError: Error, Sendable, Equatable {
         case .folderUnavailable(let folder, _): folder
         case .unreadable(let file, _, _), .corrupted(let file, _, _),
             .newerFormat(let file, _, _, _), .newerValueVersion(let file, _, _, _),
-            .migrationFailed(let file, _, _, _), .writeFailed(let file, _), .readFailed(let file, _),
+            .newerFormatLeftInPlace(let file, _, _), .newerValueVersionLeftInPlace(let file, _, _),
+            .documentOfAnotherStore(let file, _, _), .migrationFailed(let file, _, _, _), .writeFailed(let file, _),
+            .readFailed(let file, _),
             .keepAsideFailed(let file, _), .lockFailed(let file, _), .lockTimedOut(let file, _, _):
             file
         }
@@ -117,6 +146,25 @@ public enum StorageError: Error, Sendable, Equatable {
             .newerValueVersion(_, _, _, let kept):
             kept
         default: nil
+        }
+    }
+
+    /// Whether this is a document left in place that the store may not write: every write of
+    /// it throws this error until the document changes (a newer version of the app, another
+    /// store, a migration that failed).
+    ///
+    /// Check it before something that can't be taken back, such as a payment, whose result
+    /// must then be written:
+    ///
+    /// ```swift
+    /// if let problem = try storage.load(Credits.document).recovery, problem.refusesWrites {
+    ///     throw problem  // refuse before charging: the credits could not be written
+    /// }
+    /// ```
+    public var refusesWrites: Bool {
+        switch self {
+        case .newerFormatLeftInPlace, .newerValueVersionLeftInPlace, .documentOfAnotherStore, .migrationFailed: true
+        default: false
         }
     }
 }
@@ -148,6 +196,18 @@ extension StorageError: CustomStringConvertible {
             "The saved data at \(file.filePath) was written by a newer version of the app "
                 + "(value version \(found); this version knows up to version \(supported)). It was not "
                 + "changed: it was moved to \(kept.filePath) and this version started from its defaults."
+        case .newerFormatLeftInPlace(let file, let found, let supported):
+            "The saved data at \(file.filePath) was written by a newer version of the app (format \(found); this "
+                + "version reads up to format \(supported)). It was left in place, unchanged: this version shows "
+                + "its defaults and will not change it."
+        case .newerValueVersionLeftInPlace(let file, let found, let supported):
+            "The saved data at \(file.filePath) was written by a newer version of the app (value version \(found); "
+                + "this version knows up to version \(supported)). It was left in place, unchanged: this version "
+                + "shows its defaults and will not change it."
+        case .documentOfAnotherStore(let file, let owner, let store):
+            "The saved data at \(file.filePath) belongs to another store (“\(StorageNotice.shown(owner))”), not to this "
+                + "one (“\(StorageNotice.shown(store))”): two stores use the key “\(Self.key(ofDocument: file))”. It was "
+                + "left in place, unchanged: this store shows its defaults and will not change it."
         case .migrationFailed(let file, let from, let step, let reason):
             "The saved data at \(file.filePath) holds version \(from) of its value, and migrating it failed "
                 + "at the step from version \(step) to \(step + 1): \(reason). It was left in place, unchanged; "
@@ -192,6 +252,11 @@ extension StorageError: CustomStringConvertible {
                 + "otherwise you may delete it."
         case .newerFormat, .newerValueVersion:
             "Update the app to the newest version, then quit it and move the kept file back."
+        case .newerFormatLeftInPlace, .newerValueVersionLeftInPlace:
+            "Update the app to the newest version: it will read the saved data as it was. Nothing was lost."
+        case .documentOfAnotherStore(_, let owner, _):
+            "Give one of the two stores another key. If this store's value type was renamed, give its "
+                + "StoreDocument the identity “\(StorageNotice.shown(owner))” to keep reading the saved data."
         case .migrationFailed:
             "This is a bug in the app's migration of its saved data: report it. An update that fixes the "
                 + "step will migrate the file; a copy of it is safe to keep meanwhile."
@@ -240,6 +305,12 @@ extension StorageError {
         let name = file.lastPathComponent
         guard let key = name.split(separator: "~", maxSplits: 1).first, key.count < name.count else { return false }
         return TemporaryNames.isTemporaryName(name, forKey: String(key))
+    }
+
+    /// The key of the document `file`, `<key>.json`.
+    static func key(ofDocument file: URL) -> String {
+        let name = file.lastPathComponent
+        return name.hasSuffix(".json") ? String(name.dropLast(".json".count)) : name
     }
 
     /// A wait in words: "5 seconds", "0.25 seconds", "1 second".

@@ -14,15 +14,17 @@ public struct StorageLoad<Value> {
     /// Whether ``value`` was read from a stored document (`false`: it is the default).
     public var isStored: Bool
 
-    /// The bad document that was moved aside before falling back to the default, if any.
+    /// The bad document that was moved aside before falling back to the default, or the
+    /// document that was left in place because this store may not use it, if any.
     ///
-    /// One of ``StorageError/corrupted(file:keptAt:reason:)``,
-    /// ``StorageError/unreadable(file:keptAt:reason:)`` or
-    /// ``StorageError/newerFormat(file:found:supported:keptAt:)``; with ``DocumentMigrations``,
-    /// also ``StorageError/newerValueVersion(file:found:supported:keptAt:)``, or
-    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` for a document that was
-    /// left in place because it could not be migrated. A store that falls back to
-    /// defaults after `load` threw may record the thrown error here too, to report one problem.
+    /// Moved aside: ``StorageError/corrupted(file:keptAt:reason:)`` or
+    /// ``StorageError/unreadable(file:keptAt:reason:)``. Left in place, unchanged, and refused to
+    /// every write: ``StorageError/newerFormatLeftInPlace(file:found:supported:)`` and
+    /// ``StorageError/newerValueVersionLeftInPlace(file:found:supported:)`` (a newer version of
+    /// the app wrote it), ``StorageError/documentOfAnotherStore(file:owner:store:)`` (another
+    /// store wrote it), or ``StorageError/migrationFailed(file:from:failedStep:reason:)``. A store
+    /// that falls back to defaults after `load` threw may record the thrown error here too, to
+    /// report one problem.
     public var recovery: StorageError?
 
     /// Creates a load result.

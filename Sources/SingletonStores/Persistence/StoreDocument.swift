@@ -18,6 +18,16 @@
 /// not starting with a dot. It is checked once, here; a document with an invalid key can still
 /// be made (so that a `static let` never traps), and every use of it throws
 /// ``StorageError/invalidKey(_:reason:)``, as a storage always has.
+///
+/// A document also says which store it belongs to, its ``identity``: the name of the value's
+/// type (`"ReaderSettings"`) unless you give one. Every document a storage of files writes
+/// records it, and a store of another identity never reads, moves or overwrites it: it is
+/// refused with ``StorageError/documentOfAnotherStore(file:owner:store:)``. Give the identity
+/// when you rename the value's type, so that the documents already saved stay the store's:
+///
+/// ```swift
+/// static let document = StoreDocument(key: "reader-settings", default: ReaderPreferences(), identity: "ReaderSettings")
+/// ```
 public struct StoreDocument<Value: Codable & Sendable>: Sendable {
     /// The document's name in its storage, such as `"settings"`.
     public let key: String
@@ -29,6 +39,12 @@ public struct StoreDocument<Value: Codable & Sendable>: Sendable {
     /// shape has not changed in a way its `Codable` conformance can't absorb.
     public let migrations: DocumentMigrations<Value>?
 
+    /// Which store the document belongs to: what a document written for it records, and what a
+    /// store must be to read or write a document that records one. The name of `Value`'s type
+    /// (without its module, so that a file compiled into an app and into its widget names one
+    /// store), unless the initializer was given another.
+    public let identity: String
+
     /// Why ``key`` is not a valid key, found when the document was made; `nil` when it is valid.
     let keyProblem: StorageError?
 
@@ -39,12 +55,21 @@ public struct StoreDocument<Value: Codable & Sendable>: Sendable {
     ///   - defaultValue: The value when there is no usable document.
     ///   - migrations: The value's current version and the steps from each older one, if its
     ///     shape has changed between versions of the app (see ``DocumentMigrations``).
-    public init(key: String, default defaultValue: Value, migrations: DocumentMigrations<Value>? = nil) {
+    ///   - identity: Which store the document belongs to; `nil` for the name of `Value`'s type.
+    ///     Give the old name when you rename the type, so that saved documents stay this store's.
+    public init(
+        key: String, default defaultValue: Value, migrations: DocumentMigrations<Value>? = nil, identity: String? = nil
+    ) {
         self.key = key
         self.defaultValue = defaultValue
         self.migrations = migrations
+        self.identity = identity ?? Self.typeIdentity
         self.keyProblem = StorageKey.problem(with: key).map { .invalidKey(key, reason: $0) }
     }
+
+    /// The identity of a document given none: the name of `Value`'s type, without its module
+    /// (`"ReaderSettings"`, `"Array<Receipt>"`).
+    static var typeIdentity: String { String(describing: Value.self) }
 
     /// The ``key``, checked: a storage of your own calls this before it uses the key.
     ///
@@ -57,13 +82,16 @@ public struct StoreDocument<Value: Codable & Sendable>: Sendable {
     /// The same document, starting from `value` when there is none (a store following its
     /// document keeps its current state rather than go back to the default).
     func starting(from value: Value) -> StoreDocument {
-        StoreDocument(key: key, defaultValue: value, migrations: migrations, keyProblem: keyProblem)
+        StoreDocument(key: key, defaultValue: value, migrations: migrations, identity: identity, keyProblem: keyProblem)
     }
 
-    private init(key: String, defaultValue: Value, migrations: DocumentMigrations<Value>?, keyProblem: StorageError?) {
+    private init(
+        key: String, defaultValue: Value, migrations: DocumentMigrations<Value>?, identity: String, keyProblem: StorageError?
+    ) {
         self.key = key
         self.defaultValue = defaultValue
         self.migrations = migrations
+        self.identity = identity
         self.keyProblem = keyProblem
     }
 }

@@ -16,9 +16,12 @@
 /// try persisted.update { $0.fontSize = 17 }
 /// ```
 ///
-/// Bad documents are never overwritten and never deleted: a corrupted, unreadable or
-/// newer-format document is moved aside, the store starts from the default, and the problem
-/// comes back as the ``StorageLoad/recovery`` or ``StorageUpdate/recovery`` of the call.
+/// Bad documents are never overwritten and never deleted: a corrupted or unreadable document is
+/// moved aside, the store starts from the default, and the problem comes back as the
+/// ``StorageLoad/recovery`` or ``StorageUpdate/recovery`` of the call. A document this store
+/// may not use — written by a newer version of the app, or by another store (see
+/// ``StoreDocument/identity``) — is left in place, unchanged: `load` returns the default and
+/// reports it, and every write throws it.
 /// Errors are thrown only when nothing could be done (see ``StorageError``); a document that
 /// merely could not be read this time (permission denied, no free file descriptor, a disk
 /// error) is left in place and the call throws.
@@ -50,11 +53,15 @@ public protocol StoreStorage: Sendable {
     /// Reads `document`, or its default value when there is none.
     ///
     /// A bad document is moved aside and reported in ``StorageLoad/recovery``; the value is
-    /// then the default. With ``StoreDocument/migrations``, a document of an older version of
-    /// the value is migrated (a storage of files backs it up and rewrites it), one of a newer
-    /// version is kept aside, and one whose migration fails is left in place and reported as
-    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` in
-    /// ``StorageLoad/recovery``, the value being the default. Throws
+    /// then the default. One of a newer version of the app (its format, or its value's version
+    /// above the document's ``StoreDocument/migrations``), or one another store wrote, is left
+    /// in place and reported there
+    /// (``StorageError/newerFormatLeftInPlace(file:found:supported:)``,
+    /// ``StorageError/newerValueVersionLeftInPlace(file:found:supported:)``,
+    /// ``StorageError/documentOfAnotherStore(file:owner:store:)``), the value being the default.
+    /// With migrations, a document of an older version of the value is migrated (a storage of
+    /// files backs it up and rewrites it), and one whose migration fails is left in place and
+    /// reported as ``StorageError/migrationFailed(file:from:failedStep:reason:)``. Throws
     /// ``StorageError/invalidKey(_:reason:)`` for a bad key, or an error when the document
     /// could not be read or a bad document could not be moved aside (it is left untouched).
     func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError) -> StorageLoad<Value>
@@ -63,7 +70,8 @@ public protocol StoreStorage: Sendable {
     ///
     /// With ``StoreDocument/migrations``, the document records the current version; throws
     /// ``StorageError/migrationFailed(file:from:failedStep:reason:)``, writing nothing, when the
-    /// document in place can't be migrated.
+    /// document in place can't be migrated. Throws, writing nothing, when the document in place
+    /// is one this store may not change: see ``load(_:)``.
     ///
     /// - Returns: The problem with the previous document, if it was bad and had to be moved
     ///   aside first; `nil` otherwise.
@@ -79,7 +87,8 @@ public protocol StoreStorage: Sendable {
     ///     With ``StoreDocument/migrations``, `body` sees the document migrated to the current
     ///     version, and the document written records it; when the document in place can't be
     ///     migrated, the call throws ``StorageError/migrationFailed(file:from:failedStep:reason:)``,
-    ///     running and writing nothing.
+    ///     running and writing nothing. So it does, with the error ``load(_:)`` reports, for a
+    ///     document this store may not change (a newer version of the app's, another store's).
     ///   - body: A transform of the value, run exactly once while the document is locked. It
     ///     must not call observers or post notifications (the caller posts after `update`
     ///     returns), and must not touch this document again (that would wait for its own lock).

@@ -1,3 +1,4 @@
+import Foundation
 import SingletonStoresLocking
 
 /// A problem the store registry reports instead of crashing.
@@ -10,7 +11,8 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
     case noProductionValue(key: String)
 
     /// A store's document could not be used; it was kept aside, or left in place when it could
-    /// not be migrated (see the error), and the store started from its defaults.
+    /// not be migrated or is not this store's to change (a newer version of the app or another
+    /// store wrote it; see the error), and the store started from its defaults.
     case storageRecovered(StorageError)
 
     /// A store loaded a document whose value it cannot use as it is. The store says what it
@@ -51,15 +53,26 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter error: What was wrong with the choice, naming the key or variant.
     case launchVariantsIgnored(StoreLaunchVariantError)
 
-    /// A store was made on a document that a live store of another type in this process already
-    /// uses (the same key in the same folder). The new store leaves the document alone: it
-    /// starts from its default and its writes fail; the first store is unaffected.
+    /// A store was made on a document that a live store of another identity in this process
+    /// already uses (the same key in the same folder). The new store leaves the document alone:
+    /// it starts from its default and its writes throw
+    /// ``StorageError/documentOfAnotherStore(file:owner:store:)``; the first store is unaffected.
     ///
     /// - Parameters:
     ///   - key: The document's key.
-    ///   - usedBy: The fully qualified type of the value the live store keeps in it.
-    ///   - requestedBy: The fully qualified type of the value the refused store keeps.
+    ///   - usedBy: The ``StoreDocument/identity`` of the live store (by default, the name of the
+    ///     value type it keeps).
+    ///   - requestedBy: The identity of the refused store.
     case documentKeyInUse(key: String, usedBy: String, requestedBy: String)
+
+    /// A ``prepareStores(_:)`` call made a store before it declared ``StoreValues/dataFolder``:
+    /// that store keeps its documents in `storeFolder`, not in the declared `dataFolder` that
+    /// every store made afterwards uses. Set the folder first in the call.
+    ///
+    /// - Parameters:
+    ///   - storeFolder: The folder of the store made too early.
+    ///   - dataFolder: The folder the call declared.
+    case storeMadeBeforeDataFolder(storeFolder: URL, dataFolder: URL)
 
     /// Prints the issue to standard error, prefixed with `SingletonStores:`.
     public static let printToStandardError: @Sendable (StoreIssue) -> Void = { issue in
@@ -92,6 +105,11 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
             "\(error)"
         case .unusableStoredValue(let key, let message):
             "The stored \(key) document: \(message)"
+        case .storeMadeBeforeDataFolder(let storeFolder, let dataFolder):
+            "prepareStores made a store before it declared the data folder: that store keeps its documents in "
+                + "\(storeFolder.path(percentEncoded: false).escapingControlCharacters), not in "
+                + "\(dataFolder.path(percentEncoded: false).escapingControlCharacters) "
+                + "like the stores made after it. Set $0.dataFolder first in prepareStores."
         case .documentKeyInUse(let key, let usedBy, let requestedBy):
             "Two stores use the document \"\(key)\": it holds \(usedBy), and a new store of \(requestedBy) "
                 + "was made on it. The new store starts from its default and never reads, moves or "

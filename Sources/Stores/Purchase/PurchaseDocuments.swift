@@ -7,7 +7,9 @@ enum PurchaseDocuments {
     static let ledger = StoreDocument(
         key: "purchases", default: PurchaseLedger(), migrations: PurchaseDocumentMigrations.ledger)
 
-    /// The local backend's receipts, `receipts`, each with its mark of credit.
+    /// The local backend's receipts, `receipts`, each with its mark of credit; read as plain
+    /// receipts too (`[PurchaseReceipt]`), so its identity names the document, not a type.
     static let storedReceipts = StoreDocument(
-        key: LocalPurchaseBackend.key, default: [StoredReceipt](), migrations: PurchaseDocumentMigrations.storedReceipts)
+        key: LocalPurchaseBackend.key, default: [StoredReceipt](), migrations: PurchaseDocumentMigrations.storedReceipts,
+        identity: "PurchaseReceipts")
 }

@@ -34,12 +34,14 @@ private struct AppSettings: Codable, Sendable, Equatable { var theme = "light" }
             #expect(usedBy.hasSuffix("Cart") && requestedBy.hasSuffix("AppSettings"))
             #expect("\(reported[0])".contains("another key"))
             #expect(settings.value == AppSettings(theme: "dark"), "the refused store starts from its default")
-            guard case .readFailed(let file, _)? = settings.loadProblem else {
-                Issue.record("expected readFailed as the load problem, got \(String(describing: settings.loadProblem))")
+            guard case .documentOfAnotherStore(let file, "Cart", "AppSettings")? = settings.loadProblem else {
+                Issue.record("expected another store's document, got \(String(describing: settings.loadProblem))")
                 return
             }
             #expect(file.lastPathComponent == "settings.json")
-            #expect(throws: StorageError.self) { try settings.update { $0.theme = "blue" } }
+            #expect(throws: StorageError.documentOfAnotherStore(file: file, owner: "Cart", store: "AppSettings")) {
+                try settings.update { $0.theme = "blue" }
+            }
 
             #expect(try Data(contentsOf: document) == written, "the first store's document is unchanged")
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".lock") }
@@ -64,13 +66,19 @@ private struct AppSettings: Codable, Sendable, Equatable { var theme = "light" }
             try shareTheCart()
             #expect(issues.withLock { $0 }.isEmpty, "two stores of one type on one document are not a clash")
 
-            // Both stores of Cart are gone, so a store of another type may take the document.
+            // Both stores of Cart are gone, so their claim ended; the document, which records
+            // that Cart wrote it, still keeps a store of another type off it.
             let settings = ValueStore(key: "cart", default: AppSettings(), storage: storage, watching: .off, reportIssue: report)
             let clashes = issues.withLock { $0 }.filter {
                 if case .documentKeyInUse = $0 { true } else { false }
             }
             #expect(clashes.isEmpty, "the released stores' claim ended")
             #expect(settings.value == AppSettings())
+            guard case .documentOfAnotherStore(_, "Cart", "AppSettings")? = settings.loadProblem else {
+                Issue.record("expected another store's document, got \(String(describing: settings.loadProblem))")
+                return
+            }
+            #expect(try storage.load(StoreDocument(key: "cart", default: Cart())).value.items == ["tea", "milk"])
         }
     }
 }

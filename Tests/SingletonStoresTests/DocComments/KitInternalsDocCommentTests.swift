@@ -86,7 +86,7 @@ private final class Redraws: Sendable {
     @Test func persistentStoreCoreMigratesTheFontSize() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(FontSettingsExample.SettingsV1(fontPoints: 20), to: StoreDocument(key: "settings", default: FontSettingsExample.SettingsV1(fontPoints: 20)))
+            try storage.save(FontSettingsExample.SettingsV1(fontPoints: 20), to: StoreDocument(key: "settings", default: FontSettingsExample.SettingsV1(fontPoints: 20), identity: "Settings"))
             let store = FontSettingsExample.SettingsStore(storage: storage)
             #expect(store.persisted.loadProblem == nil)
             #expect(store.persisted.state == FontSettingsExample.Settings(fontSize: 20))
@@ -103,7 +103,8 @@ private final class Redraws: Sendable {
             .step(from: 2) { (old: SessionV2) in Session(token: old.token, userID: old.userID) }
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(SessionV1(token: "t-1", user: "aki"), to: StoreDocument(key: "session", default: SessionV1(token: "t-1", user: "aki")))
+            // What an older version of the app saved: its type had the current one's name.
+            try storage.save(SessionV1(token: "t-1", user: "aki"), to: StoreDocument(key: "session", default: SessionV1(token: "t-1", user: "aki"), identity: "Session"))
             let loaded = try storage.load(StoreDocument(key: "session", default: Session(), migrations: migrations))
             #expect(loaded.value == Session(token: "t-1", userID: "aki"))
         }
@@ -118,7 +119,7 @@ private final class Redraws: Sendable {
 // Doc "SingletonStores/Persistence/DocumentMigrations.swift" snippet 2: end
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(SessionV1(token: "t-1", user: "aki"), to: StoreDocument(key: "session", default: SessionV1(token: "t-1", user: "aki")))
+            try storage.save(SessionV1(token: "t-1", user: "aki"), to: StoreDocument(key: "session", default: SessionV1(token: "t-1", user: "aki"), identity: "SessionV2"))
             let loaded = try storage.load(
                 StoreDocument(key: "session", default: SessionV2(token: "", userID: ""), migrations: migrations))
             #expect(loaded.value == SessionV2(token: "t-1", userID: "aki"))

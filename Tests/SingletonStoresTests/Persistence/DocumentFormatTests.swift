@@ -55,6 +55,7 @@ struct DocumentFormatTests {
                 try Self.text(of: "appointment", in: storage) == """
                     {
                       "formatVersion" : 2,
+                      "store" : "Appointment",
                       "value" : {
                         "start" : "2025-05-10T08:53:20.4316511Z",
                         "title" : "Dentist"
@@ -140,19 +141,18 @@ struct DocumentFormatTests {
         }
     }
 
-    @Test func aVersion3DocumentIsKeptAsideAsNewer() throws {
+    @Test func aVersion3DocumentStaysInPlace() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
             let version3 = Data(#"{"formatVersion": 3, "value": {"title": "x", "start": "2025-05-10T08:53:20Z"}}"#.utf8)
             try version3.write(to: storage.fileURL(forKey: "appointment"))
             let loaded = try storage.load(
                 StoreDocument(key: "appointment", default: Appointment(title: "default", start: Self.start)))
-            guard case .newerFormat(_, found: 3, supported: 2, let kept)? = loaded.recovery else {
+            guard case .newerFormatLeftInPlace(_, found: 3, supported: 2)? = loaded.recovery else {
                 Issue.record("expected a newer-format report, got \(String(describing: loaded.recovery))")
                 return
             }
-            #expect(kept.lastPathComponent.hasPrefix("appointment~newer-format-"))
-            #expect(try Data(contentsOf: kept) == version3)
+            #expect(try Data(contentsOf: storage.fileURL(forKey: "appointment")) == version3)
         }
     }
 

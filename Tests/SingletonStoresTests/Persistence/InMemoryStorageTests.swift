@@ -45,14 +45,15 @@ struct InMemoryStorageTests {
         #expect(storage.value(PersistedCounter.self, forKey: "counter") == nil)
     }
 
-    @Test func valueOfAnotherTypeCountsAsCorrupted() throws {
+    @Test func valueOfAnotherTypeIsAnotherStoresAndIsKept() throws {
         let storage = InMemoryStorage(["counter": "not a counter"])
         let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
         #expect(loaded.value == PersistedCounter())
-        guard case .corrupted? = loaded.recovery else {
-            Issue.record("expected .corrupted, got \(String(describing: loaded.recovery))")
+        guard case .documentOfAnotherStore(_, "String", "PersistedCounter")? = loaded.recovery else {
+            Issue.record("expected another store's document, got \(String(describing: loaded.recovery))")
             return
         }
+        #expect(storage.value(String.self, forKey: "counter") == "not a counter")
     }
 
     @Test func simulatedWriteFailureIsThrownAndChangesNothing() throws {

@@ -13,7 +13,7 @@ struct WrittenDocumentsTests {
             // Another writer's document, of the same size as ours: other bytes, so it is decoded.
             let file = try storage.fileURL(forKey: "counter")
             let ours = try Data(contentsOf: file)
-            let theirs = try DocumentCoding.encode(PersistedCounter(count: 7), key: "counter")
+            let theirs = try DocumentCoding.encode(PersistedCounter(count: 7), key: "counter", store: "PersistedCounter")
             #expect(theirs.count == ours.count)
             try theirs.write(to: file)
 

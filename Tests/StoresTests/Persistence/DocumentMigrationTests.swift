@@ -110,7 +110,11 @@ struct DocumentMigrationTests {
             try fixture.resave(storage)
             let text = try Self.text(of: fixture.key, in: folder)
             let expected = try String(contentsOf: fixture.file(version: 2), encoding: .utf8)
-            #expect(text == expected, "the value is written exactly as Tests/Fixtures/v2/\(fixture.name).json")
+            // The document now records the store that wrote it, and is otherwise unchanged.
+            let store = try #require(text.firstMatch(of: /\n  "store" : "[^"\n]*",/))
+            #expect(
+                text.replacingCharacters(in: store.range, with: "") == expected,
+                "the value is written exactly as Tests/Fixtures/v2/\(fixture.name).json")
             #expect(try fixture.check(storage) == nil)
         }
     }
@@ -123,22 +127,22 @@ struct DocumentMigrationTests {
         }
     }
 
-    @Test func aVersion3DocumentIsKeptAsideAndTheStoreStartsEmpty() throws {
+    @Test func aVersion3DocumentStaysInPlaceAndTheStoreRefusesToWriteIt() throws {
         try withTemporaryFolder { folder in
             let fixture = try #require(DocumentFixture.all.first { $0.name == "purchases" })
             let version2 = try String(contentsOf: fixture.file(version: 2), encoding: .utf8)
             let version3 = version2.replacingOccurrences(of: #""formatVersion" : 2"#, with: #""formatVersion" : 3"#)
-            try Data(version3.utf8).write(to: folder.appending(path: "purchases.json"))
+            let file = folder.appending(path: "purchases.json")
+            try Data(version3.utf8).write(to: file)
             let reports = Recorder<StoreIssue>()
             let purchases = PurchaseManager(
                 storage: FileStorage(folder: folder), center: NotificationCenter(), reportIssue: { reports.append($0) })
             #expect(purchases.purchaseLedger == PurchaseLedger())
-            guard case .newerFormat(_, found: 3, supported: 2, let kept)? = purchases.loadProblem else {
+            guard case .newerFormatLeftInPlace(_, found: 3, supported: 2)? = purchases.loadProblem else {
                 Issue.record("expected a newer-format problem, got \(String(describing: purchases.loadProblem))")
                 return
             }
-            #expect(try String(contentsOf: kept, encoding: .utf8) == version3, "kept as it was")
-            #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "purchases.json").path(percentEncoded: false)))
+            #expect(try String(contentsOf: file, encoding: .utf8) == version3, "left in place as it was")
             #expect(reports.values.count == 1)
         }
     }

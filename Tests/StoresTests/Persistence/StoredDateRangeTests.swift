@@ -41,12 +41,13 @@ struct StoredDateRangeTests {
                 receipts.append(PurchaseReceipt(id: "r\(index)", product: .boostItems(1), date: date))
             }
             try storage.save(ledger, to: StoreDocument(key: "purchases", default: ledger))
-            try storage.save(receipts, to: StoreDocument(key: "receipts", default: receipts))
+            try storage.save(receipts, to: StoreDocument(key: "receipts", default: receipts, identity: "PurchaseReceipts"))
             let readLedger = try storage.load(StoreDocument(key: "purchases", default: PurchaseLedger()))
             #expect(readLedger.recovery == nil)
             #expect(readLedger.value == ledger)
             #expect(readLedger.value.unreadableEntries.isEmpty)
-            let readReceipts = try storage.load(StoreDocument<[PurchaseReceipt]>(key: "receipts", default: []))
+            let readReceipts = try storage.load(
+                StoreDocument<[PurchaseReceipt]>(key: "receipts", default: [], identity: "PurchaseReceipts"))
             #expect(readReceipts.recovery == nil)
             #expect(readReceipts.value == receipts)
         }

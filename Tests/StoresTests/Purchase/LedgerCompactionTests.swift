@@ -113,6 +113,7 @@ struct LedgerCompactionTests {
                 text == """
                     {
                       "formatVersion" : 2,
+                      "store" : "PurchaseLedger",
                       "value" : {
                         "checkpoint" : {
                           "boostItemBalance" : 2,
@@ -229,7 +230,10 @@ struct LedgerCompactionTests {
             let receipts = (0..<1_000).map { PurchaseReceipt(id: "r-\($0)", product: .boostItems(1), date: date) }
             var ledger = PurchaseLedger()
             for receipt in receipts { ledger.append(.boostItemsBought(1), at: date, receiptID: receipt.id) }
-            try storage.save(receipts, to: StoreDocument(key: "receipts", default: receipts))
+            // The receipts as an earlier version stored them: the backend's document, of another shape.
+            try storage.save(
+                receipts,
+                to: StoreDocument(key: "receipts", default: receipts, identity: "PurchaseReceipts"))
             try storage.save(ledger, to: StoreDocument(key: "purchases", default: ledger))
             func launch() -> (PurchaseManager, BoostTimeManager) {
                 let center = NotificationCenter()
@@ -243,7 +247,9 @@ struct LedgerCompactionTests {
             }
             let (first, boost) = launch()
             #expect(first.ownedBoostItems == 1_000)
-            let kept = try storage.load(StoreDocument<[PurchaseReceipt]>(key: "receipts", default: [])).value
+            let kept = try storage.load(
+                StoreDocument<[PurchaseReceipt]>(key: "receipts", default: [], identity: "PurchaseReceipts")
+            ).value
             #expect(kept == Array(receipts.suffix(LocalPurchaseBackend.retainedReceiptCount)), "cut down to the newest")
             try first.useBoostItem(duration: 60)
             boost.stopCountDown()

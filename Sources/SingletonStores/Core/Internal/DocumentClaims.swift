@@ -1,21 +1,22 @@
 import Foundation
 import SingletonStoresLocking
 
-/// Which value type each document of a live persistent store holds, in this process.
+/// Which store (its ``StoreDocument/identity``) each document of a live persistent store
+/// belongs to, in this process.
 ///
-/// Two stores of different types on one document would each read the other's as damaged and
-/// move it aside, or overwrite it. A store claims its document when it is made; a store of
-/// another type that asks for a claimed document is refused and never touches the file. Stores
-/// of the same type may share a document (they follow each other's writes). The claim ends
-/// when the store is released.
+/// Two different stores on one document would each read the other's as damaged and move it
+/// aside, or overwrite it. A store claims its document when it is made; a store of another
+/// identity that asks for a claimed document is refused and never touches the file. Stores of
+/// the same identity may share a document (they follow each other's writes). The claim ends
+/// when the store is released. Across processes, and after the claim ends, the identity the
+/// document records keeps other stores off it (see ``DocumentHeader``).
 ///
 /// Only documents in files are claimed (a ``FileStorage``, named by the file's path); a storage
 /// of typed values keeps each store's value apart by type already.
 enum DocumentClaims {
-    /// The type each claimed document holds and how many live stores hold it.
+    /// The store each claimed document belongs to and how many live stores hold it.
     private struct Entry {
-        let type: ObjectIdentifier
-        let typeName: String
+        let identity: String
         var holders: Int
     }
 
@@ -26,23 +27,22 @@ enum DocumentClaims {
         /// The document is the store's, for as long as it keeps the claim; `nil` for a
         /// document that is not claimed (not in a file).
         case claimed(DocumentClaim?)
-        /// A live store of `typeName` holds the document `file`.
-        case heldByAnotherType(typeName: String, file: URL)
+        /// A live store of `identity` holds the document `file`.
+        case heldByAnotherStore(identity: String, file: URL)
     }
 
-    /// Claims the document `key` of `storage` for a store of `type`.
-    static func claim<Value>(_ type: Value.Type, key: String, storage: any StoreStorage) -> Outcome {
+    /// Claims the document `key` of `storage` for the store `identity`.
+    static func claim(identity: String, key: String, storage: any StoreStorage) -> Outcome {
         guard let files = storage as? FileStorage, let file = try? files.fileURL(forKey: key) else {
             return .claimed(nil)
         }
         let path = file.standardizedFileURL.path
-        let wanted = ObjectIdentifier(type)
         let holder = table.withLock { table -> String? in
-            if let entry = table[path], entry.type != wanted { return entry.typeName }
-            table[path, default: Entry(type: wanted, typeName: String(reflecting: type), holders: 0)].holders += 1
+            if let entry = table[path], entry.identity != identity { return entry.identity }
+            table[path, default: Entry(identity: identity, holders: 0)].holders += 1
             return nil
         }
-        if let holder { return .heldByAnotherType(typeName: holder, file: file) }
+        if let holder { return .heldByAnotherStore(identity: holder, file: file) }
         return .claimed(DocumentClaim(path: path))
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SingletonStoresLocking
 
 /// The once-only launch-time preparation behind ``prepareStores(_:)``: open until the registry's
@@ -17,6 +18,12 @@ final class StorePreparation: Sendable {
 
     private let phase = Locked(Phase.open)
 
+    /// The values ``prepare(_:reportIssue:)`` is preparing, while their update runs in this
+    /// task (or on this thread): what they declare so far, so that a store the update makes —
+    /// `$0.likes = ValueStore(key: "likes", …)` — keeps its documents in the folder declared
+    /// before it, without reading the registry (which would seal the preparation).
+    @TaskLocal static var inProgress: PreparationInProgress?
+
     /// Applies `updateValues` to fresh values and keeps them as the process's base, unless the
     /// base was already prepared or sealed, in which case it reports why and changes nothing.
     ///
@@ -27,7 +34,14 @@ final class StorePreparation: Sendable {
         reportIssue: (StoreIssue) -> Void
     ) rethrows -> Bool {
         var values = StoreValues()
-        try updateValues(&values)
+        let progress = PreparationInProgress()
+        try Self.$inProgress.withValue(progress) { try updateValues(&values) }
+        // A store made before the folder was declared keeps its documents elsewhere: say so.
+        if let declared = values.dataFolder?.standardizedFileURL,
+            let early = progress.storageBeforeDeclaration.withLock({ $0 }), early != declared
+        {
+            reportIssue(.storeMadeBeforeDataFolder(storeFolder: early, dataFolder: declared))
+        }
         let refusal: StoreIssue? = phase.withLock { phase in
             switch phase {
             case .open:
@@ -52,4 +66,12 @@ final class StorePreparation: Sendable {
             return StoreValues()
         }
     }
+}
+
+/// What the values being prepared declare so far (see ``StorePreparation/inProgress``).
+final class PreparationInProgress: Sendable {
+    /// The data folder they declare (``StoreValues/dataFolder``), once set.
+    let dataFolder = Locked<URL?>(nil)
+    /// The folder of the first storage made without a folder before one was declared.
+    let storageBeforeDeclaration = Locked<URL?>(nil)
 }

@@ -1,33 +1,42 @@
 import Foundation
 
-/// The on-disk shape of a store's document: `{"formatVersion": 2, "value": {…}}`, and
-/// `"valueVersion"` when the store has ``DocumentMigrations``.
+/// The on-disk shape of a store's document: `{"formatVersion": 2, "store": "Settings",
+/// "value": {…}}`, and `"valueVersion"` when the store has ``DocumentMigrations``.
+///
+/// `"store"` is the ``StoreDocument/identity`` of the store that wrote it; documents written
+/// before it existed have none. Readers of earlier versions ignore keys they do not know, so
+/// they read such documents as before.
 struct DocumentEnvelope<Value> {
     /// The version of this envelope format the document was written with.
     var formatVersion: Int
+    /// The identity of the store that wrote the document; `nil` in documents written before
+    /// stores recorded it.
+    var store: String?
     /// The version of the store's value, for a store with migrations; absent means 1.
     var valueVersion: Int?
     /// The store's value.
     var value: Value
 
     /// An envelope of the current format.
-    init(formatVersion: Int, valueVersion: Int? = nil, value: Value) {
+    init(formatVersion: Int, store: String? = nil, valueVersion: Int? = nil, value: Value) {
         self.formatVersion = formatVersion
+        self.store = store
         self.valueVersion = valueVersion
         self.value = value
     }
 
     private enum CodingKeys: String, CodingKey {
-        case formatVersion, valueVersion, value
+        case formatVersion, store, valueVersion, value
     }
 }
 
 extension DocumentEnvelope: Encodable where Value: Encodable {
-    /// Encodes the envelope; `valueVersion` only when there is one, so a store without
-    /// migrations writes the same bytes as before they existed.
+    /// Encodes the envelope; `store` and `valueVersion` only when there is one, so a document
+    /// written without them has the same bytes as before they existed.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(formatVersion, forKey: .formatVersion)
+        try container.encodeIfPresent(store, forKey: .store)
         try container.encodeIfPresent(valueVersion, forKey: .valueVersion)
         try container.encode(value, forKey: .value)
     }
@@ -38,25 +47,73 @@ extension DocumentEnvelope: Decodable where Value: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        store = try container.decodeIfPresent(String.self, forKey: .store)
         valueVersion = try container.decodeIfPresent(Int.self, forKey: .valueVersion)
         value = try container.decode(Value.self, forKey: .value)
     }
 }
 
-/// Just the versions of a document, read before the value so that a newer document is never
-/// decoded with an older schema.
+/// Just the versions of a document and the store that wrote it, read before the value so that
+/// a newer document is never decoded with an older schema, nor another store's with this one's.
 struct DocumentHeader: Decodable {
     /// The version of the envelope format the document was written with.
     var formatVersion: Int
     /// The version of the value, when the document records one.
     var valueVersion: Int?
+    /// The identity of the store that wrote it, when the document records one.
+    var store: String?
+    /// Whether the document has a `"store"` that is not text (it is damaged, unless it is of a
+    /// newer format, whose shape this build does not know).
+    var storeIsInvalid = false
+
+    private enum CodingKeys: String, CodingKey {
+        case formatVersion, valueVersion, store
+    }
+
+    /// A header read some other way (a document read as a stream).
+    init(formatVersion: Int, valueVersion: Int?, store: String?, storeIsInvalid: Bool) {
+        self.formatVersion = formatVersion
+        self.valueVersion = valueVersion
+        self.store = store
+        self.storeIsInvalid = storeIsInvalid
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        valueVersion = try container.decodeIfPresent(Int.self, forKey: .valueVersion)
+        if container.contains(.store) {
+            store = try? container.decode(String.self, forKey: .store)
+            storeIsInvalid = store == nil
+        }
+    }
+
+    /// What the header alone says about the document, for a store of `identity` (`nil`: any)
+    /// with `migrations`: `nil` when its value is to be read, migrated or not.
+    func verdict<Value>(identity: String?, migrations: DocumentMigrations<Value>?) -> DocumentContents<Value>? {
+        if formatVersion > DocumentFormat.current { return .newerFormat(found: formatVersion) }
+        if formatVersion < DocumentFormat.oldestReadable {
+            return .bad(.corrupted(reason: "it has an unknown format version \(formatVersion)"))
+        }
+        if storeIsInvalid { return .bad(.corrupted(reason: "its “store” is not text")) }
+        if let identity, let store, store != identity { return .otherStore(owner: store) }
+        // A store without migrations reads any value version, as it always did.
+        guard let migrations else { return nil }
+        let found = valueVersion ?? migrations.versionOfUnversionedDocument(formatVersion: formatVersion)
+        if found > migrations.version { return .newerValueVersion(found: found, supported: migrations.version) }
+        if found < 1 { return .bad(.corrupted(reason: "it has an unknown value version \(found)")) }
+        return nil
+    }
 }
 
-/// A document decoded in one pass: only one of the current format whose value version is the
-/// one expected (``CurrentEnvelopeExpectation``, in the decoder's `userInfo`; any when there
-/// is none). Any other throws, and the document is read step by step instead.
+/// A document decoded in one pass: only one of the current format, written by the store
+/// expected (or by no store named), whose value version is the one expected
+/// (``CurrentEnvelopeExpectation``, in the decoder's `userInfo`; for the shared decoder, which
+/// has none, the caller checks ``store``). Any other throws, and the
+/// document is read step by step instead.
 private struct CurrentEnvelope<Value: Decodable>: Decodable {
     var value: Value
+    var store: String?
 
     /// Where the decoder's `userInfo` holds the expected value version.
     static var expectationKey: CodingUserInfoKey? {
@@ -67,27 +124,30 @@ private struct CurrentEnvelope<Value: Decodable>: Decodable {
     struct NotCurrent: Error {}
 
     private enum CodingKeys: String, CodingKey {
-        case formatVersion, valueVersion, value
+        case formatVersion, store, valueVersion, value
     }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard try container.decode(Int.self, forKey: .formatVersion) == DocumentFormat.current else { throw NotCurrent() }
+        store = try container.decodeIfPresent(String.self, forKey: .store)
         let valueVersion = try container.decodeIfPresent(Int.self, forKey: .valueVersion)
-        if let key = Self.expectationKey, let expected = decoder.userInfo[key] as? CurrentEnvelopeExpectation,
-            expected.valueVersion < 1 || (valueVersion ?? expected.unversionedAs) != expected.valueVersion
-        {
-            throw NotCurrent()
+        if let key = Self.expectationKey, let expected = decoder.userInfo[key] as? CurrentEnvelopeExpectation {
+            if expected.valueVersion < 1 || (valueVersion ?? expected.unversionedAs) != expected.valueVersion {
+                throw NotCurrent()
+            }
+            if let identity = expected.identity, let store, store != identity { throw NotCurrent() }
         }
         value = try container.decode(Value.self, forKey: .value)
     }
 }
 
-/// The value version a one-pass read expects: the migrations' current one, and what a
-/// document without one counts as.
+/// The value version and store a one-pass read expects: the migrations' current version, what
+/// a document without one counts as, and the store's identity (`nil`: any).
 private struct CurrentEnvelopeExpectation: Sendable {
     var valueVersion: Int
     var unversionedAs: Int
+    var identity: String?
 }
 
 /// What a document's bytes turned out to hold.
@@ -102,6 +162,13 @@ enum DocumentContents<Value> {
     /// A document of an older value version whose migration failed at the step from `step`;
     /// it must be left in place.
     case unmigratable(from: Int, step: Int, reason: String)
+    /// A document a newer version of the app wrote, in format `found`: it must be left in place.
+    case newerFormat(found: Int)
+    /// A document whose value is of a newer version than the store's migrations know: it must
+    /// be left in place.
+    case newerValueVersion(found: Int, supported: Int)
+    /// A document another store wrote (`owner`, its identity): it must be left in place.
+    case otherStore(owner: String)
     /// A document that must be moved aside, and why.
     case bad(DocumentProblem)
 }
@@ -112,18 +179,12 @@ enum DocumentProblem {
     case unreadable(reason: String)
     /// It is not a valid document for the expected type.
     case corrupted(reason: String)
-    /// It was written in a newer format than this build reads.
-    case newerFormat(found: Int)
-    /// Its value is of a newer version than the store's migrations know.
-    case newerValueVersion(found: Int, supported: Int)
 
     /// What is wrong, as a clause: "it is damaged (…)".
     var summary: String {
         switch self {
         case .unreadable(let reason): "it can't be read (\(reason))"
         case .corrupted(let reason): "it is damaged (\(reason))"
-        case .newerFormat(let found): "it was written by a newer version of the app (format \(found))"
-        case .newerValueVersion(let found, _): "it was written by a newer version of the app (value version \(found))"
         }
     }
 
@@ -132,8 +193,6 @@ enum DocumentProblem {
         switch self {
         case .unreadable: "unreadable"
         case .corrupted: "corrupt"
-        case .newerFormat: "newer-format"
-        case .newerValueVersion: "newer-version"
         }
     }
 }
@@ -142,11 +201,14 @@ enum DocumentProblem {
 enum DocumentCoding {
     /// Encodes `value` in an envelope of the current format version, with stable, readable
     /// formatting (sorted keys, so that equal values give equal bytes).
-    /// `valueVersion` is recorded when given (a store with migrations).
-    static func encode<Value: Codable>(_ value: Value, key: String, valueVersion: Int? = nil) throws(StorageError) -> Data {
+    /// `valueVersion` is recorded when given (a store with migrations), and so is `store`, the
+    /// identity of the store that writes it.
+    static func encode<Value: Codable>(
+        _ value: Value, key: String, store: String? = nil, valueVersion: Int? = nil
+    ) throws(StorageError) -> Data {
         do {
             return try DocumentFormat.sharedEncoder.encode(
-                DocumentEnvelope(formatVersion: DocumentFormat.current, valueVersion: valueVersion, value: value))
+                DocumentEnvelope(formatVersion: DocumentFormat.current, store: store, valueVersion: valueVersion, value: value))
         } catch EncodingError.invalidValue(_, let context) {
             // The path within the store's value: the envelope's own "value" key left out.
             let path = context.codingPath.dropFirst().map(\.stringValue).joined(separator: ".")
@@ -158,11 +220,11 @@ enum DocumentCoding {
     }
 
     /// Decodes the contents of a document file as a `Value`, in the format of the version its
-    /// header names. A document of a version newer than ``DocumentFormat/current`` is not
-    /// decoded. With `migrations`, a document of an older value version is migrated in memory,
-    /// and one of a newer value version is bad.
+    /// header names. A document of a version newer than ``DocumentFormat/current``, of a newer
+    /// value version, or written by a store other than `identity` (`nil`: any) is not decoded.
+    /// With `migrations`, a document of an older value version is migrated in memory.
     static func decode<Value: Codable & Sendable>(
-        _ type: Value.Type, from contents: FileContents, migrations: DocumentMigrations<Value>? = nil
+        _ type: Value.Type, from contents: FileContents, migrations: DocumentMigrations<Value>? = nil, identity: String? = nil
     ) -> DocumentContents<Value> {
         let data: Data
         switch contents {
@@ -177,22 +239,15 @@ enum DocumentCoding {
         case .bytes(let bytes): data = bytes
         }
         if data.isEmpty { return .bad(.corrupted(reason: "the file is empty")) }
-        if let value = decodeCurrent(Value.self, from: data, migrations: migrations) { return .value(value) }
+        if let value = decodeCurrent(Value.self, from: data, migrations: migrations, identity: identity) { return .value(value) }
         let header: DocumentHeader
         do { header = try JSONDecoder().decode(DocumentHeader.self, from: data) } catch {
             return .bad(.corrupted(reason: "it is not a document with a format version: \(summary(of: error))"))
         }
-        if header.formatVersion > DocumentFormat.current { return .bad(.newerFormat(found: header.formatVersion)) }
-        if header.formatVersion < DocumentFormat.oldestReadable {
-            return .bad(.corrupted(reason: "it has an unknown format version \(header.formatVersion)"))
-        }
+        if let verdict = header.verdict(identity: identity, migrations: migrations) { return verdict }
         if let migrations {
             let found =
                 header.valueVersion ?? migrations.versionOfUnversionedDocument(formatVersion: header.formatVersion)
-            if found > migrations.version {
-                return .bad(.newerValueVersion(found: found, supported: migrations.version))
-            }
-            if found < 1 { return .bad(.corrupted(reason: "it has an unknown value version \(found)")) }
             if found < migrations.version {
                 switch migrations.migrate(data, from: found, formatVersion: header.formatVersion) {
                 case .migrated(let value): return .migrated(value, from: found, original: data)
@@ -209,21 +264,27 @@ enum DocumentCoding {
         }
     }
 
-    /// The value of a document of the current format whose value version needs no migration,
-    /// decoded in one pass; `nil` for any other document, or any failure, which the caller
-    /// then reads step by step (header first), reporting what is wrong as it always did.
+    /// The value of a document of the current format, written by `identity` (or by no store
+    /// named), whose value version needs no migration, decoded in one pass; `nil` for any other
+    /// document, or any failure, which the caller then reads step by step (header first),
+    /// reporting what is wrong as it always did.
     private static func decodeCurrent<Value: Codable & Sendable>(
-        _ type: Value.Type, from data: Data, migrations: DocumentMigrations<Value>?
+        _ type: Value.Type, from data: Data, migrations: DocumentMigrations<Value>?, identity: String?
     ) -> Value? {
         guard let migrations else {
-            // No expectation to set: the shared decoder, whose `userInfo` never changes.
-            return try? DocumentFormat.sharedCurrentDecoder.decode(CurrentEnvelope<Value>.self, from: data).value
+            // No expectation to set: the shared decoder, whose `userInfo` never changes; the
+            // store is checked here instead (a store without migrations reads any value version).
+            guard let envelope = try? DocumentFormat.sharedCurrentDecoder.decode(CurrentEnvelope<Value>.self, from: data),
+                identity == nil || envelope.store == nil || envelope.store == identity
+            else { return nil }
+            return envelope.value
         }
         guard let key = CurrentEnvelope<Value>.expectationKey else { return nil }
         let decoder = DocumentFormat.decoder(version: DocumentFormat.current)
         decoder.userInfo[key] = CurrentEnvelopeExpectation(
             valueVersion: migrations.version,
-            unversionedAs: migrations.versionOfUnversionedDocument(formatVersion: DocumentFormat.current))
+            unversionedAs: migrations.versionOfUnversionedDocument(formatVersion: DocumentFormat.current),
+            identity: identity)
         return try? decoder.decode(CurrentEnvelope<Value>.self, from: data).value
     }
 

@@ -10,11 +10,12 @@ import SingletonStoresLocking
 
 /// How ``FileStorage`` picks its data folder.
 enum FileStorageFolder {
-    /// The folder to use, by precedence: `explicit`, then the
-    /// ``FileStorage/environmentVariable``, then the platform's per-user data folder plus
-    /// `appName`.
-    static func resolve(explicit: URL?, appName: String, environment: [String: String]) -> URL {
+    /// The folder to use, by precedence: `explicit`, then the folder the app `declared` for
+    /// every store (``StoreValues/dataFolder``), then the ``FileStorage/environmentVariable``,
+    /// then the platform's per-user data folder plus `appName`.
+    static func resolve(explicit: URL?, declared: URL? = nil, appName: String, environment: [String: String]) -> URL {
         if let explicit { return explicit.standardizedFileURL }
+        if let declared { return declared.standardizedFileURL }
         if let path = environment[FileStorage.environmentVariable], !path.isEmpty {
             // A relative path is the user's explicit choice: resolve it against the current folder.
             return URL(filePath: path, directoryHint: .isDirectory).standardizedFileURL

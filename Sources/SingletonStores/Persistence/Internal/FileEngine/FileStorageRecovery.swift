@@ -190,6 +190,7 @@ extension FileStorage {
         forKey key: String,
         default defaultValue: @autoclosure () -> Value,
         migrations: DocumentMigrations<Value>? = nil,
+        identity: String? = nil,
         waiting wait: DocumentFile.LockWait,
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
@@ -205,7 +206,7 @@ extension FileStorage {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageUpdate<Value, Outcome>> in
                 // The temporary files of writers that are gone are removed by the write's own
                 // listing (see `write`), or below when nothing is written.
-                let current = try readDocument(Value.self, file: file, migrations: migrations)
+                let current = try readDocument(Value.self, file: file, migrations: migrations, identity: identity)
                 let read = current.stamp
                 if let failure = current.failure { throw failure }
                 // A bad document that may not be moved aside (another program's file) refuses the
@@ -219,10 +220,10 @@ extension FileStorage {
                 if let encoding = current.encoding {
                     before = encoding
                 } else {
-                    before = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
+                    before = try DocumentCoding.encode(value, key: key, store: identity, valueVersion: valueVersion)
                 }
                 let outcome = try body(&value)
-                let after = try DocumentCoding.encode(value, key: key, valueVersion: valueVersion)
+                let after = try DocumentCoding.encode(value, key: key, store: identity, valueVersion: valueVersion)
                 // A migrated document is rewritten even when the body left its value as it was,
                 // and so is a long one whose value is smaller than the document it was read from.
                 let changed =
@@ -309,7 +310,7 @@ extension FileStorage {
     ///
     /// - Throws: When the document could not be read at all (it is left as it is).
     func readDocument<Value: Codable & Sendable>(
-        _ type: Value.Type, file: URL, migrations: DocumentMigrations<Value>?
+        _ type: Value.Type, file: URL, migrations: DocumentMigrations<Value>?, identity: String? = nil
     ) throws(StorageError) -> DocumentRead<Value> {
         let limit = DocumentFile.readLimit
         var contents: FileContents
@@ -317,7 +318,9 @@ extension FileStorage {
         if let migrations, let streamed = migrations.streamedReading {
             contents = try DocumentFile.contents(of: file, limit: min(streamed.threshold, limit), stamp: &stamp)
             if case .tooLarge(let size) = contents {
-                if var read = try readStreamed(Value.self, file: file, size: size, migrations: migrations, streamed: streamed) {
+                if var read = try readStreamed(
+                    Value.self, file: file, size: size, migrations: migrations, identity: identity, streamed: streamed)
+                {
                     // The stamp of the file opened before the stream's reads: a file put in its
                     // place meanwhile has another, and the commit check sees it.
                     read.stamp = stamp
@@ -328,7 +331,7 @@ extension FileStorage {
         } else {
             contents = try DocumentFile.contents(of: file, limit: limit, stamp: &stamp)
         }
-        var read = decodeDocument(Value.self, contents, file: file, migrations: migrations)
+        var read = decodeDocument(Value.self, contents, file: file, migrations: migrations, identity: identity)
         read.stamp = stamp
         if case .bytes(let bytes) = contents, read.value != nil, read.migration == nil, read.problem == nil,
             WrittenDocuments.areOwn(bytes, of: Value.self, in: file, valueVersion: migrations?.version)
@@ -347,7 +350,7 @@ extension FileStorage {
     ///   wrong, as it always did).
     /// - Throws: When the document could not be read at all (it is left as it is).
     private func readStreamed<Value: Codable & Sendable>(
-        _ type: Value.Type, file: URL, size: Int64, migrations: DocumentMigrations<Value>,
+        _ type: Value.Type, file: URL, size: Int64, migrations: DocumentMigrations<Value>, identity: String?,
         streamed: DocumentMigrations<Value>.StreamedReading
     ) throws(StorageError) -> DocumentRead<Value>? {
         let readsWhole = size <= DocumentFile.readLimit
@@ -356,6 +359,8 @@ extension FileStorage {
         }
         var formatVersion: Int?
         var valueVersion: Int?
+        var store: String?
+        var storeIsInvalid = false
         do {
             try DocumentFile.stream(of: file) { stream in
                 try stream.forEachMember { key, stream in
@@ -364,6 +369,9 @@ extension FileStorage {
                         formatVersion = try JSONDecoder().decode(Int.self, from: Data(stream.valueBytes(limit: 64)))
                     case "valueVersion":
                         valueVersion = try JSONDecoder().decode(Int?.self, from: Data(stream.valueBytes(limit: 64)))
+                    case "store":
+                        store = try? JSONDecoder().decode(String.self, from: Data(stream.valueBytes(limit: 64 * 1_024)))
+                        storeIsInvalid = store == nil
                     default: try stream.skipValue()
                     }
                 }
@@ -375,14 +383,14 @@ extension FileStorage {
             return damaged("it is not a document with a format version: \(DocumentCoding.summary(of: error))")
         }
         guard let formatVersion else { return damaged("it is not a document with a format version: missing “formatVersion”") }
-        if formatVersion > DocumentFormat.current { return DocumentRead(problem: .newerFormat(found: formatVersion)) }
-        if formatVersion < DocumentFormat.oldestReadable {
-            return DocumentRead(problem: .corrupted(reason: "it has an unknown format version \(formatVersion)"))
+        let header = DocumentHeader(
+            formatVersion: formatVersion, valueVersion: valueVersion, store: store, storeIsInvalid: storeIsInvalid)
+        switch header.verdict(identity: identity, migrations: migrations) {
+        case nil: break
+        case .bad(let problem)?: return DocumentRead(problem: problem)
+        case let verdict?: return readOfDocumentLeftInPlace(verdict, file: file, identity: identity)
         }
         let found = valueVersion ?? migrations.versionOfUnversionedDocument(formatVersion: formatVersion)
-        if found > migrations.version {
-            return DocumentRead(problem: .newerValueVersion(found: found, supported: migrations.version))
-        }
         guard found == migrations.version else { return nil }
         let decoder = DocumentFormat.decoder(version: formatVersion)
         let value: Value?
@@ -405,9 +413,10 @@ extension FileStorage {
 
     /// What `contents`, read from `file`, hold.
     private func decodeDocument<Value: Codable & Sendable>(
-        _ type: Value.Type, _ contents: FileContents, file: URL, migrations: DocumentMigrations<Value>?
+        _ type: Value.Type, _ contents: FileContents, file: URL, migrations: DocumentMigrations<Value>?, identity: String?
     ) -> DocumentRead<Value> {
-        switch DocumentCoding.decode(Value.self, from: contents, migrations: migrations) {
+        let decoded = DocumentCoding.decode(Value.self, from: contents, migrations: migrations, identity: identity)
+        switch decoded {
         case .missing: return DocumentRead()
         case .value(let value): return DocumentRead(value: value)
         case .bad(let problem): return DocumentRead(problem: problem)
@@ -416,6 +425,25 @@ extension FileStorage {
                 value: value, migration: MigrationBackup(original: original, from: from, to: migrations?.version ?? from))
         case .unmigratable(let from, let step, let reason):
             return DocumentRead(failure: .migrationFailed(file: file, from: from, failedStep: step, reason: reason))
+        case .newerFormat, .newerValueVersion, .otherStore:
+            return readOfDocumentLeftInPlace(decoded, file: file, identity: identity)
+        }
+    }
+
+    /// The read of a document this store must leave in place and never write — one a newer
+    /// version of the app wrote, or another store — as the failure every call reports.
+    private func readOfDocumentLeftInPlace<Value>(
+        _ verdict: DocumentContents<Value>, file: URL, identity: String?
+    ) -> DocumentRead<Value> {
+        switch verdict {
+        case .newerFormat(let found):
+            DocumentRead(failure: .newerFormatLeftInPlace(file: file, found: found, supported: Self.formatVersion))
+        case .newerValueVersion(let found, let supported):
+            DocumentRead(failure: .newerValueVersionLeftInPlace(file: file, found: found, supported: supported))
+        case .otherStore(let owner):
+            DocumentRead(failure: .documentOfAnotherStore(file: file, owner: owner, store: identity ?? ""))
+        case .bad(let problem): DocumentRead(problem: problem)
+        case .missing, .value, .migrated, .unmigratable: DocumentRead()
         }
     }
 
@@ -622,9 +650,6 @@ extension FileStorage {
         switch problem {
         case .unreadable(let reason): .unreadable(file: file, keptAt: kept, reason: reason)
         case .corrupted(let reason): .corrupted(file: file, keptAt: kept, reason: reason)
-        case .newerFormat(let found): .newerFormat(file: file, found: found, supported: Self.formatVersion, keptAt: kept)
-        case .newerValueVersion(let found, let supported):
-            .newerValueVersion(file: file, found: found, supported: supported, keptAt: kept)
         }
     }
 
