@@ -476,7 +476,8 @@ enum DocumentFile {
     /// library wrote, or `nil` when it is: one JSON object whose members are `formatVersion` —
     /// a format version this build reads (``DocumentFormat/oldestReadable`` through
     /// ``DocumentFormat/current``) — `value`, and optionally `valueVersion` (a whole number from
-    /// 1), each once, nothing else and nothing after it. The value's nesting is checked, not
+    /// 1) and `store` (the name of the store that wrote it), each once, nothing else and nothing
+    /// after it. The value's nesting is checked, not
     /// its contents (its store's type decides those). The file is read front to back in
     /// chunks, never held whole.
     ///
@@ -502,6 +503,9 @@ enum DocumentFile {
                         throw NotOurs(reason: "its “valueVersion” is not a whole number from 1")
                     }
                 case "value": try stream.skipValue()
+                case "store":
+                    let store = try? JSONDecoder().decode(String.self, from: Data(stream.valueBytes(limit: 1024)))
+                    guard store != nil else { throw NotOurs(reason: "its “store” is not a store's name") }
                 default: throw NotOurs(reason: "it has the key \(shown), which the app's documents do not have")
                 }
             }
