@@ -225,7 +225,7 @@ class Harness:
             os.makedirs(data, mode=0o700)
             self.must(data, ["purchase", "buy", "--items", "2"])
             if name == "foreign-boost":
-                planted.append(write(data, "boost.json", '{"formatVersion": 2, "rocket": "boost", "fuel": 7}\n'))
+                planted.append(write(data, "boost.json", '{"rocket": "boost", "fuel": 7}\n'))
             else:
                 os.mkfifo(os.path.join(data, "boost.json"), 0o600)
                 planted.append(os.path.join(data, "boost.json"))
