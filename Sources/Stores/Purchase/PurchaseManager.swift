@@ -305,25 +305,42 @@ public final class PurchaseManager: PurchaseStoreContract {
     /// a document this version may not write — and ``PurchaseError/failed(reason:)`` when
     /// ``PurchaseLedger/unfinishedReceiptIDLimit`` credited receipts still wait for the
     /// backend to finish them. A lock held by another process is not a problem: waiting cures
-    /// it, so the purchase goes ahead and is credited when the lock is free.
+    /// it, so the purchase goes ahead and is credited when the lock is free — once the document
+    /// itself, read without the lock, shows nothing that waiting does not cure (another user's
+    /// file, another program's, a newer version's, one that can't be read).
     private func checkLedgerCanCredit() throws(PurchaseError) {
-        let full: Bool?
+        let checked: StorageUpdate<PurchaseLedger, Bool>?
         do {
-            let checked = try storage.updateIfAvailable(PurchaseDocuments.ledger) { ledger in
+            checked = try storage.updateIfAvailable(PurchaseDocuments.ledger) { ledger in
                 ledger.unfinishedReceiptIDs.count >= PurchaseLedger.unfinishedReceiptIDLimit
             }
-            if let problem = checked?.recovery { reportIssue(.storageRecovered(problem)) }
-            full = checked?.outcome
         } catch {
-            if case .lockTimedOut = error { return }  // another process is writing it
-            throw .notRecorded(error)
+            guard case .lockTimedOut = error else { throw .notRecorded(error) }
+            checked = nil  // another process is writing it
         }
+        guard let checked else { return try checkLedgerReadableWhileHeld() }
+        if let problem = checked.recovery { reportIssue(.storageRecovered(problem)) }
+        let full = checked.outcome
         if full == true {
             throw .failed(
                 reason:
                     "\(PurchaseLedger.unfinishedReceiptIDLimit) earlier purchases are credited but the payment system has not confirmed them yet"
             )
         }
+    }
+
+    /// The check of ``checkLedgerCanCredit()`` while another process holds the ledger's lock:
+    /// the document as it is on disk, read without the lock, must be one this store may write.
+    private func checkLedgerReadableWhileHeld() throws(PurchaseError) {
+        let loaded: StorageLoad<PurchaseLedger>
+        do {
+            loaded = try storage.load(PurchaseDocuments.ledger)
+        } catch {
+            throw .notRecorded(error)
+        }
+        guard let problem = loaded.recovery else { return }
+        if problem.refusesWrites { throw .notRecorded(problem) }
+        if case .keepAsideFailed = problem { throw .notRecorded(problem) }  // not the library's file
     }
 
     /// Adds the receipts the ledger does not have yet, and the backend's pending ones; returns

@@ -99,6 +99,25 @@ struct MoneyRefusalBinaryTests {
         }
     }
 
+    /// While another process holds the ledger's lock, the ledger is read without it: another
+    /// user's ledger, or another program's, refuses the buy before the payment all the same
+    /// (a held lock alone lets it go ahead, recorded: see `resetKeepsAPaidUncreditedPurchase…`).
+    @Test(arguments: [Planted.anotherUsersLedger, .anotherProgramsLedger])
+    func aBuyThatCanNeverBeCreditedIsRefusedWhileTheLedgerIsHeld(_ planted: Planted) throws {
+        if planted == .anotherUsersLedger, geteuid() != 0 { return }  // giving a file away needs root
+        try withDemoBinary { binary in
+            #expect(try binary.run(["purchase", "buy", "--items", "2"]).status == 0)
+            try planted.plant(in: binary.dataFolder)
+            let held = try PurchaseCreditBinaryTests.holdLock(of: "purchases", in: binary.dataFolder)
+            let buy = try binary.run(["purchase", "buy", "--items", "5"], environment: ["SINGLETON_STORES_LOCK_TIMEOUT": "0.2"])
+            close(held)
+            #expect(buy.status == 1 && buy.reason == .exit, "\(buy)")
+            #expect(buy.standardError.contains("Nothing was bought and nothing was charged"), "\(buy.standardError)")
+            let receipts = try String(contentsOf: binary.dataFolder.appending(path: "receipts.json"), encoding: .utf8)
+            #expect(!receipts.contains(#""count" : 5"#), "a payment was recorded: \(receipts)")
+        }
+    }
+
     /// A purchase taken while another process held the ledger's lock is recorded and waits;
     /// `reset` keeps it, naming it, unless asked to discard it; the next run credits it.
     @Test func resetKeepsAPaidUncreditedPurchaseUnlessToldToDiscardIt() throws {
