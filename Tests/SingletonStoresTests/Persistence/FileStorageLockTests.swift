@@ -180,7 +180,11 @@ struct FileStorageLockTests {
             }
             defer { stop.append(true) }
             var missed: [Int] = []
-            for round in 1...300 {
+            // At least 300 loads, and on until the other threads have started some processes
+            // (a loaded machine may give them little time at first).
+            var round = 0
+            while round < 300 || (spawned.values.count <= 10 && round < 20_000) {
+                round += 1
                 try Data("bad \(round)".utf8).write(to: file)
                 let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter()))
                 if loaded.recovery?.keptFile == nil { missed.append(round) }
