@@ -77,12 +77,26 @@ static void track(int fd, int on) {
     if (fd >= 0 && fd < MAX_FDS) __atomic_store_n(&tracked[fd], (unsigned char)on, __ATOMIC_RELEASE);
 }
 
-// A relative path is ours when its folder descriptor is; an absolute one when it is below the folder.
+// A relative path is ours when its folder descriptor is, or when the descriptor's folder joined
+// with the path names the folder or something below it (the folder opened from its parent, as a
+// walk that checks each step does); an absolute one when it is below the folder.
 static int at_in_folder(int dirfd, const char *path) {
     if (path == NULL) return fd_tracked(dirfd);
     if (path[0] == '/') return in_folder(path);
     if (dirfd == AT_FDCWD) return 0;
-    return fd_tracked(dirfd);
+    if (fd_tracked(dirfd)) return 1;
+    if (!ready || path[0] == 0 || (path[0] == '.' && path[1] == 0)) return 0;
+    char link[64], joined[4200];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", dirfd);
+    ssize_t n = syscall(SYS_readlink, link, joined, 4096);
+    if (n <= 0 || joined[0] != '/') return 0;
+    joined[n] = 0;
+    if ((size_t)n + 1 + strlen(path) >= sizeof joined) return 0;
+    if (n > 1) joined[n++] = '/';
+    strcpy(joined + n, path);
+    size_t length = strlen(joined);
+    while (length > 1 && joined[length - 1] == '/') joined[--length] = 0;
+    return in_folder(joined);
 }
 
 static void describe_fd(int fd, char *out, size_t size) {
