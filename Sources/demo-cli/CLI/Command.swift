@@ -13,7 +13,7 @@ enum Command: Sendable, Equatable {
     /// `reset`: removes the stores' documents from the data folder; `confirmed` by `--yes`.
     case reset(confirmed: Bool)
     /// `export`: prints every store's state as one JSON document, secrets redacted, and the
-    /// user's own text (the nickname) too unless `includingPersonal` (`--include-personal`).
+    /// user's own text (the nickname, every free text) too unless `includingPersonal` (`--include-personal`).
     case export(includingPersonal: Bool = false)
 
     /// Starts a boost of this many seconds and persists it.
