@@ -3,7 +3,9 @@ import SingletonStoresTestSupport
 @_spi(FaultInjection) import SingletonStores
 
 /// `storage-stress slide <folder> <window-ms> [<sets>]`: a dragged slider on a coalesced store,
-/// until killed, or for `<sets>` sets, after which it exits at once (never flushing). Sets the
+/// until killed, or for `<sets>` sets, after which it exits at once (never flushing: the exit
+/// writes the pending value, and the status is `StoreWritePolicy.valuesLostExitStatus` when it
+/// could not). Sets the
 /// `slider` document (a ``PersistedCounter`` whose label names its count) to the next count
 /// every 2 ms, printing `set <n>` before each set, and `durable <n>` with the count on disk each
 /// time a write of the document has been renamed into place.

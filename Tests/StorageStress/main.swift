@@ -28,8 +28,9 @@
 //   storage-stress slide <folder> <window-ms> [<sets>]
 //       A dragged slider on a store whose writes are coalesced within <window-ms>: sets the
 //       "slider" document to 1, 2, 3, … every 2 ms until killed (or <sets> times, then exits
-//       without flushing), printing "set N" before each set and "durable N" after each write is
-//       in place (see Slide.swift).
+//       without flushing: the exit writes the last value, and exits 75 when it could not),
+//       printing "set N" before each set and "durable N" after each write is in place (see
+//       Slide.swift).
 //   storage-stress follow-profile|write-profile|follow-counter|follow-boost|boost|watch-churn …
 //       Stores that follow other processes (see Following.swift).
 //

@@ -271,10 +271,24 @@ extension EffectAutomaton {
     /// Waits until every effect of `group` has ended, or the waiting task is cancelled; returns
     /// at once if none is left.
     func wait(for group: Int) async {
-        guard groups[group] != nil, !Task.isCancelled else { return }
+        _ = await wait(for: group, until: nil)
+    }
+
+    /// Waits until every effect of `group` has ended, the waiting task is cancelled, or the
+    /// real-time `deadline` (if any) has passed; `false` when the deadline ended the wait with
+    /// effects of the group left.
+    func wait(for group: Int, until deadline: ContinuousClock.Instant?) async -> Bool {
+        guard groups[group] != nil, !Task.isCancelled else { return true }
         let token = makeGroupID()
         let slot = WaitSlot()
         groups[group]?.waiters.append(Waiter(token: token, slot: slot))
+        // The deadline releases the waiter as cancellation does, from a task of its own.
+        let timer = deadline.map { deadline in
+            Task {
+                try? await ContinuousClock().sleep(until: deadline, tolerance: nil)
+                slot.resume()
+            }
+        }
         await withTaskCancellationHandler {
             await withCheckedContinuation { slot.wait(with: $0) }
         } onCancel: {
@@ -282,8 +296,29 @@ extension EffectAutomaton {
             // busy, and no new task, which may wait for a free thread.
             slot.resume()
         }
-        // Back on the actor: forget the waiter if cancellation released it.
+        timer?.cancel()
+        // Back on the actor: forget the waiter if cancellation or the deadline released it.
         stopWaiting(token, for: group)
+        guard let deadline, groups[group] != nil, !Task.isCancelled else { return true }
+        return ContinuousClock.now < deadline
+    }
+
+    /// Waits for `group` as ``wait(for:)`` does, at most `timeout` of real time.
+    func wait(for group: Int, timeout: Duration) async throws(EffectWaitTimeout) {
+        guard await wait(for: group, until: ContinuousClock.now.advanced(by: timeout)) else {
+            throw EffectWaitTimeout(timeout: timeout, effects: effects(inGroup: group))
+        }
+    }
+
+    /// The effects running or suspended, of `group` (every one when `nil`), oldest first.
+    func effects(inGroup group: Int?) -> [EffectWaitTimeout.Effect] {
+        let runningEffects = running.values.filter { group == nil || $0.groups.contains(group ?? 0) }.map {
+            EffectWaitTimeout.Effect(serial: $0.serial, id: $0.id, queue: $0.queue?.name, isSuspended: false)
+        }
+        let suspendedEffects = suspended.values.joined().filter { group == nil || $0.groups.contains(group ?? 0) }.map {
+            EffectWaitTimeout.Effect(serial: $0.serial, id: $0.id, queue: $0.queue?.name, isSuspended: true)
+        }
+        return (runningEffects + suspendedEffects).sorted { $0.serial < $1.serial }
     }
 
     /// Forgets the waiter `token` of `group`, if it is still listed (its task was released by

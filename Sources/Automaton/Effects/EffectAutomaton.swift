@@ -29,7 +29,8 @@
 /// - ``cancel(_:)`` cancels effects by ``EffectID``, running or suspended in a queue;
 ///   ``cancelAll()`` cancels them all and keeps the automaton running.
 /// - Waiting (``SendHandle/wait(includingFollowUps:)``, ``EffectHandle/wait(includingFollowUps:)``,
-///   ``waitUntilIdle()``) ends when the effects end or when the waiting task is cancelled.
+///   ``waitUntilIdle(timeout:)``) ends when the effects end or when the waiting task is cancelled;
+///   the waits meant for tests also end, failing, after a bound of real time.
 /// - Effects that name one ``EffectQueue`` share it; a second declaration of the name with
 ///   another policy or delay is reported as ``EffectIssue/conflictingQueue(_:existing:)`` and
 ///   its effect does not run.
@@ -215,13 +216,32 @@ public actor EffectAutomaton<State: Sendable, Input: Sendable> {
     /// How many effects wait in a full ``EffectPolicy/Overflow/suspendNew`` queue.
     public var suspendedEffectCount: Int { suspended.values.reduce(0) { $0 + $1.count } }
 
-    /// Waits until no effect is running or suspended, or until the waiting task is cancelled.
-    public func waitUntilIdle() async {
+    /// Waits until no effect is running or suspended, or until the waiting task is cancelled;
+    /// throws when that takes longer than `timeout` of real time.
+    ///
+    /// For tests: an effect that never ends fails the test after `timeout`, naming the effects
+    /// still running, instead of hanging the test run.
+    ///
+    /// ```swift
+    /// await automaton.send(.refresh)
+    /// try await clock.waitForSleepers(1)
+    /// await clock.advance(by: .seconds(60))
+    /// try await automaton.waitUntilIdle()  // if an effect never ends, the test fails, naming it
+    /// ```
+    ///
+    /// - Parameter timeout: How much real time to wait at most: ten minutes by default, a guard
+    ///   against a hang on a loaded machine (the effects' own clock may be a manual clock that
+    ///   only the test moves). A wait that succeeds returns as soon as the effects end.
+    /// - Throws: ``EffectWaitTimeout`` with the effects still running or suspended.
+    public func waitUntilIdle(timeout: Duration = .seconds(600)) async throws(EffectWaitTimeout) {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
         while !Task.isCancelled, !running.isEmpty || suspended.values.contains(where: { !$0.isEmpty }) {
             let group = makeGroupID()
             let members = Array(running.keys) + suspended.values.joined().map(\.serial)
             for serial in members { join(serial, group: group) }
-            await wait(for: group)
+            guard await wait(for: group, until: deadline) else {
+                throw EffectWaitTimeout(timeout: timeout, effects: effects(inGroup: nil))
+            }
         }
     }
 }

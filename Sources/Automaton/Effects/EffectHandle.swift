@@ -25,6 +25,20 @@ public struct EffectHandle<State: Sendable, Input: Sendable>: Sendable {
         await automaton.wait(for: group)
     }
 
+    /// ``wait(includingFollowUps:)`` for tests: throws when the effects take longer than
+    /// `timeout` of real time, naming those still running, instead of hanging the test run:
+    /// `try await login.effects.wait(includingFollowUps: true, timeout: .seconds(600))`.
+    ///
+    /// - Parameters:
+    ///   - includingFollowUps: Also wait for the effects further down the chain.
+    ///   - timeout: How much real time to wait at most: a guard against a hang, not a measure
+    ///     on the effects' clock (which may be a manual clock only the test moves).
+    /// - Throws: ``EffectWaitTimeout`` with the effects of this cause still running or suspended.
+    public func wait(includingFollowUps: Bool = false, timeout: Duration) async throws(EffectWaitTimeout) {
+        guard let group = includingFollowUps ? chain : own else { return }
+        try await automaton.wait(for: group, timeout: timeout)
+    }
+
     /// Cancels the effects this cause started, running or suspended.
     ///
     /// - Parameter includingFollowUps: Also cancel every effect further down the chain.

@@ -21,6 +21,12 @@ public struct SendHandle<State: Sendable, Input: Sendable>: Sendable {
         await effects.wait(includingFollowUps: includingFollowUps)
     }
 
+    /// Waits until the input's effects have ended, throwing when that takes longer than
+    /// `timeout` of real time; see ``EffectHandle/wait(includingFollowUps:timeout:)``.
+    public func wait(includingFollowUps: Bool = false, timeout: Duration) async throws(EffectWaitTimeout) {
+        try await effects.wait(includingFollowUps: includingFollowUps, timeout: timeout)
+    }
+
     /// Cancels the input's effects; see ``EffectHandle/cancel(includingFollowUps:)``.
     public func cancel(includingFollowUps: Bool = false) async {
         await effects.cancel(includingFollowUps: includingFollowUps)

@@ -19,7 +19,8 @@ import Timers
 /// One deadline-based `CountdownTimer` drives it; each change of the shown seconds is posted
 /// once on ``ticks`` (with the seconds as the notification's `object` for classic observers),
 /// on the store's ``center``, and announced to Swift Observation; each countdown's end is posted
-/// once on ``ends``. A test or a preview gives it a clock of its own (a `ManualClock`) or uses
+/// once on ``ends``; each pause and resume once on ``pauses``. ``observe(on:_:)`` hears all of
+/// them. A test or a preview gives it a clock of its own (a `ManualClock`) or uses
 /// ``init(stub:clock:center:)``; <doc:ACountdownOfYourOwn> shows a countdown declared,
 /// registered under a ``StoreKey``, stubbed, shown on two screens and tested.
 ///
@@ -53,7 +54,11 @@ public final class CountdownStore: Sendable {
     public let ticks: NotificationChannel<Int>
     /// The channel the end of each countdown is posted on, once.
     public let ends: NotificationChannel<CountdownEnd>
-    /// The notification center ``ticks`` and ``ends`` are posted to: observe it (or use
+    /// The channel each pause (`true`) and resume (`false`) is posted on, once, made in this
+    /// process or followed from another one. A paused countdown that is stopped posts its end
+    /// on ``ends``, not a resume.
+    public let pauses: NotificationChannel<Bool>
+    /// The notification center ``ticks``, ``ends`` and ``pauses`` are posted to: observe it (or use
     /// ``observe(on:_:)``) to follow this store, a stub's included.
     public let center: NotificationCenter
 
@@ -80,6 +85,8 @@ public final class CountdownStore: Sendable {
     ///     `SingletonStores.CountdownStore.<key>.time` by default.
     ///   - ends: The channel each end is posted on; `SingletonStores.CountdownStore.<key>.ended`
     ///     by default.
+    ///   - pauses: The channel each pause and resume is posted on;
+    ///     `SingletonStores.CountdownStore.<key>.paused` by default.
     ///   - center: The notification center changes are posted to.
     ///   - watching: How the store follows countdowns other processes change; file events or a
     ///     poll by default, `.off` to read the disk only at launch and on this process's changes.
@@ -91,6 +98,7 @@ public final class CountdownStore: Sendable {
         storage: any StoreStorage = FileStorage(),
         ticks: NotificationChannel<Int>? = nil,
         ends: NotificationChannel<CountdownEnd>? = nil,
+        pauses: NotificationChannel<Bool>? = nil,
         center: NotificationCenter = .default,
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
@@ -99,7 +107,7 @@ public final class CountdownStore: Sendable {
             key: key, grants: nil, clock: clock, wallClock: wallClock, bootClock: wallClock.bootClock, storage: storage,
             ticks: ticks ?? NotificationChannel("SingletonStores.CountdownStore.\(key).time"),
             ends: ends ?? NotificationChannel("SingletonStores.CountdownStore.\(key).ended"),
-            center: center, watching: watching, reportIssue: reportIssue)
+            pauses: pauses, center: center, watching: watching, reportIssue: reportIssue)
     }
 
     /// A stub for tests and previews: the same store, on an in-memory storage. It counts down,
@@ -120,7 +128,8 @@ public final class CountdownStore: Sendable {
     }
 
     /// Creates a countdown that also reads the newest grant from `grants` (a countdown the
-    /// spend of an item started), and the device's boot time line from `bootClock`.
+    /// spend of an item started), and the device's boot time line from `bootClock`. Pauses are
+    /// posted on `pauses`, `SingletonStores.CountdownStore.<key>.paused` by default.
     package init(
         key: String,
         grants: CountdownGrants?,
@@ -130,6 +139,7 @@ public final class CountdownStore: Sendable {
         storage: any StoreStorage,
         ticks: NotificationChannel<Int>,
         ends: NotificationChannel<CountdownEnd>,
+        pauses: NotificationChannel<Bool>? = nil,
         center: NotificationCenter,
         watching: StorageWatching,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void
@@ -137,6 +147,7 @@ public final class CountdownStore: Sendable {
         self.key = key
         self.ticks = ticks
         self.ends = ends
+        self.pauses = pauses ?? NotificationChannel("SingletonStores.CountdownStore.\(key).paused")
         self.center = center
         self.bootClock = bootClock
         let journal = CountdownJournal(key: key, grants: grants, storage: storage, reportIssue: reportIssue)
@@ -179,7 +190,7 @@ public final class CountdownStore: Sendable {
             CountdownModel(
                 phase: CountdownModel.phase(of: record, at: now, wallClock: wallClock, bootClock: bootClock),
                 committed: record))
-        apply(model.withLock { $0.phase })
+        apply(model.withLock { $0.phase }, posting: false)
         if owner.bind(self) { followDisk() }
     }
 
@@ -213,11 +224,14 @@ public final class CountdownStore: Sendable {
 
     // MARK: Observing
 
-    /// Calls `handler` with every change of the shown seconds — each tick, a start, an
-    /// extension, and `0` when the countdown ends or is stopped — until the token is cancelled.
+    /// Calls `handler` with the seconds a screen shows at every change it should show — each
+    /// tick, a start, an extension, a pause and a resume (the same seconds, now frozen or
+    /// counting again: read ``isPaused``), and `0` when the countdown ends or is stopped —
+    /// until the token is cancelled; in this process or followed from another one. A screen
+    /// shows `seconds.formatted(.countdown)`, and "paused" when ``isPaused``.
     ///
-    /// It observes ``ticks`` and ``ends`` on this store's ``center``, so a screen given a stub
-    /// follows the stub.
+    /// It observes ``ticks``, ``ends`` and ``pauses`` on this store's ``center``, so a screen
+    /// given a stub follows the stub.
     ///
     /// - Parameters:
     ///   - delivery: Where the handler runs; the posting thread by default.
@@ -230,9 +244,13 @@ public final class CountdownStore: Sendable {
         let shown = ticks.observe(center: center, on: delivery, handler)
         // A stop posts no tick: its 0 comes with the end (a countdown that ran out ticked 0).
         let stopped = ends.observe(center: center, on: delivery) { end in if end == .stopped { handler(0) } }
+        // A pause or a resume changes no second: the seconds shown then come with it.
+        let timer = self.timer
+        let paused = pauses.observe(center: center, on: delivery) { _ in handler(timer.shownSeconds) }
         return ObservationToken {
             shown.cancel()
             stopped.cancel()
+            paused.cancel()
         }
     }
 
@@ -375,5 +393,6 @@ public final class CountdownStore: Sendable {
 /// (a SwiftUI `body`) registers a dependency. `onChange` runs once per change of the shown
 /// second — just before the ``CountdownStore/ticks`` post carrying the same value, on the
 /// countdown's task (on Linux, for the system clocks, the process's ticker thread) — and at
-/// start, stop, pause and resume (on the thread that made the change).
+/// start, stop, extension, pause and resume (on the thread that made the change; a pause or a
+/// resume just before its ``CountdownStore/pauses`` post).
 extension CountdownStore: Observable {}

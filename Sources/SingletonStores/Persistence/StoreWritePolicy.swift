@@ -21,8 +21,16 @@ import Timers
 /// first, in the same write). <doc:PersistenceAndRecovery> ("Coalesced writes") says what a kill
 /// inside the window loses — the values set within it, never anything older — and how to
 /// ``ValueStore/flush()`` before the app is suspended (a normal exit writes pending values by
-/// itself).
+/// itself, waiting up to the storage's lock timeout; a value it could not write is reported as
+/// lost and the process exits with ``valuesLostExitStatus``).
 public struct StoreWritePolicy: Sendable, CustomStringConvertible {
+    /// The status a process exits with when it exited normally while a coalesced value could
+    /// not be written (another process held the store's lock past the storage's lock timeout,
+    /// the disk was full): 75, `EX_TEMPFAIL` of sysexits.h, instead of the status it was
+    /// exiting with. Each value lost is reported first (``StoreIssue/pendingValueLost(key:_:)``,
+    /// printed to standard error by default), naming its store.
+    public static let valuesLostExitStatus: Int32 = 75
+
     /// The longest window: one minute. Longer windows are clamped to it.
     public static let maximumWindow = Duration.seconds(60)
 

@@ -74,6 +74,16 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
     ///   - dataFolder: The folder the call declared.
     case storeMadeBeforeDataFolder(storeFolder: URL, dataFolder: URL)
 
+    /// A value set on a store whose writes are coalesced (``StoreWritePolicy/coalescing(within:clock:)``)
+    /// could not be written — at the end of its window, or when the process exited — and is
+    /// lost: the document keeps the value written before it. At exit, the process then ends
+    /// with ``StoreWritePolicy/valuesLostExitStatus``.
+    ///
+    /// - Parameters:
+    ///   - key: The key of the store's document.
+    ///   - error: Why it could not be written.
+    case pendingValueLost(key: String, StorageError)
+
     /// Prints the issue to standard error, prefixed with `SingletonStores:`.
     public static let printToStandardError: @Sendable (StoreIssue) -> Void = { issue in
         writeLineToStandardError("SingletonStores: \(issue)")
@@ -103,6 +113,9 @@ public enum StoreIssue: Sendable, Equatable, CustomStringConvertible {
                 + "without them: \(error)"
         case .storageRecovered(let error):
             "\(error)"
+        case .pendingValueLost(let key, let error):
+            "The last value set on the store \"\(key.escapingControlCharacters)\" was not saved and is lost: \(error.problem) The saved "
+                + "document keeps the value saved before it; set the value again once the problem is fixed."
         case .unusableStoredValue(let key, let message):
             "The stored \(key) document: \(message)"
         case .storeMadeBeforeDataFolder(let storeFolder, let dataFolder):

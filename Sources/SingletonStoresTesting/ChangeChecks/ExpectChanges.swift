@@ -87,7 +87,9 @@ public func expectChanges(
 ///
 /// The wait ends as soon as the expected changes are in, so a passing check never sleeps; a
 /// change that arrives after that, or after the timeout, is not seen. Pass a `ManualClock` (or
-/// another test clock) as `clock` to make the timeout itself instant in tests of your own.
+/// another test clock) as `clock` to make the timeout itself instant in tests of your own. A
+/// wait on such a clock that nothing advances still ends: after ten minutes of real time it
+/// fails the test, saying which changes it was still waiting for, instead of hanging the run.
 ///
 /// - Parameters:
 ///   - center: The center the stores under test post to; use one per test.
@@ -110,6 +112,30 @@ public func expectChanges(
     isolation: isolated (any Actor)? = #isolation,
     during action: () async throws -> Void
 ) async rethrows -> [RecordedChange] {
+    try await expectChanges(
+        on: center, expected, exhaustivity: exhaustivity, timeout: timeout, clock: clock,
+        realTimeBound: expectChangesRealTimeBound, sourceLocation: sourceLocation, during: action)
+}
+
+/// How much real time ``expectChanges(on:_:exhaustivity:timeout:clock:sourceLocation:isolation:during:)``
+/// waits at most, whatever its clock: ten minutes, for a loaded machine; a guard against a
+/// clock that nothing advances.
+let expectChangesRealTimeBound = Duration.seconds(600)
+
+/// ``expectChanges(on:_:exhaustivity:timeout:clock:sourceLocation:isolation:during:)``, giving
+/// up after `realTimeBound` of real time even when `clock` never reaches the timeout.
+@discardableResult
+func expectChanges(
+    on center: NotificationCenter,
+    _ expected: [RecordedChange],
+    exhaustivity: ChangeExhaustivity = .exhaustive,
+    timeout: Duration,
+    clock: any Clock<Duration>,
+    realTimeBound: Duration,
+    sourceLocation: SourceLocation,
+    isolation: isolated (any Actor)? = #isolation,
+    during action: () async throws -> Void
+) async rethrows -> [RecordedChange] {
     let arrivals = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let recorder = ChangeRecorder(center: center, onRecord: { arrivals.continuation.yield() })
     defer { recorder.stop() }
@@ -117,31 +143,69 @@ public func expectChanges(
     let comparison: @Sendable () -> ChangeComparison = {
         ChangeComparison(expected: expected, recorded: recorder.changes, exhaustivity: exhaustivity)
     }
+    var endedBy = WaitEnd.changes
     if !comparison().isSatisfied {
-        await waitForArrivals(arrivals.stream, until: { comparison().isSatisfied }, timeout: timeout, clock: clock)
+        endedBy = await waitForArrivals(
+            arrivals.stream, until: { comparison().isSatisfied }, timeout: timeout, clock: clock,
+            realTimeBound: realTimeBound)
     }
     arrivals.continuation.finish()
     let final = comparison()
+    if endedBy == .realTimeBound {
+        Issue.record(
+            Comment(
+                rawValue: "expectChanges gave up after \(realTimeBound) of real time: its clock (\(type(of: clock))) "
+                    + "never reached the timeout of \(timeout). Advance the clock past it, or pass a real clock. "
+                    + "The changes it was still waiting for are in the next issue."),
+            sourceLocation: sourceLocation)
+    }
     report(final, at: sourceLocation)
     return final.recorded
 }
 
-/// Waits until `isSatisfied()` holds after an arrival, or `timeout` passes on `clock`.
+/// What ended a wait for changes.
+private enum WaitEnd: Sendable {
+    /// The expected changes arrived.
+    case changes
+    /// The timeout passed on the check's clock.
+    case timeout
+    /// The real-time bound passed first.
+    case realTimeBound
+}
+
+/// Waits until `isSatisfied()` holds after an arrival, `timeout` passes on `clock`, or
+/// `realTimeBound` passes in real time; what ended it.
 private func waitForArrivals(
     _ arrivals: AsyncStream<Void>,
     until isSatisfied: @escaping @Sendable () -> Bool,
     timeout: Duration,
-    clock: any Clock<Duration>
-) async {
-    await withTaskGroup(of: Void.self) { group in
+    clock: any Clock<Duration>,
+    realTimeBound: Duration
+) async -> WaitEnd {
+    await withTaskGroup(of: WaitEnd?.self) { group in
         group.addTask {
-            for await _ in arrivals where isSatisfied() { return }
+            for await _ in arrivals where isSatisfied() { return .changes }
+            return nil
         }
         group.addTask {
-            try? await sleep(on: clock, for: timeout)
+            do {
+                try await sleep(on: clock, for: timeout)
+                return .timeout
+            } catch {
+                return nil
+            }
         }
-        await group.next()
+        group.addTask {
+            do {
+                try await ContinuousClock().sleep(for: realTimeBound)
+                return .realTimeBound
+            } catch {
+                return nil
+            }
+        }
+        let first = await group.next() ?? nil
         group.cancelAll()
+        return first ?? .changes
     }
 }
 

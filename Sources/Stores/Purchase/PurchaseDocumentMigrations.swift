@@ -36,9 +36,14 @@ enum PurchaseDocumentMigrations {
         .step(from: 1) { (old: [PurchaseReceiptVersion1]) in old.map(\.current) }
 
     /// The same document as the local backend reads it, each receipt with its mark of credit
-    /// (a receipt of version 1 carries none: see ``StoredReceipt``).
+    /// (a receipt of version 1 carries none: see ``StoredReceipt``). A long document of the
+    /// current version (every receipt an earlier version kept) is read front to back and cut
+    /// down as it is read (see ``LocalPurchaseBackend/streamedReceipts(from:decoder:)``).
     static let storedReceipts = builtIn([StoredReceipt].self)
         .step(from: 1) { (old: [PurchaseReceiptVersion1]) in old.map { StoredReceipt($0.current, credited: nil) } }
+        .readingLongDocuments(over: LocalPurchaseBackend.streamingThreshold) { stream, decoder in
+            try LocalPurchaseBackend.streamedReceipts(from: &stream, decoder: decoder)
+        }
 }
 
 /// A receipt as version 1 of the `receipts` document stored it.

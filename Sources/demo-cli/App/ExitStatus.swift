@@ -16,6 +16,11 @@ enum ExitStatus: Int32, Sendable {
     /// not be written: standard output is closed, full, or a pipe nobody reads (`EX_IOERR` from
     /// sysexits.h). Do not retry the command; look at the state instead (`purchase show`).
     case outputFailed = 74
+    /// A value a store was to save when the program exited could not be saved (another process
+    /// held its store past the lock timeout, the disk was full…) and is lost; a message names
+    /// the store (`EX_TEMPFAIL` from sysexits.h). The library sets it at exit, for a store whose
+    /// writes are coalesced (`StoreWritePolicy.valuesLostExitStatus`).
+    case valuesLost = 75
     /// Interrupted by Ctrl-C (128 + SIGINT).
     case interrupted = 130
 }

@@ -14,7 +14,7 @@ enum Command: Sendable, Equatable {
     /// purchases paid for and not yet credited removed too only with `--discard-uncredited`.
     case reset(confirmed: Bool, discardUncredited: Bool = false)
     /// `export`: prints every store's state as one JSON document, secrets redacted, and the
-    /// user's own text (the nickname) too unless `includingPersonal` (`--include-personal`).
+    /// user's own text (the nickname, every free text) too unless `includingPersonal` (`--include-personal`).
     case export(includingPersonal: Bool = false)
 
     /// Starts a boost of this many seconds and persists it.

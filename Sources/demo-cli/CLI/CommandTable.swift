@@ -172,9 +172,12 @@ enum CommandTable {
         CommandSpec(
             path: ["export"], arguments: "", argumentCount: 0...0,
             summary:
-                "Print the state of every store as one JSON document, for a bug report (account ids, receipts and the nickname redacted).",
+                "Print the state of every store as one JSON document, for a bug report (account ids, receipts and every free text, the nickname included, redacted).",
             options: [
-                .flag("--include-personal", "Include the nickname as it is, for a report that needs it.")
+                .flag(
+                    "--include-personal",
+                    "Include free text (the nickname, a rank the app does not know…) as it is, for a report that needs it; account ids and receipts stay redacted."
+                )
             ]
         ) { arguments throws(UsageError) in .export(includingPersonal: arguments.has("--include-personal")) },
     ]

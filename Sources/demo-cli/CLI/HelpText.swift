@@ -89,6 +89,11 @@ enum HelpText {
                     "Done, but the output could not be written (standard output closed, full, or a pipe nobody "
                         + "reads): do not run the command again; look at the state instead."
                 ),
+                (
+                    "75",
+                    "A value to be saved at exit could not be saved (another run held its store past the lock "
+                        + "timeout, the disk was full…) and is lost: a message names the store; set it again."
+                ),
                 ("130", "Interrupted (Ctrl-C)."),
             ], width: width)
         lines += [""]

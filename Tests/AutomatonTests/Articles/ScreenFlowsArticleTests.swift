@@ -145,13 +145,13 @@ import Timers
     #expect(await uploader.state == .done)
 }
 
-@Test func cancellingDropsTheAnswer() async {
+@Test func cancellingDropsTheAnswer() async throws {
     let clock = ManualClock()
     let uploader = makeUploader(clock: clock)
     await uploader.send(.upload)
     await uploader.send(.cancel)  // cancels the effect with id "upload": .finished never comes
     await clock.advance(by: .seconds(2))
-    await uploader.waitUntilIdle()
+    try await uploader.waitUntilIdle()
     #expect(await uploader.state == .idle)
 }
 // Article "ScreenFlowsAsStateMachines" snippet 7: end

@@ -164,9 +164,29 @@ let state = await automaton.state          // .loggedIn
 await automaton.cancelAll()
 await automaton.send(.showLogin)
 // Doc "Automaton/Effects/EffectAutomaton.swift" snippet 2: end
-        await automaton.waitUntilIdle()
+        try await automaton.waitUntilIdle()
         #expect(await automaton.runningEffectCount == 0)
         #expect(await automaton.state == .login)
+    }
+
+    @Test func effectAutomatonWaitUntilIdle() async throws {
+        enum Screen: Hashable, Sendable { case home }
+        enum Input: Hashable, Sendable { case refresh }
+        let clock = ManualClock()
+        let refresh = Effect<Input> { context in
+            try await context.sleep(for: .seconds(60))
+            return nil
+        }
+        let automaton = EffectAutomaton<Screen, Input>(state: .home, clock: clock, mappings: [
+            .refresh | .home => .home | refresh
+        ])
+// Doc "Automaton/Effects/EffectAutomaton.swift" snippet 3: begin
+await automaton.send(.refresh)
+try await clock.waitForSleepers(1)
+await clock.advance(by: .seconds(60))
+try await automaton.waitUntilIdle()  // if an effect never ends, the test fails, naming it
+// Doc "Automaton/Effects/EffectAutomaton.swift" snippet 3: end
+        #expect(await automaton.runningEffectCount == 0)
     }
 
     @Test func effectContext() async throws {

@@ -195,12 +195,12 @@ import Timers
         #expect(await automaton.state == 1)
     }
 
-    @Test func firstSendStartsTheInitialEffect() async {
+    @Test func firstSendStartsTheInitialEffect() async throws {
         let clock = ManualClock()
         let automaton = makeJobAutomaton(clock: clock, initialEffect: .send(.finished("boot"))) { _ in .none }
         let replies = await automaton.replies()
         await automaton.send(.start("x"))
-        await automaton.waitUntilIdle()
+        try await automaton.waitUntilIdle()
         await automaton.shutdown()
         #expect(await Array(replies).map(\.input) == [.start("x"), .finished("boot")])
     }

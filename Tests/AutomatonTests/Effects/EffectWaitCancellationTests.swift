@@ -18,7 +18,7 @@ import Timers
             case .sendHandleWithFollowUps: await handle.wait(includingFollowUps: true)
             case .effectHandle: await handle.effects.wait()
             case .effectHandleWithFollowUps: await handle.effects.wait(includingFollowUps: true)
-            case .untilIdle: await automaton.waitUntilIdle()
+            case .untilIdle: try? await automaton.waitUntilIdle()
             }
         }
     }

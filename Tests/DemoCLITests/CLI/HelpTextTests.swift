@@ -87,7 +87,7 @@ struct HelpTextLayoutTests {
         let words = output.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("/home/aki/.local/share/demo-cli (the per-user default)"))
         #endif
-        for status in [ExitStatus.success, .failure, .usage, .outputFailed, .interrupted] {
+        for status in [ExitStatus.success, .failure, .purchaseNotYetCredited, .usage, .outputFailed, .valuesLost, .interrupted] {
             #expect(output.standardOutput.contains("\n  \(status.rawValue) "), "exit status \(status.rawValue) is listed")
         }
         let given = CapturedOutput()

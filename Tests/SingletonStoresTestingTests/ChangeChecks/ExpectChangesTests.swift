@@ -1,7 +1,7 @@
 import SingletonStoresTestSupport
 import Foundation
 import SingletonStoresLocking
-import SingletonStoresTesting
+@testable import SingletonStoresTesting
 import Testing
 import Timers
 
@@ -159,6 +159,34 @@ import Timers
         await clock.advance(by: .seconds(1))
         await check
         #expect(counter.count == 0)
+    }
+
+    @Test func aWaitOnAClockNobodyAdvancesFailsWithinItsRealTimeBound() async {
+        let counter = CounterStore(center: center)
+        let issues = Locked<[String]>([])
+        let started = ContinuousClock.now
+        await withKnownIssue {
+            await expectChanges(
+                on: center, [RecordedChange(.counter, StoreChange(old: 0, new: 1))], timeout: .seconds(5),
+                clock: ManualClock(), realTimeBound: .milliseconds(200), sourceLocation: #_sourceLocation
+            ) {
+                await Task.yield()
+            }
+        } matching: { issue in
+            issues.withLock { $0.append(Self.text(of: issue)) }
+            return true
+        }
+        let texts = issues.withLock { $0 }
+        #expect(texts.count == 2, "\(texts)")
+        #expect(
+            texts.first?.hasPrefix(
+                "expectChanges gave up after 0.2 seconds of real time: its clock (ManualClock) never reached the "
+                    + "timeout of 5.0 seconds.") == true, "\(texts)")
+        #expect(texts.last?.hasPrefix("An expected change did not happen:\n  SingletonStoresTests.counter: 0 → 1") == true)
+        let waited = started.duration(to: .now)
+        #expect(waited >= .milliseconds(200) && waited < .seconds(60), "\(waited)")
+        #expect(counter.count == 0)
+        #expect(expectChangesRealTimeBound == .seconds(600))
     }
 
     @Test func anAsyncActionIsAwaitedAndCheckedExhaustively() async {

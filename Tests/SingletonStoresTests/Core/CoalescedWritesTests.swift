@@ -133,7 +133,7 @@ struct CoalescedWritesTests {
         withExtendedLifetime(fixture.token) {}
     }
 
-    @Test func aFailedWriteIsReportedAndTheStoreGoesBackToTheValueOnDisk() async throws {
+    @Test func aFailedWriteIsReportedLostAndTheStoreGoesBackToTheValueOnDisk() async throws {
         let fixture = Fixture()
         try fixture.store.set(1)
         await fixture.clock.advance(by: .seconds(1))
@@ -142,7 +142,12 @@ struct CoalescedWritesTests {
         try fixture.store.set(2)
         #expect(fixture.store.value == 2)
         await fixture.clock.advance(by: .seconds(1))
-        #expect(fixture.issues.values == [.storageRecovered(failure)])
+        #expect(fixture.issues.values == [.pendingValueLost(key: "volume", failure)])
+        #expect(
+            fixture.issues.values.first?.description
+                == "The last value set on the store \"volume\" was not saved and is lost: The saved data at "
+                + "/in-memory/volume.json could not be written: disk full. The file on disk is unchanged. The saved document "
+                + "keeps the value saved before it; set the value again once the problem is fixed.")
         // What the disk holds, posted: the set that could not be saved is undone.
         #expect(fixture.store.value == 1)
         #expect(fixture.changes.values == [1, 2, 1])

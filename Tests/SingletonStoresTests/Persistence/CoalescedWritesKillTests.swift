@@ -74,4 +74,44 @@ struct CoalescedWritesKillTests {
             }
         }
     }
+
+    @Test func anExitWhileAnotherProcessHoldsTheLockSaysTheValueIsLostAndExitsWithItsStatus() async throws {
+        let (found, searched) = BuiltProduct.locate("storage-stress")
+        let helper = try #require(found, "\(BuiltProduct.notFoundMessage("storage-stress", searched: searched))")
+        try await runOffThePool {
+            try withTemporaryFolder { folder in
+                let holder = try FileStorageLockTests.holdLock("slider", in: folder)
+                defer {
+                    holder.send(SIGKILL)
+                    _ = try? holder.finish()
+                }
+                // 25 sets in a window of 10 s: only the exit can write the last one, and another
+                // process holds the lock all along. The exit waits the lock timeout, 0.3 s.
+                let process = Process()
+                process.executableURL = helper
+                process.arguments = ["slide", folder.path(percentEncoded: false), "10000", "25"]
+                var environment = ProcessInfo.processInfo.environment
+                environment[FileStorage.lockTimeoutEnvironmentVariable] = "0.3"
+                process.environment = environment
+                let started = ContinuousClock.now
+                let run = try StartedChild.start(process).finish()
+                let took = started.duration(to: .now)
+                #expect(run.reason == .exit && run.status == StoreWritePolicy.valuesLostExitStatus, "\(run)")
+                #expect(run.status == 75)
+                #expect(run.lines.last == "set 25", "nothing was written: \(run)")
+                #expect(
+                    run.standardError.contains(
+                        "SingletonStores: The last value set on the store \"slider\" was not saved and is lost: The slider "
+                            + "store is held by another process (pid \(holder.processIdentifier)), which kept its lock file "),
+                    "\(run.standardError)")
+                #expect(run.standardError.contains("for more than 0.3 seconds"), "\(run.standardError)")
+                #expect(!run.standardError.contains("nothing was lost"), "\(run.standardError)")
+                // The exit waited its storage's lock timeout, not the helper's own 600 s.
+                #expect(took < .seconds(120), "\(took)")
+                let loaded = try FileStorage(folder: folder).load(
+                    StoreDocument(key: "slider", default: PersistedCounter(count: 0, label: "v0")))
+                #expect(loaded.value == PersistedCounter(count: 0, label: "v0"))
+            }
+        }
+    }
 }

@@ -114,9 +114,11 @@ struct LedgerWorkTests {
                     // A thousand and a hundred thousand, written as earlier versions left them.
                     try Self.writeUncompactedHistory(of: 1_000, in: medium)
                     try Self.writeUncompactedHistory(of: large, in: big)
-                    // Before the first compaction, a launch reads the whole history.
+                    // Before the first compaction, a launch reads the whole history; the receipts
+                    // are read as a stream and cut down to the newest as they are read.
                     let first = await Self.measure(in: big) { _ = Self.launch(big) }
-                    #expect(first.decoded.entries == large && first.decoded.receipts == large)
+                    #expect(first.decoded.entries == large)
+                    #expect(first.decoded.receipts == LocalPurchaseBackend.retainedReceiptCount, "\(first)")
                     // The first purchase compacts; from then on the cost is the same.
                     for folder in [medium, big] { try await Self.launch(folder).buy(.boostItems(1)) }
                     let tenth = try await Self.costs(in: small)

@@ -16,8 +16,10 @@ import Timers
 /// lock, before its body runs, and so writes it too. The scheduled write never waits for another
 /// process: when one holds the lock, it tries again a window later. A write that fails drops the
 /// pending value and puts memory back to what the disk holds; the scheduled write reports the
-/// failure, ``flush()`` throws it. A value still pending when the process exits normally is
-/// written then (``PendingWritesAtExit``).
+/// value lost (``StoreIssue/pendingValueLost(key:_:)``), ``flush()`` throws the failure. A value
+/// still pending when the process exits normally is written then, waiting up to the storage's
+/// lock timeout; one that could not be is reported lost, and the process's exit status says so
+/// (``PendingWritesAtExit``).
 final class CoalescedWrites<State: Codable & Sendable & Equatable>: Sendable {
     private struct Pending {
         /// The newest value set and not yet written.
@@ -133,17 +135,20 @@ final class CoalescedWrites<State: Codable & Sendable & Equatable>: Sendable {
             if try attempt(waits: false) == .locked { rescheduleIfPending() }
         } catch {
             dropAfterFailure()
-            reportIssue(.storageRecovered(error))
+            reportIssue(.pendingValueLost(key: document.key, error))
         }
     }
 
     /// The process exits normally: writes the pending value (waiting for another process's lock
-    /// as ``flush()`` does), reporting a failure.
-    private func writeAtExit() {
+    /// as ``flush()`` does, up to the storage's lock timeout); whether it is on disk. A value
+    /// that could not be written is reported lost.
+    private func writeAtExit() -> Bool {
         do {
             _ = try attempt(waits: true)
+            return true
         } catch {
-            reportIssue(.storageRecovered(error))
+            reportIssue(.pendingValueLost(key: document.key, error))
+            return false
         }
     }
 

@@ -139,7 +139,7 @@ extension CountdownStore {
         while true {
             let batch = model.withLock { $0.outbox.takeBatch() }
             if batch.isEmpty { return }
-            batch.forEach(apply)
+            batch.forEach { apply($0) }
         }
     }
 
@@ -149,14 +149,18 @@ extension CountdownStore {
         registrar.didSet(self, keyPath: keyPath)
     }
 
-    /// Moves the countdown to `target`, and announces a pause or resume.
-    func apply(_ target: CountdownModel.Phase) {
+    /// Moves the countdown to `target`, and announces a pause or resume to Swift Observation
+    /// and, when `posting`, on ``pauses`` (not for the state a store starts in).
+    func apply(_ target: CountdownModel.Phase, posting: Bool = true) {
         let wasPaused = timer.isPaused
         move(to: target)
-        if timer.isPaused != wasPaused {
-            announce(\.isPaused)
-            announce(\.remainingSeconds)
-        }
+        let isPaused = timer.isPaused
+        guard isPaused != wasPaused else { return }
+        announce(\.isPaused)
+        announce(\.remainingSeconds)
+        // A paused countdown that was stopped did not resume: its end is posted on `ends`.
+        guard posting, isPaused || timer.isRunning else { return }
+        pauses.post(isPaused, center: center)
     }
 
     /// Moves the countdown to `target` with the fewest changes: a new deadline is an extension
