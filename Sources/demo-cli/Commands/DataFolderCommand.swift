@@ -140,7 +140,7 @@ enum DataFolderCommand {
             var bought = waiting.prefix(5).map(\.product.description).joined(separator: ", ")
             if waiting.count > 5 { bought += " and \(waiting.count - 5) more" }
             return "it holds \(waiting.count) purchase\(waiting.count == 1 ? "" : "s") paid for and not yet credited "
-                + "(\(bought)); the next run credits \(waiting.count == 1 ? "it" : "them")."
+                + "(\(bought)); the next run that can write the purchases ledger credits \(waiting.count == 1 ? "it" : "them")."
         } catch {
             return
                 "it could not be checked for purchases paid for and not yet credited (\(error.errorDescription ?? error.description))."
