@@ -531,6 +531,18 @@ def run_case(h: Harness, case: Case) -> list[str]:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def read_call_log(log: str) -> list[tuple[int, str, str]]:
+    """The calls the shim numbered, as (number, call, path), from its log (none if it wrote none)."""
+    calls = []
+    if os.path.exists(log):
+        with open(log) as f:
+            for line in f:
+                parts = line.rstrip("\n").split(" ", 2)
+                if len(parts) == 3:
+                    calls.append((int(parts[0]), parts[1], parts[2]))
+    return calls
+
+
 def trace_calls(h: Harness, command: str, state: str) -> list[tuple[int, str, str]]:
     scratch = tempfile.mkdtemp(dir=h.work, prefix="trace-")
     try:
@@ -540,14 +552,7 @@ def trace_calls(h: Harness, command: str, state: str) -> list[tuple[int, str, st
         h.run_traced(data, COMMANDS[command], log)
         for holder in holders:
             holder.stop()
-        calls = []
-        if os.path.exists(log):
-            with open(log) as f:
-                for line in f:
-                    parts = line.rstrip("\n").split(" ", 2)
-                    if len(parts) == 3:
-                        calls.append((int(parts[0]), parts[1], parts[2].replace(data, "<data>")))
-        return calls
+        return [(n, call, path.replace(data, "<data>")) for n, call, path in read_call_log(log)]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -595,13 +600,7 @@ def coverage(h: Harness, command: str, state: str) -> list[str]:
                 if name in ("read", "pread64", "readv", "write", "pwrite64", "writev") and "<" + data not in line:
                     continue  # the folder's path in the bytes written (a message), not a call on it
                 seen[STRACE_CATEGORY.get(name, "unknown:" + name)] += 1
-        calls = []
-        if os.path.exists(log):
-            with open(log) as f:
-                for line in f:
-                    parts = line.rstrip("\n").split(" ", 2)
-                    if len(parts) == 3:
-                        calls.append((int(parts[0]), parts[1], parts[2]))
+        calls = read_call_log(log)
         counted = collections.Counter("open" if call == "opendir" else call for _, call, _ in calls)
         # glibc's opendir checks the folder it opened with an fstat of its own, inside the call
         # the shim numbers (and fails) as one.
