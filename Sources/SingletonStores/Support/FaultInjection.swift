@@ -52,18 +52,23 @@ public enum FaultInjection {
 
     private static let isInstalled = Atomic<Bool>(false)
     // `Locked`, not a bare `Mutex`: the thread sanitizer sees its hand-overs.
-    private static let handler = Locked<(@Sendable (Point) -> Void)?>(nil)
+    private static let handlers = Locked<[@Sendable (Point) -> Void]>([])
 
-    /// Calls `handler` at every point this process reaches from now on.
+    /// Calls `handler` at every point this process reaches from now on, after the handlers
+    /// installed before it: tests that run side by side in one process each install their own
+    /// and act only on the points (and threads) they are about.
     public static func install(_ handler: @escaping @Sendable (Point) -> Void) {
-        self.handler.withLock { $0 = handler }
+        handlers.withLock { $0.append(handler) }
         isInstalled.store(true, ordering: .releasing)
     }
 
-    /// Reports that the process reached `point`: calls the installed handler, if any.
+    /// Reports that the process reached `point`: calls every installed handler, if any, with no
+    /// lock held.
     public static func reach(_ point: @autoclosure () -> Point) {
         guard isInstalled.load(ordering: .acquiring) else { return }
-        let handler = self.handler.withLock { $0 }
-        handler?(point())
+        let handlers = self.handlers.withLock { $0 }
+        guard !handlers.isEmpty else { return }
+        let reached = point()
+        for handler in handlers { handler(reached) }
     }
 }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import SingletonStoresTestSupport
+import SingletonStoresLocking
 import Synchronization
 import Testing
 @_spi(FaultInjection) import SingletonStores
@@ -19,7 +20,7 @@ struct ResetSafetyTests {
 
     /// What each test does when the process reaches a fault-injection point, by point name.
     /// Installed once for the whole test process: every test names its own folder's point.
-    private static let actions = Mutex<[String: @Sendable () -> Void]>([:])
+    private static let actions = Locked<[String: @Sendable () -> Void]>([:])  // not a bare Mutex: the sanitizer follows it
     private static let installed: Void = FaultInjection.install { point in
         let action = actions.withLock { $0.removeValue(forKey: point.name) }
         action?()
