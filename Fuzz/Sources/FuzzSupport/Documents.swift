@@ -35,6 +35,9 @@ public enum Documents {
             preconditionFailure("bytes were read as a document to migrate without migrations")
         case .missing:
             preconditionFailure("bytes were read as a missing document")
+        case .newerFormat, .newerValueVersion, .otherStore:
+            // A newer version's document, or another store's: left in place, never read.
+            return nil
         case .bad(let problem):
             _ = problem.tag
             _ = String(describing: problem)
