@@ -67,7 +67,7 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
     /// Stored as `unreadableEntries` is, beside the entries, only when there are any.
     package private(set) var unfinishedReceiptIDs: [String] = []
 
-    /// The most ids ``unfinishedReceiptIDs`` holds: receipts waiting beyond it are credited
+    /// The most ids `unfinishedReceiptIDs` holds: receipts waiting beyond it are credited
     /// once earlier ones are finished, and a purchase is refused before it is paid for (a
     /// stored ledger may hold up to ``LedgerCheckpoint/maximumStoredReceiptIDs``, for purchases
     /// made at once in several processes).
@@ -123,7 +123,7 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
 
     /// Encodes the entries (under `entries`, or after the checkpoint under
     /// `entriesSinceCheckpoint`), the unreadable ones unchanged under `unreadableEntries` and
-    /// the ``unfinishedReceiptIDs`` under `unfinishedReceiptIDs`, when there are any.
+    /// the `unfinishedReceiptIDs` under `unfinishedReceiptIDs`, when there are any.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if let checkpoint {
@@ -233,14 +233,14 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
 
     /// Credits the receipts this ledger does not know yet, each once (a receipt listed twice
     /// counts once), in order, and remembers their ids as unfinished until the backend finishes
-    /// them (see ``unfinishedReceiptIDs``). When none is credited, the ledger is left as it was.
+    /// them (see `unfinishedReceiptIDs`). When none is credited, the ledger is left as it was.
     ///
     /// - Parameters:
     ///   - receipts: The receipts to credit, oldest first.
     ///   - beyondLimit: How many of the last receipts are credited even when
     ///     ``unfinishedReceiptIDLimit`` is reached (a purchase just paid for); the others wait.
     ///   - finished: Ids the backend has finished since they were credited: they leave
-    ///     ``unfinishedReceiptIDs`` first (see ``finishedReceiptIDs(seen:pending:)``).
+    ///     `unfinishedReceiptIDs` first (see ``finishedReceiptIDs(seen:pending:)``).
     /// - Returns: The receipts credited.
     package mutating func credit(
         _ receipts: [PurchaseReceipt], beyondLimit: Int = 0, finished: Set<String> = []
@@ -267,7 +267,7 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
     /// are not in `pending`.
     ///
     /// - Parameters:
-    ///   - seen: ``unfinishedReceiptIDs`` as read before the backend was asked.
+    ///   - seen: `unfinishedReceiptIDs` as read before the backend was asked.
     ///   - pending: The ids of every receipt the backend reported pending, asked after `seen`
     ///     was read.
     package static func finishedReceiptIDs(seen: [String], pending: [PurchaseReceipt]) -> Set<String> {

@@ -63,7 +63,7 @@ extension NotificationChannel where Payload == StoreChange<PurchaseFlowState> {
 /// (``PurchaseBackend/finish(_:)``), as StoreKit finishes a transaction only once its content
 /// is delivered: so each receipt is credited once, whatever happens — the ledger keeps the id of
 /// every receipt it credited until the backend no longer reports it pending
-/// (``PurchaseLedger/unfinishedReceiptIDs``), however many purchases were credited since, so a
+/// (`unfinishedReceiptIDs`), however many purchases were credited since, so a
 /// finish that fails or is killed never leads to a second credit. Creating the store never
 /// waits for another process: while one holds the ledger's lock (a purchase in progress, or a
 /// process that was stopped), the receipts are left to a later launch and the store shows the
@@ -369,7 +369,7 @@ public final class PurchaseManager: PurchaseStoreContract {
 
     /// Tells the backend that `receipts` are in the ledger; returns whether it could. A failure
     /// leaves them pending, and they are finished at a later launch (the ledger keeps their ids
-    /// meanwhile, see ``PurchaseLedger/unfinishedReceiptIDs``): nothing to report.
+    /// meanwhile, see `unfinishedReceiptIDs`): nothing to report.
     @discardableResult
     private func finish(_ receipts: [PurchaseReceipt]) -> Bool {
         guard !receipts.isEmpty else { return true }
