@@ -69,15 +69,15 @@ enum DataFolderCommand {
                 return .failure
             }
         }
+        let url = URL(filePath: folder.path, directoryHint: .isDirectory)
         let opened: LibraryFiles.Folder?
-        do { opened = try LibraryFiles.open(URL(filePath: folder.path, directoryHint: .isDirectory)) } catch {
+        do { opened = try LibraryFiles.open(url) } catch {
             return context.fail(error.description)
         }
         guard let opened else {
             console.print("No saved files in \(shown); nothing to remove.")
             return .success
         }
-        let url = URL(filePath: folder.path, directoryHint: .isDirectory)
         var files: [LibraryFiles.File] = []
         var left: [LibraryFiles.Left] = []
         var keptReceipts: String?
