@@ -106,203 +106,38 @@ public struct FileStorage: StoreStorage {
         try paths.entry(forKey: key, in: folder).file
     }
 
-    /// Reads `document`, or its default value when there is none.
+    /// The bytes of the document of `key`; see ``StoreStorage/read(_:)``.
     ///
-    /// Reading takes no lock and never waits (documents are replaced atomically). Only when
-    /// the document is bad, and the lock is free at once, does it lock, look again, and move
-    /// the document aside; while another process holds the lock, it returns the default and
-    /// leaves the document to the next write. (A lock this process let go of, still held for a
-    /// moment by a child process being started, counts as free: it is waited for.) With
-    /// ``StoreDocument/migrations``, when the lock is free at once, a migrated document is backed
-    /// up and rewritten at the current version (reported as
-    /// ``StorageNotice/documentMigrated(file:from:to:backup:)``); otherwise the migrated value is
-    /// returned and the document left to the next write.
-    public func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError)
-        -> StorageLoad<Value>
-    {
-        try loadDocument(
-            Value.self, forKey: document.validKey(), default: document.defaultValue, migrations: document.migrations,
-            identity: document.identity)
-    }
-
-    /// The load of ``load(_:)``.
-    private func loadDocument<Value: Codable & Sendable>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>?,
-        identity: String
-    ) throws(StorageError) -> StorageLoad<Value> {
+    /// Takes no lock and never waits: documents are replaced whole, by rename. A link, or a file
+    /// of another user, in the document's place is never read (the call throws); a folder or a
+    /// pipe in its place, or a file larger than 256 MiB, comes back damaged, to be set aside.
+    public func read(_ key: String) throws(StorageError) -> StoredBytes? {
         let file = try fileURL(forKey: key)
         guard try FileStorageFolder.prepare(folder, path: folderPath, creating: false, report: reportNotice) else {
-            return StorageLoad(value: defaultValue(), isStored: false)
+            return nil
         }
-        // A document long enough to be read as a stream is read once: under the lock when it
-        // is free, so that the smaller value read from it is written back at once.
-        if let streamed = migrations?.streamedReading, let size = DocumentFile.size(of: file),
-            size > min(streamed.threshold, DocumentFile.readLimit),
-            (try? FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)) != nil,
-            let locked = try loadUnderLock(
-                Value.self, forKey: key, file: file, default: defaultValue(), migrations: migrations, identity: identity,
-                mayRewrite: true)
-        {
-            return locked
-        }
-        let first = try readDocument(Value.self, file: file, migrations: migrations, identity: identity)
-        if let failure = first.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
-        if let value = first.value, first.migration == nil, first.streamedSize == nil {
-            return StorageLoad(value: value, isStored: true)
-        }
-        if first.value == nil, first.problem == nil { return StorageLoad(value: defaultValue(), isStored: false) }
-        // Another program's file in the document's place is left alone: not even a lock file is made for it.
-        if first.value == nil, let problem = first.problem { try checkMayKeepAside(file, problem: problem) }
-        // A bad document to move aside, or an older or long one to rewrite: only when the lock
-        // is free at once. Either is left to the next write otherwise. Rewriting a document is
-        // a write: only into a folder fit for writes (the next write says why, if it is not).
-        let mayRewrite =
-            (first.migration != nil || first.streamedSize != nil)
-            && (try? FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)) != nil
-        // A long document that can't be rewritten here is used as read, taking no lock (as a
-        // document that needs nothing done is: on a read-only volume too).
-        if let value = first.value, first.migration == nil, !mayRewrite { return StorageLoad(value: value, isStored: true) }
-        if let locked = try loadUnderLock(
-            Value.self, forKey: key, file: file, default: defaultValue(), migrations: migrations, identity: identity,
-            mayRewrite: mayRewrite)
-        {
-            return locked
-        }
-        if let value = first.value { return StorageLoad(value: value, isStored: true) }
-        return StorageLoad(value: defaultValue(), isStored: false)
+        var stamp: FileStamp?
+        return try stored(at: file, stamp: &stamp)
     }
 
-    /// The part of a load that runs under the lock, when it is free at once (`nil` otherwise):
-    /// reads the document again, moves a bad one aside, and — when `mayRewrite` — writes back
-    /// a migrated value (after a backup) or the smaller value read from a long document.
-    private func loadUnderLock<Value: Codable & Sendable>(
-        _ type: Value.Type,
-        forKey key: String,
-        file: URL,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>?,
-        identity: String,
-        mayRewrite: Bool
-    ) throws(StorageError) -> StorageLoad<Value>? {
-        var notices: [StorageNotice] = []
-        let locked = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: .never) {
-            (lease: LockLease) throws(StorageError) -> StorageLoad<Value> in
-            let current = try readDocument(Value.self, file: file, migrations: migrations, identity: identity)
-            let read = current.stamp
-            if let failure = current.failure { return StorageLoad(value: defaultValue(), isStored: false, recovery: failure) }
-            if let value = current.value {
-                if mayRewrite, let migrations, current.migration != nil || current.streamedSize != nil {
-                    // Best effort: a document that can't be rewritten now is rewritten by the
-                    // next write, which reports why if it still can't.
-                    if let data = try? DocumentCoding.encode(
-                        value, key: key, store: identity, valueVersion: migrations.version),
-                        current.migration != nil || Int64(data.count) < (current.streamedSize ?? 0)
-                    {
-                        _ = try? write(
-                            data, to: file, key: key, replacing: nil, backup: current.migration, lease: lease, read: read,
-                            notices: &notices)
-                    }
-                }
-                return StorageLoad(value: value, isStored: true)
-            }
-            let recovery = try current.problem.map { problem throws(StorageError) in
-                try keepAside(file, key: key, problem: problem)
-            }
-            return StorageLoad(value: defaultValue(), isStored: false, recovery: recovery)
-        }
-        notices.forEach(reportNotice)
-        return locked
-    }
-
-    /// Replaces what `document` holds with `value`, moving a bad document aside first; see
-    /// ``StoreStorage/save(_:to:)``.
+    /// Runs `body` with the document of `key` under its lock file, and commits what it decided;
+    /// see ``StoreStorage/transaction(_:waits:_:)``.
     ///
-    /// With ``StoreDocument/migrations``, the document records their current version; a document
-    /// of an older value version is backed up before it is replaced, and one whose migration
-    /// fails is left in place and the call throws
-    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)``.
-    @discardableResult
-    public func save<Value: Codable & Sendable>(_ value: Value, to document: StoreDocument<Value>) throws(StorageError)
-        -> StorageError?
-    {
-        try saveDocument(value, forKey: document.validKey(), migrations: document.migrations, identity: document.identity)
-    }
-
-    /// The save of ``save(_:to:)``.
-    private func saveDocument<Value: Codable & Sendable>(
-        _ value: Value,
-        forKey key: String,
-        migrations: DocumentMigrations<Value>?,
-        identity: String
-    ) throws(StorageError) -> StorageError? {
-        let file = try fileURL(forKey: key)
-        let data = try DocumentCoding.encode(value, key: key, store: identity, valueVersion: migrations?.version)
-        _ = try FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)
-        var retry = LostLockRetry(limit: lockTimeout)
-        while true {
-            var notices: [StorageNotice] = []
-            let attempt = try DocumentFile.withExclusiveLock(
-                on: lockURL(forKey: key), waiting: .upTo(lockTimeout, document: file)
-            ) {
-                (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageError?> in
-                // The write's own listing removes the temporary files of writers that are gone.
-                let previous = try readDocument(Value.self, file: file, migrations: migrations, identity: identity)
-                let read = previous.stamp
-                if let failure = previous.failure { throw failure }
-                return try write(
-                    data, to: file, key: key, replacing: previous.problem, backup: previous.migration, lease: lease,
-                    read: read, notices: &notices)
-            }
-            notices.forEach(reportNotice)
-            switch attempt {
-            case .done(let recovery)?:
-                WrittenDocuments.remember(data, of: Value.self, in: file, valueVersion: migrations?.version)
-                return recovery
-            case let lost?: _ = try retry.pause(after: lost)
-            case nil: continue
-            }
-        }
-    }
-
-    /// Locks `document`, re-reads it, applies `body`, and writes the result if it changed; see
-    /// ``StoreStorage/update(_:_:)``.
-    ///
-    /// With ``StoreDocument/migrations``, a document of an older value version is migrated
-    /// first, and backed up and rewritten even when `body` leaves its value as it is; one whose
-    /// migration fails is left in place: the call throws
-    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)`` and `body` does not run.
-    /// Nor does it run for a bad document that may not be moved aside (another program's file
-    /// in a folder the library did not make): the call throws
-    /// ``StorageError/keepAsideFailed(file:reason:)`` first, so a `body` that spends or decides
-    /// never acts on a write that can't happen.
-    @discardableResult
-    public func update<Value: Codable & Sendable, Outcome>(
-        _ document: StoreDocument<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        let key = try document.validKey()
-        let update = try transaction(
-            Value.self, forKey: key, default: document.defaultValue, migrations: document.migrations,
-            identity: document.identity, waiting: .upTo(lockTimeout, document: nil), body)
-        // Only a transaction that does not wait comes back without a result; one that waits
-        // throws when the lock stays held. Should that ever change, say what happened.
-        guard let update else { throw .lockTimedOut(file: lockURL(forKey: key), holder: nil, waited: lockTimeout) }
-        return update
-    }
-
-    /// Like ``update(_:_:)``, but returns `nil` at once, running nothing, when another process
-    /// holds the document's lock; see ``StoreStorage/updateIfAvailable(_:_:)``.
-    @discardableResult
-    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
-        _ document: StoreDocument<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
-        try transaction(
-            Value.self, forKey: document.validKey(), default: document.defaultValue, migrations: document.migrations,
-            identity: document.identity, waiting: .never, body)
+    /// A write goes to a temporary file, flushed and renamed over the document; a bad document
+    /// set aside is renamed to `<key>~corrupt-<UTC time>.json` (or `~unreadable-`) in the same
+    /// step, and put back when the new document can't be written. A backup is copied to
+    /// `<key>~before-v<N>-<UTC time>.json` first (reported as
+    /// ``StorageNotice/documentMigrated(file:from:to:backup:)``). Waits at most ``lockTimeout``
+    /// for a writer that makes no progress, then throws
+    /// ``StorageError/lockTimedOut(file:holder:waited:)``, having changed nothing. When the lock
+    /// file was removed or replaced before the commit, the transaction starts over under the new
+    /// lock: `body` runs again, on what is there then.
+    public func transaction<Result>(
+        _ key: String,
+        waits: Bool,
+        _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) throws(StorageError) -> DocumentCommit<Result>? {
+        try FileTransaction(storage: self, key: key, waits: waits).run(body)
     }
 
     /// Follows the document of `key` as `watching` says; see ``StoreStorage/watch(forKey:_:onChange:)``.

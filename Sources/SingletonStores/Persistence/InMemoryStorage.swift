@@ -24,16 +24,14 @@ import SingletonStoresLocking
 /// }
 /// ```
 ///
-/// It follows the same contract as ``FileStorage``: keys are validated the same way, values
-/// are kept as given (encoded only to tell whether an update changed them, so a value
-/// that can't be encoded fails here too), a stored value of another type — or one saved by a
-/// store of another ``StoreDocument/identity`` — is another store's document (left as it is,
-/// reported as ``StorageError/documentOfAnotherStore(file:owner:store:)``, and every write of it
-/// throws that error), and ``update(_:_:)`` runs its body exactly once while holding the
-/// key's lock (the in-memory stand-in for its lock file), so the same rules hold for the body.
-///
-/// It holds typed values, so it has nothing to migrate: a document's ``StoreDocument/migrations``
-/// are ignored.
+/// It keeps bytes, as every storage does, so a store's documents go through the same document
+/// layer as on disk: the same envelope, coding, migrations and rule of which store a document
+/// belongs to (a document another store saved is left as it is, reported as
+/// ``StorageError/documentOfAnotherStore(file:owner:store:)``, and every write of it throws that
+/// error). The values given to ``init(_:)`` are taken as they are, at the current version of
+/// their document, and belong to the store of their type. A transaction holds the key's lock (the
+/// in-memory stand-in for its lock file) while its body runs, so the same rules hold for the
+/// body.
 ///
 /// It does not watch: two stores on one `InMemoryStorage` see each other's writes only when
 /// they write or reload themselves. Test following across processes with a ``FileStorage`` in a
@@ -50,23 +48,28 @@ public final class InMemoryStorage: StoreStorage {
         }
     }
 
-    /// The stored values and the problems waiting to be played.
+    /// What a key holds: the bytes a transaction committed, or a value given to `init`.
+    private enum Entry: Sendable {
+        case bytes(Data)
+        case seeded(any Sendable)
+    }
+
+    /// The stored documents and the problems waiting to be played.
     private struct State {
-        var values: [String: any Sendable]
-        /// The identity of the store that saved each value; none for the values given to `init`.
-        var identities: [String: String] = [:]
+        var entries: [String: Entry]
         var pendingRecoveries: [String: StorageError] = [:]
         var writeFailures: [String: StorageError] = [:]
     }
 
     private let state: Locked<State>
 
-    /// One lock per key, held while an update's body runs.
+    /// One lock per key, held while a transaction's body runs.
     private let keyLocks = Locked([String: KeyLock]())
 
-    /// Creates a storage holding `values`, keyed by store name.
+    /// Creates a storage holding `values`, keyed by store name: each is the document of the
+    /// store of its type, at its current version.
     public init(_ values: [String: any Sendable] = [:]) {
-        state = Locked(State(values: values))
+        state = Locked(State(entries: values.mapValues { .seeded($0) }))
     }
 
     /// The pretend file of the store named `key`, for building ``StorageError`` values.
@@ -75,8 +78,14 @@ public final class InMemoryStorage: StoreStorage {
     }
 
     /// The value stored under `key`, if there is one of type `Value`.
-    public func value<Value: Sendable>(_ type: Value.Type, forKey key: String) -> Value? {
-        state.withLock { $0.values[key] as? Value }
+    public func value<Value: Codable & Sendable>(_ type: Value.Type, forKey key: String) -> Value? {
+        switch state.withLock({ $0.entries[key] }) {
+        case .seeded(let value)?: return value as? Value
+        case .bytes(let bytes)?:
+            guard case .value(let value) = DocumentCoding.decode(Value.self, from: .bytes(bytes)) else { return nil }
+            return value
+        case nil: return nil
+        }
     }
 
     /// Makes the next `load`, `save` or `update` of `key` behave as if its document was bad:
@@ -99,70 +108,54 @@ public final class InMemoryStorage: StoreStorage {
         state.withLock { $0.writeFailures[key] = error }
     }
 
-    /// Returns the value `document` holds, or its default value; plays a simulated recovery.
-    public func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError)
-        -> StorageLoad<Value>
-    {
-        let key = try document.validKey()
-        let (stored, recovery) = state.withLock { Self.takeCurrent(document, key: key, from: &$0) }
-        if let stored { return StorageLoad(value: stored, isStored: true) }
-        return StorageLoad(value: document.defaultValue, isStored: false, recovery: recovery)
+    /// The bytes stored under `key`; see ``StoreStorage/read(_:)``.
+    public func read(_ key: String) throws(StorageError) -> StoredBytes? {
+        let key = try StorageKey.validated(key)
+        return state.withLock { Self.current(key, in: $0) }
     }
 
-    /// Stores `value` in `document`; returns a simulated problem with the previous value, if any.
-    @discardableResult
-    public func save<Value: Codable & Sendable>(_ value: Value, to document: StoreDocument<Value>) throws(StorageError)
-        -> StorageError?
-    {
-        let key = try document.validKey()
-        _ = try DocumentCoding.encode(value, key: key)
-        let result: Result<StorageError?, StorageError> = state.withLock { state in
-            if let failure = state.writeFailures[key] { return .failure(failure) }
-            let (_, recovery) = Self.takeCurrent(document, key: key, from: &state)
-            if let recovery, recovery.refusesWrites { return .failure(recovery) }
-            state.values[key] = value
-            state.identities[key] = document.identity
-            return .success(recovery)
-        }
-        return try result.get()
-    }
-
-    /// Applies `body` to the value `document` holds (or its default value) while holding the
-    /// key's lock.
-    @discardableResult
-    public func update<Value: Codable & Sendable, Outcome>(
-        _ document: StoreDocument<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        let key = try document.validKey()
+    /// Runs `body` on the bytes stored under `key` while holding the key's lock, and keeps what
+    /// it decided; see ``StoreStorage/transaction(_:waits:_:)``. Never waits for another
+    /// process: there is none.
+    public func transaction<Result>(
+        _ key: String,
+        waits: Bool,
+        _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) throws(StorageError) -> DocumentCommit<Result>? {
+        let key = try StorageKey.validated(key)
         // The body runs under the key's own lock, as it runs under the key's file lock in
-        // FileStorage, so it may update another key (in a fixed order) without deadlock.
-        return try lock(forKey: key).withLock { (_: inout Void) throws(StorageError) -> StorageUpdate<Value, Outcome> in
-            let current: Result<(Value?, StorageError?), StorageError> = state.withLock { state in
+        // FileStorage, so it may run a transaction of another key (in a fixed order).
+        return try lock(forKey: key).withLock { (_: inout Void) throws(StorageError) -> DocumentCommit<Result> in
+            let current: Swift.Result<StoredBytes?, StorageError> = state.withLock { state in
                 if let failure = state.writeFailures[key] { return .failure(failure) }
-                let current = Self.takeCurrent(document, key: key, from: &state)
-                if let refusal = current.1, refusal.refusesWrites { return .failure(refusal) }
-                return .success(current)
+                return .success(Self.current(key, in: state))
             }
-            let (stored, recovery) = try current.get()
-            var value = stored ?? document.defaultValue
-            // Compare encodings, as FileStorage does, so `didWrite` means the same here.
-            let before = try DocumentCoding.encode(value, key: key)
-            let outcome = try body(&value)
-            let after = try DocumentCoding.encode(value, key: key)
-            let changed = after != before
-            if changed {
-                let committed = value
-                state.withLock { state in
-                    state.values[key] = committed
-                    state.identities[key] = document.identity
+            let decision = try body(try current.get())
+            let change = decision.change
+            let kept: URL? = state.withLock { state in
+                var kept: URL?
+                if change.settingAside != nil {
+                    kept = state.pendingRecoveries.removeValue(forKey: key)?.keptFile ?? Self.location(forKey: "\(key)~kept")
+                    state.entries[key] = nil
                 }
+                if let bytes = change.bytes { state.entries[key] = .bytes(bytes) }
+                return kept
             }
-            return StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery)
+            return DocumentCommit(decision.result, keptAt: kept)
         }
     }
 
-    /// The lock that serialises updates of `key`, made on first use.
+    /// Watches nothing: two stores on one `InMemoryStorage` do not follow each other.
+    public func watch(
+        forKey key: String,
+        _ watching: StorageWatching,
+        onChange: @escaping @Sendable () -> Void
+    ) throws(StorageError) -> StorageWatch? {
+        _ = try StorageKey.validated(key)
+        return nil
+    }
+
+    /// The lock that serialises transactions of `key`, made on first use.
     private func lock(forKey key: String) -> KeyLock {
         keyLocks.withLock { locks in
             if let lock = locks[key] { return lock }
@@ -172,22 +165,21 @@ public final class InMemoryStorage: StoreStorage {
         }
     }
 
-    /// The value `document` holds under `key`, or the problem with it: a simulated one, or a
-    /// value of another store (another type, or saved by another identity), which stays.
-    private static func takeCurrent<Value>(
-        _ document: StoreDocument<Value>, key: String, from state: inout State
-    ) -> (Value?, StorageError?) {
-        if let problem = state.pendingRecoveries[key], problem.refusesWrites { return (nil, problem) }
-        if let problem = state.pendingRecoveries.removeValue(forKey: key) {
-            state.values[key] = nil
-            state.identities[key] = nil
-            return (nil, problem)
+    /// What `key` holds in `state`, with a simulated problem, if one is waiting.
+    private static func current(_ key: String, in state: State) -> StoredBytes? {
+        let location = location(forKey: key)
+        if let problem = state.pendingRecoveries[key] {
+            var stored = StoredBytes(Data(), location: location)
+            stored.simulated = problem
+            return stored
         }
-        guard let stored = state.values[key] else { return (nil, nil) }
-        let owner = state.identities[key]
-        if let value = stored as? Value, owner == nil || owner == document.identity { return (value, nil) }
-        let problem = StorageError.documentOfAnotherStore(
-            file: location(forKey: key), owner: owner ?? String(describing: Swift.type(of: stored)), store: document.identity)
-        return (nil, problem)
+        switch state.entries[key] {
+        case .bytes(let bytes)?: return StoredBytes(bytes, location: location)
+        case .seeded(let value)?:
+            var stored = StoredBytes(Data(), location: location)
+            stored.seeded = value
+            return stored
+        case nil: return nil
+        }
     }
 }

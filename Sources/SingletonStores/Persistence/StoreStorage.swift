@@ -1,14 +1,14 @@
-/// Where a store keeps its state between launches: one document per store, named by a key.
+import Foundation
+
+/// Where stores keep their documents between launches: a place for **bytes** under a key, with
+/// an exclusive transaction and a way to hear another writer's changes.
 ///
-/// A store names its document once, as a ``StoreDocument`` (key, default value, migrations), and
-/// every call takes it. The store loads its value once at init, then changes it through
-/// ``update(_:_:)``,
-/// which re-reads the current document under an exclusive lock, applies a pure transform and
-/// writes the result back, so two processes (or two instances) changing the same store at once
-/// lose no update. The store adopts the committed value, then posts it after the call returns.
-///
-/// Stores rarely call a storage directly: ``PersistentStoreCore`` does the loading, the locked
-/// updates, the posting and the problem reporting:
+/// A storage holds one document per store, named by the store's key. It knows nothing of the
+/// values inside: everything above the bytes — the envelope a document is written in, coding,
+/// migrations and their backups, which store a document belongs to, what a bad document is and
+/// how it is reported — lives once, in the methods every storage gets from this protocol:
+/// ``load(_:)``, ``save(_:to:)``, ``update(_:_:)`` and ``updateIfAvailable(_:_:)``. A store
+/// calls those, with its ``StoreDocument``:
 ///
 /// ```swift
 /// let persisted = PersistentStoreCore(
@@ -16,116 +16,64 @@
 /// try persisted.update { $0.fontSize = 17 }
 /// ```
 ///
-/// Bad documents are never overwritten and never deleted: a corrupted or unreadable document is
-/// moved aside, the store starts from the default, and the problem comes back as the
-/// ``StorageLoad/recovery`` or ``StorageUpdate/recovery`` of the call. A document this store
-/// may not use — written by a newer version of the app, or by another store (see
-/// ``StoreDocument/identity``) — is left in place, unchanged: `load` returns the default and
-/// reports it, and every write throws it.
-/// Errors are thrown only when nothing could be done (see ``StorageError``); a document that
-/// merely could not be read this time (permission denied, no free file descriptor, a disk
-/// error) is left in place and the call throws.
+/// Two storages come with the library: ``FileStorage`` (production: one file per document) and
+/// ``InMemoryStorage`` (tests and previews). <doc:AStorageOfYourOwn> shows how to write another —
+/// one that encrypts the bytes of a ``FileStorage``, or keeps them in a database — and how to
+/// check it with the conformance suite of `SingletonStoresTesting`.
 ///
-/// Reads never wait for a writer. A write that finds the document locked by another process
-/// waits a bounded time (``FileStorage/lockTimeout``), then throws
-/// ``StorageError/lockTimedOut(file:holder:waited:)`` having changed nothing.
+/// ## What a storage promises
+/// - ``read(_:)`` never waits for a writer, and returns bytes that some transaction committed
+///   whole (never half of one).
+/// - ``transaction(_:waits:_:)`` runs its body while no other transaction of the same key runs
+///   — in this process or, for a storage shared between processes, in any other — and commits
+///   what the body decided as one durable step: after a crash, the next read finds all of it or
+///   none of it.
+/// - ``watch(forKey:_:onChange:)`` calls back after another writer may have committed.
 ///
-/// A storage keeps what the value's type encodes, nothing more: fields a document carries that
-/// this version's type does not know (added by a newer version of the app) are dropped when the
-/// document is rewritten. To keep older versions from rewriting such documents, raise the
-/// storage's format version (``FileStorage/formatVersion``).
-///
-/// Conforming types: ``FileStorage`` (production) and ``InMemoryStorage`` (tests).
-///
-/// ## A storage of your own
-/// Implement ``load(_:)``, ``save(_:to:)`` and ``update(_:_:)``; ``updateIfAvailable(_:_:)``
-/// (when your storage has locks another process may hold) and
-/// ``watch(forKey:_:onChange:)`` (when it can follow other writers) have default
-/// implementations. Call ``StoreDocument/validKey()`` before you use a document's key.
-///
-/// A storage written for an earlier version implements the key-based requirements
-/// (``load(_:forKey:default:)``, ``save(_:forKey:)``, ``update(_:forKey:default:_:)``), now
-/// deprecated: it still compiles, the document-based requirements call its methods through
-/// their default implementations, and the compiler says which of them to write instead. Each of
-/// the two sets has default implementations that call the other, so implement one of them
-/// whole: a storage that implements neither calls itself until the stack runs out.
+/// Bad documents are never overwritten and never deleted: the document layer asks the storage
+/// to set one aside (``DocumentChange/settingAside``) and reports where it went.
 public protocol StoreStorage: Sendable {
-    /// Reads `document`, or its default value when there is none.
+    /// The bytes of the document under `key`, without waiting for a writer; `nil` when there is
+    /// none.
     ///
-    /// A bad document is moved aside and reported in ``StorageLoad/recovery``; the value is
-    /// then the default. One of a newer version of the app (its format, or its value's version
-    /// above the document's ``StoreDocument/migrations``), or one another store wrote, is left
-    /// in place and reported there
-    /// (``StorageError/newerFormatLeftInPlace(file:found:supported:)``,
-    /// ``StorageError/newerValueVersionLeftInPlace(file:found:supported:)``,
-    /// ``StorageError/documentOfAnotherStore(file:owner:store:)``), the value being the default.
-    /// With migrations, a document of an older version of the value is migrated (a storage of
-    /// files backs it up and rewrites it), and one whose migration fails is left in place and
-    /// reported as ``StorageError/migrationFailed(file:from:failedStep:reason:)``. Throws
-    /// ``StorageError/invalidKey(_:reason:)`` for a bad key, or an error when the document
-    /// could not be read or a bad document could not be moved aside (it is left untouched).
-    func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError) -> StorageLoad<Value>
+    /// - Parameter key: A valid store key (see ``StoreDocument/validKey()``).
+    /// - Returns: What some transaction committed last, whole. A document that is there but
+    ///   can't be read as bytes (a folder in its place, a file too large to read) comes back
+    ///   with its ``StoredBytes/damage``, to be set aside.
+    /// - Throws: When the document could not be read this time (permission denied, an I/O
+    ///   error); it is left as it is.
+    func read(_ key: String) throws(StorageError) -> StoredBytes?
 
-    /// Replaces what `document` holds with `value`.
-    ///
-    /// With ``StoreDocument/migrations``, the document records the current version; throws
-    /// ``StorageError/migrationFailed(file:from:failedStep:reason:)``, writing nothing, when the
-    /// document in place can't be migrated. Throws, writing nothing, when the document in place
-    /// is one this store may not change: see ``load(_:)``.
-    ///
-    /// - Returns: The problem with the previous document, if it was bad and had to be moved
-    ///   aside first; `nil` otherwise.
-    @discardableResult
-    func save<Value: Codable & Sendable>(_ value: Value, to document: StoreDocument<Value>) throws(StorageError)
-        -> StorageError?
-
-    /// Re-reads `document` under an exclusive lock, lets `body` change it, and writes it back if
-    /// it changed.
+    /// Runs `body` with the current bytes of the document under `key` while holding the key's
+    /// exclusive lock, then commits what `body` decided, durably, before it returns.
     ///
     /// - Parameters:
-    ///   - document: The document, and the value to start from when there is no usable one.
-    ///     With ``StoreDocument/migrations``, `body` sees the document migrated to the current
-    ///     version, and the document written records it; when the document in place can't be
-    ///     migrated, the call throws ``StorageError/migrationFailed(file:from:failedStep:reason:)``,
-    ///     running and writing nothing. So it does, with the error ``load(_:)`` reports, for a
-    ///     document this store may not change (a newer version of the app's, another store's).
-    ///   - body: A transform of the value, run exactly once while the document is locked. It
-    ///     must not call observers or post notifications (the caller posts after `update`
-    ///     returns), and must not touch this document again (that would wait for its own lock).
-    ///     It may read or update *other* documents of the same storage when a decision spans
-    ///     two, provided every caller takes such nested documents in one fixed order (say,
-    ///     always `cart` before `wallet`). To refuse a change, leave the value as it is and
-    ///     return the reason: an unchanged value is not rewritten. If `body` throws, nothing is
-    ///     written and the error is rethrown.
-    /// - Returns: The committed value, what `body` returned, and any bad document that was
-    ///   moved aside before `body` ran.
-    @discardableResult
-    func update<Value: Codable & Sendable, Outcome>(
-        _ document: StoreDocument<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome>
-
-    /// Like ``update(_:_:)``, but never waits: when another process holds the document's lock,
-    /// returns `nil` at once and `body` does not run.
-    ///
-    /// For work that can wait for a later launch or write, such as crediting a purchase an
-    /// earlier run left unfinished, so that a launch never waits on another process. The
-    /// default implementation calls ``update(_:_:)``.
-    @discardableResult
-    func updateIfAvailable<Value: Codable & Sendable, Outcome>(
-        _ document: StoreDocument<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome>?
+    ///   - key: A valid store key.
+    ///   - waits: Whether to wait (a bounded time of the storage's choosing) when another
+    ///     writer holds the lock. When `false` and the lock is held, returns `nil` at once and
+    ///     `body` does not run.
+    ///   - body: Decides the change from the current bytes (`nil`: no document). It must not
+    ///     touch this key again (that would wait for its own lock); it may run transactions of
+    ///     *other* keys of the same storage, always in one fixed order. It may run again when
+    ///     the storage had to start over (a lock lost before the commit): it must decide from
+    ///     what it is given, each time.
+    /// - Returns: What `body` returned, and where a document set aside went; `nil` only when
+    ///   `waits` is `false` and the lock was held.
+    /// - Throws: What `body` threw (nothing is committed), or why the change could not be
+    ///   committed (nothing is changed).
+    func transaction<Result>(
+        _ key: String,
+        waits: Bool,
+        _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) throws(StorageError) -> DocumentCommit<Result>?
 
     /// Follows the document under `key`: `onChange` runs after another process, or another
     /// storage instance, may have committed a new version of it, until the returned watch is
     /// cancelled or released.
     ///
     /// `onChange` says only that something may have changed: read the document to see what.
-    /// It may also run after this storage's own writes. It runs on a thread of the storage's
-    /// choosing, with no lock held.
-    ///
-    /// The default implementation watches nothing and returns `nil`; ``FileStorage`` watches.
+    /// It may also run after this storage's own writes, on a thread of the storage's choosing,
+    /// with no lock held. A storage that can't follow other writers returns `nil`.
     ///
     /// - Parameters:
     ///   - key: The store name.
@@ -138,169 +86,168 @@ public protocol StoreStorage: Sendable {
         _ watching: StorageWatching,
         onChange: @escaping @Sendable () -> Void
     ) throws(StorageError) -> StorageWatch?
-
-    /// Reads the value stored under `key`, or `defaultValue` when there is none.
-    ///
-    /// A requirement of earlier versions, kept so that a storage written for them still
-    /// compiles; its default implementation calls ``load(_:)``.
-    @available(*, deprecated, message: "call load(_:) with a StoreDocument(key:default:)")
-    func load<Value: Codable & Sendable>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value
-    ) throws(StorageError) -> StorageLoad<Value>
-
-    /// Replaces the value stored under `key` with `value`.
-    ///
-    /// A requirement of earlier versions, kept so that a storage written for them still
-    /// compiles; its default implementation calls ``save(_:to:)``.
-    @available(*, deprecated, message: "call save(_:to:) with a StoreDocument(key:default:)")
-    @discardableResult
-    func save<Value: Codable & Sendable>(
-        _ value: Value,
-        forKey key: String
-    ) throws(StorageError) -> StorageError?
-
-    /// Re-reads the document under `key` under an exclusive lock, lets `body` change it, and
-    /// writes it back if it changed.
-    ///
-    /// A requirement of earlier versions, kept so that a storage written for them still
-    /// compiles; its default implementation calls ``update(_:_:)``.
-    @available(*, deprecated, message: "call update(_:_:) with a StoreDocument(key:default:)")
-    @discardableResult
-    func update<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome>
 }
 
-extension StoreStorage {
-    /// Runs ``update(_:_:)``: a storage without locks of its own never has to wait.
-    @discardableResult
-    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
-        _ document: StoreDocument<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
-        try update(document, body)
+/// A document's bytes as a storage holds them.
+public struct StoredBytes: Sendable {
+    /// The document's bytes.
+    public var bytes: Data
+
+    /// Where the document lives, to name it in errors and reports: a file, or a made-up URL
+    /// for a storage without files (such as `/in-memory/settings.json`).
+    public var location: URL
+
+    /// What makes the document unusable, when the storage found it itself: something that is
+    /// not a file in its place, more bytes than may be read, a failed checksum. The document
+    /// layer then sets it aside without reading ``bytes``.
+    public var damage: DocumentProblem?
+
+    /// Why what is there may not be moved aside or replaced even when it is bad, when the
+    /// storage can't vouch that it is the library's own (another program's file in a folder the
+    /// library did not make). A bad document with a reason refuses every write, before any
+    /// decision is taken on it.
+    public var notOwnedReason: String? {
+        get { ownership.map { $0() } ?? givenReason }
+        set {
+            givenReason = newValue
+            ownership = nil
+        }
     }
 
-    /// Watches nothing: a storage without its own `watch` does not follow other writers.
-    public func watch(
-        forKey key: String,
-        _ watching: StorageWatching,
-        onChange: @escaping @Sendable () -> Void
-    ) throws(StorageError) -> StorageWatch? {
-        nil
+    /// The reason given to ``init(_:location:damage:notOwnedReason:)`` or set.
+    private var givenReason: String?
+
+    /// How the storage finds ``notOwnedReason``, when it looks only if asked (a bad document).
+    private var ownership: (@Sendable () -> String?)?
+
+    /// A problem of ``InMemoryStorage``'s simulation, reported as it is.
+    var simulated: StorageError?
+
+    /// A value given to ``InMemoryStorage/init(_:)``, taken as it is.
+    var seeded: (any Sendable)?
+
+    /// Bytes read from `location`.
+    public init(_ bytes: Data, location: URL, damage: DocumentProblem? = nil, notOwnedReason: String? = nil) {
+        self.bytes = bytes
+        self.location = location
+        self.damage = damage
+        self.givenReason = notOwnedReason
+    }
+
+    /// Bytes read from `location`, whose ``notOwnedReason`` `ownership` finds when asked.
+    init(_ bytes: Data, location: URL, damage: DocumentProblem? = nil, ownership: @escaping @Sendable () -> String?) {
+        self.bytes = bytes
+        self.location = location
+        self.damage = damage
+        self.ownership = ownership
     }
 }
 
-/// The requirements of a storage written for an earlier version, which implements the key-based
-/// ones: each document-based requirement calls the key-based one (ignoring migrations, which such
-/// a storage never took), and each key-based one the document-based one.
-extension StoreStorage {
-    /// Calls ``load(_:forKey:default:)``, for a storage written for an earlier version.
-    @available(*, deprecated, message: "implement load(_: StoreDocument<Value>) in place of load(_:forKey:default:)")
-    public func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError)
-        -> StorageLoad<Value>
-    {
-        try load(Value.self, forKey: document.key, default: document.defaultValue)
+/// Why a document can't be used, and so is set aside.
+public enum DocumentProblem: Sendable, Equatable {
+    /// It can't be read: something other than a file in its place, or more bytes than may be
+    /// read.
+    case unreadable(reason: String)
+    /// It was read, and is not a valid document for the store.
+    case corrupted(reason: String)
+
+    /// What is wrong, as a clause: "it is damaged (…)".
+    public var summary: String {
+        switch self {
+        case .unreadable(let reason): "it can't be read (\(reason))"
+        case .corrupted(let reason): "it is damaged (\(reason))"
+        }
     }
 
-    /// Calls ``save(_:forKey:)``, for a storage written for an earlier version.
-    @available(*, deprecated, message: "implement save(_:to:) in place of save(_:forKey:)")
-    @discardableResult
-    public func save<Value: Codable & Sendable>(_ value: Value, to document: StoreDocument<Value>) throws(StorageError)
-        -> StorageError?
-    {
-        try save(value, forKey: document.key)
+    /// A word for the name a set-aside document is kept under: `unreadable` or `corrupt`.
+    public var tag: String {
+        switch self {
+        case .unreadable: "unreadable"
+        case .corrupted: "corrupt"
+        }
     }
 
-    /// Calls ``update(_:forKey:default:_:)``, for a storage written for an earlier version.
-    @available(*, deprecated, message: "implement update(_: StoreDocument<Value>, _:) in place of update(_:forKey:default:_:)")
-    @discardableResult
-    public func update<Value: Codable & Sendable, Outcome>(
-        _ document: StoreDocument<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        try update(Value.self, forKey: document.key, default: document.defaultValue, body)
-    }
-
-    /// Calls ``load(_:)``.
-    @available(*, deprecated, message: "call load(_:) with a StoreDocument(key:default:)")
-    public func load<Value: Codable & Sendable>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value
-    ) throws(StorageError) -> StorageLoad<Value> {
-        try load(StoreDocument(key: key, default: defaultValue()))
-    }
-
-    /// Calls ``save(_:to:)``.
-    @available(*, deprecated, message: "call save(_:to:) with a StoreDocument(key:default:)")
-    @discardableResult
-    public func save<Value: Codable & Sendable>(_ value: Value, forKey key: String) throws(StorageError) -> StorageError? {
-        try save(value, to: StoreDocument(key: key, default: value))
-    }
-
-    /// Calls ``update(_:_:)``.
-    @available(*, deprecated, message: "call update(_:_:) with a StoreDocument(key:default:)")
-    @discardableResult
-    public func update<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        try update(StoreDocument(key: key, default: defaultValue()), body)
-    }
-
-    /// Calls ``load(_:)`` with a document that has `migrations`.
-    @available(*, deprecated, message: "call load(_:) with a StoreDocument(key:default:migrations:)")
-    public func load<Value: Codable & Sendable>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>
-    ) throws(StorageError) -> StorageLoad<Value> {
-        try load(StoreDocument(key: key, default: defaultValue(), migrations: migrations))
-    }
-
-    /// Calls ``save(_:to:)`` with a document that has `migrations`.
-    @available(*, deprecated, message: "call save(_:to:) with a StoreDocument(key:default:migrations:)")
-    @discardableResult
-    public func save<Value: Codable & Sendable>(
-        _ value: Value,
-        forKey key: String,
-        migrations: DocumentMigrations<Value>
-    ) throws(StorageError) -> StorageError? {
-        try save(value, to: StoreDocument(key: key, default: value, migrations: migrations))
-    }
-
-    /// Calls ``update(_:_:)`` with a document that has `migrations`.
-    @available(*, deprecated, message: "call update(_:_:) with a StoreDocument(key:default:migrations:)")
-    @discardableResult
-    public func update<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-        try update(StoreDocument(key: key, default: defaultValue(), migrations: migrations), body)
-    }
-
-    /// Calls ``updateIfAvailable(_:_:)`` with a document that has `migrations`, if any.
-    @available(*, deprecated, message: "call updateIfAvailable(_:_:) with a StoreDocument")
-    @discardableResult
-    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>? = nil,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
-        try updateIfAvailable(StoreDocument(key: key, default: defaultValue(), migrations: migrations), body)
+    /// The report of this problem, for the document at `location` now kept at `keptAt`.
+    public func report(location: URL, keptAt: URL) -> StorageError {
+        switch self {
+        case .unreadable(let reason): .unreadable(file: location, keptAt: keptAt, reason: reason)
+        case .corrupted(let reason): .corrupted(file: location, keptAt: keptAt, reason: reason)
+        }
     }
 }
+
+/// What a transaction's body decided: its result, and the change the storage commits.
+public struct DocumentDecision<Result> {
+    /// What the transaction returns.
+    public var result: Result
+
+    /// The change to commit; ``DocumentChange/none`` leaves the document as it is.
+    public var change: DocumentChange
+
+    /// A decision to return `result` and commit `change`.
+    public init(_ result: Result, change: DocumentChange = .none) {
+        self.result = result
+        self.change = change
+    }
+}
+
+/// The change a transaction commits, as one durable step: a crash leaves all of it or none.
+public struct DocumentChange: Sendable, Equatable {
+    /// The new document, or `nil` to write none.
+    public var bytes: Data?
+
+    /// The problem of the current document, when it is bad and must be set aside first: kept
+    /// (never deleted) where the storage keeps such documents, and named in the commit's
+    /// ``DocumentCommit/keptAt``. When the new document can't be written, the bad one is
+    /// back in its place.
+    public var settingAside: DocumentProblem?
+
+    /// A copy of the current document to keep before it is replaced, for a migration.
+    public var backup: DocumentBackup?
+
+    /// Nothing changes.
+    public static let none = DocumentChange()
+
+    /// A change: write `bytes` (if any), after setting the current document aside or backing it
+    /// up.
+    public init(bytes: Data? = nil, settingAside: DocumentProblem? = nil, backup: DocumentBackup? = nil) {
+        self.bytes = bytes
+        self.settingAside = settingAside
+        self.backup = backup
+    }
+}
+
+/// A copy of a document as it was before a migration replaced it.
+public struct DocumentBackup: Sendable, Equatable {
+    /// The document's bytes before the migration.
+    public var original: Data
+    /// The value version migrated from.
+    public var from: Int
+    /// The value version migrated to.
+    public var to: Int
+
+    /// A copy of `original`, migrated from version `from` to `to`.
+    public init(original: Data, from: Int, to: Int) {
+        self.original = original
+        self.from = from
+        self.to = to
+    }
+}
+
+/// What a transaction committed.
+public struct DocumentCommit<Result> {
+    /// What the body returned.
+    public var result: Result
+
+    /// Where the bad document set aside now is, when one was.
+    public var keptAt: URL?
+
+    /// A commit of `result`, with the bad document kept at `keptAt`.
+    public init(_ result: Result, keptAt: URL? = nil) {
+        self.result = result
+        self.keptAt = keptAt
+    }
+}
+
+extension DocumentDecision: Sendable where Result: Sendable {}
+extension DocumentCommit: Sendable where Result: Sendable {}

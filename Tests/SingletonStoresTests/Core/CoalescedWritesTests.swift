@@ -17,24 +17,27 @@ struct CoalescedWritesTests {
         /// The values written, oldest first.
         var writes: [Int] { recorded.withLock { $0 } }
 
-        func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError) -> StorageLoad<Value> {
-            try base.load(document)
+        func read(_ key: String) throws(StorageError) -> StoredBytes? {
+            try base.read(key)
         }
 
-        func save<Value: Codable & Sendable>(_ value: Value, to document: StoreDocument<Value>) throws(StorageError)
-            -> StorageError?
-        {
-            let recovery = try base.save(value, to: document)
-            if let value = value as? Int { recorded.withLock { $0.append(value) } }
-            return recovery
+        func transaction<Result>(
+            _ key: String, waits: Bool, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+        ) throws(StorageError) -> DocumentCommit<Result>? {
+            var wrote = false
+            let commit = try base.transaction(key, waits: waits) { (current) throws(StorageError) in
+                let decision = try body(current)
+                wrote = decision.change.bytes != nil
+                return decision
+            }
+            if wrote, let value = base.value(Int.self, forKey: key) { recorded.withLock { $0.append(value) } }
+            return commit
         }
 
-        func update<Value: Codable & Sendable, Outcome>(
-            _ document: StoreDocument<Value>, _ body: (inout Value) throws(StorageError) -> Outcome
-        ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
-            let committed = try base.update(document, body)
-            if committed.didWrite, let value = committed.value as? Int { recorded.withLock { $0.append(value) } }
-            return committed
+        func watch(
+            forKey key: String, _ watching: StorageWatching, onChange: @escaping @Sendable () -> Void
+        ) throws(StorageError) -> StorageWatch? {
+            try base.watch(forKey: key, watching, onChange: onChange)
         }
     }
 

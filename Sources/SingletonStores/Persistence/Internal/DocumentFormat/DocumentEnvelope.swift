@@ -173,30 +173,6 @@ enum DocumentContents<Value> {
     case bad(DocumentProblem)
 }
 
-/// Why a document can't be used.
-enum DocumentProblem {
-    /// It is not a regular file (a folder, a pipe, a device…), so it can't be read as one.
-    case unreadable(reason: String)
-    /// It is not a valid document for the expected type.
-    case corrupted(reason: String)
-
-    /// What is wrong, as a clause: "it is damaged (…)".
-    var summary: String {
-        switch self {
-        case .unreadable(let reason): "it can't be read (\(reason))"
-        case .corrupted(let reason): "it is damaged (\(reason))"
-        }
-    }
-
-    /// The tag in the name of the file the document is kept as.
-    var tag: String {
-        switch self {
-        case .unreadable: "unreadable"
-        case .corrupted: "corrupt"
-        }
-    }
-}
-
 /// Encoding and decoding of document envelopes.
 enum DocumentCoding {
     /// Encodes `value` in an envelope of the current format version, with stable, readable
@@ -229,13 +205,8 @@ enum DocumentCoding {
         let data: Data
         switch contents {
         case .missing: return .missing
-        case .notARegularFile(let kind): return .bad(.unreadable(reason: "it is \(kind), not a regular file"))
-        case .tooLarge(let size):
-            let formatter = ByteCountFormatStyle(style: .binary)
-            return .bad(
-                .unreadable(
-                    reason: "it holds \(formatter.format(size)), more than the \(formatter.format(DocumentFile.readLimit)) "
-                        + "a document may hold"))
+        case .notARegularFile, .tooLarge:
+            return fileProblem(contents, limit: DocumentFile.readLimit).map { .bad($0) } ?? .missing
         case .bytes(let bytes): data = bytes
         }
         if data.isEmpty { return .bad(.corrupted(reason: "the file is empty")) }
@@ -286,6 +257,19 @@ enum DocumentCoding {
             unversionedAs: migrations.versionOfUnversionedDocument(formatVersion: DocumentFormat.current),
             identity: identity)
         return try? decoder.decode(CurrentEnvelope<Value>.self, from: data).value
+    }
+
+    /// What makes `contents` unreadable as a document, read with at most `limit` bytes: something
+    /// that is not a regular file, or too many bytes; `nil` for bytes or nothing.
+    static func fileProblem(_ contents: FileContents, limit: Int64) -> DocumentProblem? {
+        switch contents {
+        case .missing, .bytes: return nil
+        case .notARegularFile(let kind): return .unreadable(reason: "it is \(kind), not a regular file")
+        case .tooLarge(let size):
+            let formatter = ByteCountFormatStyle(style: .binary)
+            return .unreadable(
+                reason: "it holds \(formatter.format(size)), more than the \(formatter.format(limit)) a document may hold")
+        }
     }
 
     /// A one-line description of a decoding error.

@@ -177,88 +177,6 @@ extension FileStorage {
         (try? FileManager.default.attributesOfItem(atPath: url.filePath))?[.modificationDate] as? Date
     }
 
-    /// Runs one locked read-modify-write of `key`, waiting for the lock as `wait` says (a wait
-    /// counts the commits to the document of `key` as progress); `nil` when `wait` is `.never`
-    /// and the lock is held. A transaction whose lock file was removed
-    /// or replaced before it committed is run again under the new lock.
-    ///
-    /// With `migrations`, a document of an older value version is migrated first (and always
-    /// rewritten, after a backup), every write records the current version, and a document
-    /// whose migration fails is left alone: the call throws.
-    func transaction<Value: Codable & Sendable, Outcome>(
-        _ type: Value.Type,
-        forKey key: String,
-        default defaultValue: @autoclosure () -> Value,
-        migrations: DocumentMigrations<Value>? = nil,
-        identity: String? = nil,
-        waiting wait: DocumentFile.LockWait,
-        _ body: (inout Value) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
-        let file = try fileURL(forKey: key)
-        var wait = wait
-        if case .upTo(let limit, _) = wait { wait = .upTo(limit, document: file) }
-        let valueVersion = migrations?.version
-        _ = try FileStorageFolder.prepare(folder, path: folderPath, creating: true, report: reportNotice)
-        var retry = LostLockRetry(limit: wait.limit)
-        while true {
-            var notices: [StorageNotice] = []
-            let attempt = try DocumentFile.withExclusiveLock(on: lockURL(forKey: key), waiting: wait) {
-                (lease: LockLease) throws(StorageError) -> WriteAttempt<StorageUpdate<Value, Outcome>> in
-                // The temporary files of writers that are gone are removed by the write's own
-                // listing (see `write`), or below when nothing is written.
-                let current = try readDocument(Value.self, file: file, migrations: migrations, identity: identity)
-                let read = current.stamp
-                if let failure = current.failure { throw failure }
-                // A bad document that may not be moved aside (another program's file) refuses the
-                // update before `body` runs: a body that spends or decides under this lock must
-                // not act on a write that can never happen.
-                if let problem = current.problem { try checkMayKeepAside(file, problem: problem) }
-                var value = current.value ?? defaultValue()
-                // The bytes on disk, when this process committed them, are the encoding of `value`:
-                // then an unchanged value is one whose encoding is byte for byte what is on disk.
-                let before: Data
-                if let encoding = current.encoding {
-                    before = encoding
-                } else {
-                    before = try DocumentCoding.encode(value, key: key, store: identity, valueVersion: valueVersion)
-                }
-                let outcome = try body(&value)
-                let after = try DocumentCoding.encode(value, key: key, store: identity, valueVersion: valueVersion)
-                // A migrated document is rewritten even when the body left its value as it was,
-                // and so is a long one whose value is smaller than the document it was read from.
-                let changed =
-                    after != before || current.migration != nil
-                    || current.streamedSize.map { Int64(after.count) < $0 } ?? false
-                let recovery: StorageError?
-                if changed {
-                    switch try write(
-                        after, to: file, key: key, replacing: current.problem, backup: current.migration, lease: lease,
-                        read: read, notices: &notices)
-                    {
-                    case .done(let report):
-                        recovery = report
-                        WrittenDocuments.remember(after, of: Value.self, in: file, valueVersion: valueVersion)
-                    case .lockLost: return .lockLost
-                    case .anotherWriterCommitting(let pid, let temporary):
-                        return .anotherWriterCommitting(pid, temporary: temporary)
-                    }
-                } else {
-                    removeStaleTemporaries(forKey: key, holding: lease)
-                    recovery = try current.problem.map { problem throws(StorageError) in
-                        try keepAside(file, key: key, problem: problem)
-                    }
-                }
-                return .done(StorageUpdate(value: value, outcome: outcome, didWrite: changed, recovery: recovery))
-            }
-            notices.forEach(reportNotice)
-            switch attempt {
-            case nil: return nil
-            case .done(let update)?: return update
-            case let lost?: guard try retry.pause(after: lost) else { return nil }
-            }
-        }
-    }
-
     /// The lock timeout `environment` sets, or the default.
     static func lockTimeout(in environment: [String: String]) -> Duration {
         lockTimeoutSetting(in: environment).timeout
@@ -292,161 +210,6 @@ extension FileStorage {
         min(max(timeout, .zero), maximumLockTimeout)
     }
 
-    /// Reads the document of `key`: its value, or what is wrong with it. Nothing is moved.
-    ///
-    /// - Throws: When the document could not be read at all (it is left as it is).
-    func readDocument<Value: Codable & Sendable>(_ type: Value.Type, file: URL) throws(StorageError) -> (
-        value: Value?, problem: DocumentProblem?
-    ) {
-        let read = try readDocument(Value.self, file: file, migrations: nil)
-        return (read.value, read.problem)
-    }
-
-    /// Reads the document `file`, migrating it in memory with `migrations`. Nothing is moved
-    /// or written.
-    ///
-    /// Bytes this process committed last to `file` (see ``WrittenDocuments``) come back as the
-    /// read's `encoding` too: the encoding of its value.
-    ///
-    /// - Throws: When the document could not be read at all (it is left as it is).
-    func readDocument<Value: Codable & Sendable>(
-        _ type: Value.Type, file: URL, migrations: DocumentMigrations<Value>?, identity: String? = nil
-    ) throws(StorageError) -> DocumentRead<Value> {
-        let limit = DocumentFile.readLimit
-        var contents: FileContents
-        var stamp: FileStamp?
-        if let migrations, let streamed = migrations.streamedReading {
-            contents = try DocumentFile.contents(of: file, limit: min(streamed.threshold, limit), stamp: &stamp)
-            if case .tooLarge(let size) = contents {
-                if var read = try readStreamed(
-                    Value.self, file: file, size: size, migrations: migrations, identity: identity, streamed: streamed)
-                {
-                    // The stamp of the file opened before the stream's reads: a file put in its
-                    // place meanwhile has another, and the commit check sees it.
-                    read.stamp = stamp
-                    return read
-                }
-                contents = try DocumentFile.contents(of: file, limit: limit, stamp: &stamp)
-            }
-        } else {
-            contents = try DocumentFile.contents(of: file, limit: limit, stamp: &stamp)
-        }
-        var read = decodeDocument(Value.self, contents, file: file, migrations: migrations, identity: identity)
-        read.stamp = stamp
-        if case .bytes(let bytes) = contents, read.value != nil, read.migration == nil, read.problem == nil,
-            WrittenDocuments.areOwn(bytes, of: Value.self, in: file, valueVersion: migrations?.version)
-        {
-            read.encoding = bytes
-        }
-        return read
-    }
-
-    /// Reads the long document `file` (`size` bytes) front to back with `streamed`: its
-    /// versions first, then its value. Nothing is moved or written.
-    ///
-    /// - Returns: What the document holds; `nil` when it is to be read whole instead: when it
-    ///   is of an older value version (migrations read documents whole), or when the stream
-    ///   could not read it and it is small enough to be read whole (which then says what is
-    ///   wrong, as it always did).
-    /// - Throws: When the document could not be read at all (it is left as it is).
-    private func readStreamed<Value: Codable & Sendable>(
-        _ type: Value.Type, file: URL, size: Int64, migrations: DocumentMigrations<Value>, identity: String?,
-        streamed: DocumentMigrations<Value>.StreamedReading
-    ) throws(StorageError) -> DocumentRead<Value>? {
-        let readsWhole = size <= DocumentFile.readLimit
-        func damaged(_ reason: String) -> DocumentRead<Value>? {
-            readsWhole ? nil : DocumentRead(problem: .corrupted(reason: reason))
-        }
-        var formatVersion: Int?
-        var valueVersion: Int?
-        var store: String?
-        var storeIsInvalid = false
-        do {
-            try DocumentFile.stream(of: file) { stream in
-                try stream.forEachMember { key, stream in
-                    switch key {
-                    case "formatVersion":
-                        formatVersion = try JSONDecoder().decode(Int.self, from: Data(stream.valueBytes(limit: 64)))
-                    case "valueVersion":
-                        valueVersion = try JSONDecoder().decode(Int?.self, from: Data(stream.valueBytes(limit: 64)))
-                    case "store":
-                        store = try? JSONDecoder().decode(String.self, from: Data(stream.valueBytes(limit: 64 * 1_024)))
-                        storeIsInvalid = store == nil
-                    default: try stream.skipValue()
-                    }
-                }
-                try stream.expectEnd()
-            }
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            return damaged("it is not a document with a format version: \(DocumentCoding.summary(of: error))")
-        }
-        guard let formatVersion else { return damaged("it is not a document with a format version: missing “formatVersion”") }
-        let header = DocumentHeader(
-            formatVersion: formatVersion, valueVersion: valueVersion, store: store, storeIsInvalid: storeIsInvalid)
-        switch header.verdict(identity: identity, migrations: migrations) {
-        case nil: break
-        case .bad(let problem)?: return DocumentRead(problem: problem)
-        case let verdict?: return readOfDocumentLeftInPlace(verdict, file: file, identity: identity)
-        }
-        let found = valueVersion ?? migrations.versionOfUnversionedDocument(formatVersion: formatVersion)
-        guard found == migrations.version else { return nil }
-        let decoder = DocumentFormat.decoder(version: formatVersion)
-        let value: Value?
-        do {
-            value = try DocumentFile.stream(of: file) { stream -> Value? in
-                var value: Value?
-                try stream.forEachMember { key, stream in
-                    if key == "value" { value = try streamed.read(&stream, decoder) } else { try stream.skipValue() }
-                }
-                return value
-            }
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            return damaged("its value is not a valid \(Value.self): \(DocumentCoding.summary(of: error))")
-        }
-        guard let value else { return damaged("its value is not a valid \(Value.self): missing “value”") }
-        return DocumentRead(value: value, streamedSize: size)
-    }
-
-    /// What `contents`, read from `file`, hold.
-    private func decodeDocument<Value: Codable & Sendable>(
-        _ type: Value.Type, _ contents: FileContents, file: URL, migrations: DocumentMigrations<Value>?, identity: String?
-    ) -> DocumentRead<Value> {
-        let decoded = DocumentCoding.decode(Value.self, from: contents, migrations: migrations, identity: identity)
-        switch decoded {
-        case .missing: return DocumentRead()
-        case .value(let value): return DocumentRead(value: value)
-        case .bad(let problem): return DocumentRead(problem: problem)
-        case .migrated(let value, let from, let original):
-            return DocumentRead(
-                value: value, migration: MigrationBackup(original: original, from: from, to: migrations?.version ?? from))
-        case .unmigratable(let from, let step, let reason):
-            return DocumentRead(failure: .migrationFailed(file: file, from: from, failedStep: step, reason: reason))
-        case .newerFormat, .newerValueVersion, .otherStore:
-            return readOfDocumentLeftInPlace(decoded, file: file, identity: identity)
-        }
-    }
-
-    /// The read of a document this store must leave in place and never write — one a newer
-    /// version of the app wrote, or another store — as the failure every call reports.
-    private func readOfDocumentLeftInPlace<Value>(
-        _ verdict: DocumentContents<Value>, file: URL, identity: String?
-    ) -> DocumentRead<Value> {
-        switch verdict {
-        case .newerFormat(let found):
-            DocumentRead(failure: .newerFormatLeftInPlace(file: file, found: found, supported: Self.formatVersion))
-        case .newerValueVersion(let found, let supported):
-            DocumentRead(failure: .newerValueVersionLeftInPlace(file: file, found: found, supported: supported))
-        case .otherStore(let owner):
-            DocumentRead(failure: .documentOfAnotherStore(file: file, owner: owner, store: identity ?? ""))
-        case .bad(let problem): DocumentRead(problem: problem)
-        case .missing, .value, .migrated, .unmigratable: DocumentRead()
-        }
-    }
-
     /// Moves the bad document `file` aside and returns the report naming where it went.
     ///
     /// Call only while holding the key's lock.
@@ -461,7 +224,7 @@ extension FileStorage {
         if let failure = DocumentFile.renameItem(file, to: kept) {
             throw .keepAsideFailed(file: file, reason: "\(problem.summary); moving it to \(kept.filePath) failed: \(failure)")
         }
-        return report(problem, file: file, keptAt: kept)
+        return problem.report(location: file, keptAt: kept)
     }
 
     /// Throws ``StorageError/keepAsideFailed(file:reason:)`` unless the bad document `file` may
@@ -488,21 +251,13 @@ extension FileStorage {
     /// - Throws: ``StorageError/writeFailed(file:reason:)`` when nothing changed. In the one
     ///   case where the bad document was moved aside, the new one could not be put in its place
     ///   and the bad one could not be moved back, the report of the move is thrown instead.
+    ///
+    /// With `backup`, the document as it was is first copied aside (see
+    /// ``backUp(_:file:key:lease:)``), then replaced; a crash between the two leaves it in place
+    /// beside its copy. The notice of a migration goes to `notices`, to be reported once the
+    /// lock is released.
     func write(
-        _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, lease: LockLease,
-        read: FileStamp?
-    ) throws(StorageError) -> WriteAttempt<StorageError?> {
-        var notices: [StorageNotice] = []
-        return try write(
-            data, to: file, key: key, replacing: problem, backup: nil, lease: lease, read: read, notices: &notices)
-    }
-
-    /// ``write(_:to:key:replacing:lease:read:)``, for a migrated document too: with `backup`,
-    /// the document as it was is first copied aside (see ``backUp(_:file:key:lease:)``), then
-    /// replaced; a crash between the two leaves it in place beside its copy. The notice of a
-    /// migration goes to `notices`, to be reported once the lock is released.
-    func write(
-        _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, backup: MigrationBackup?,
+        _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, backup: DocumentBackup?,
         lease: LockLease, read: FileStamp?, notices: inout [StorageNotice]
     ) throws(StorageError) -> WriteAttempt<StorageError?> {
         FaultInjection.reach(.willWrite(key))
@@ -599,7 +354,7 @@ extension FileStorage {
     /// - Returns: The copy.
     /// - Throws: ``StorageError/writeFailed(file:reason:)`` naming the copy; the document is
     ///   untouched.
-    func backUp(_ backup: MigrationBackup, file: URL, key: String, lease: LockLease) throws(StorageError) -> URL {
+    func backUp(_ backup: DocumentBackup, file: URL, key: String, lease: LockLease) throws(StorageError) -> URL {
         let stem = "\(key)~before-v\(backup.to)-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.filePath)) ?? []
         for name in names.sorted() where name.hasPrefix(stem) && name.hasSuffix(".json") {
@@ -643,14 +398,6 @@ extension FileStorage {
         }
         throw .keepAsideFailed(
             file: file, reason: "\(problem.summary); too many kept files are named \(key)~\(problem.tag)-\(stamp)")
-    }
-
-    /// The report for a bad document moved from `file` to `kept`.
-    private func report(_ problem: DocumentProblem, file: URL, keptAt kept: URL) -> StorageError {
-        switch problem {
-        case .unreadable(let reason): .unreadable(file: file, keptAt: kept, reason: reason)
-        case .corrupted(let reason): .corrupted(file: file, keptAt: kept, reason: reason)
-        }
     }
 
     /// `date` as `yyyyMMdd'T'HHmmss'Z'` in UTC, for file names.
@@ -714,34 +461,4 @@ struct LostLockRetry {
         pauseLength = min(pauseLength * 2, .milliseconds(20))
         return true
     }
-}
-
-/// A document as read, with any migration it went through in memory.
-struct DocumentRead<Value> {
-    /// The value: stored, or migrated from an older version.
-    var value: Value?
-    /// What is wrong with the document, when it must be kept aside.
-    var problem: DocumentProblem?
-    /// The migration the value went through, when the document is of an older version.
-    var migration: MigrationBackup?
-    /// Why the document can't be migrated: it must be left as it is.
-    var failure: StorageError?
-    /// The document's bytes, when they are known to be exactly what encoding `value` gives
-    /// (this process committed them).
-    var encoding: Data?
-    /// The size of the long document `value` was read from as a stream (see
-    /// ``DocumentMigrations/readingLongDocuments(over:_:)``): the value is written back when
-    /// its encoding is smaller.
-    var streamedSize: Int64?
-    /// Which file was read (see ``DocumentFile/contents(of:limit:stamp:)``): the write that
-    /// follows commits only while the document is still that file.
-    var stamp: FileStamp?
-}
-
-/// A document of an older value version, migrated in memory: its bytes as they were, and the
-/// versions migrated from and to.
-struct MigrationBackup {
-    var original: Data
-    var from: Int
-    var to: Int
 }

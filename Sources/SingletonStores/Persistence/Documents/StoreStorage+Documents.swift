@@ -1,0 +1,231 @@
+import Foundation
+
+/// The document layer: what every ``StoreStorage`` does above its bytes, once for all of them.
+extension StoreStorage {
+    /// Reads `document`, or its default value when there is none.
+    ///
+    /// Reading takes no lock and never waits. A bad document is moved aside and reported in
+    /// ``StorageLoad/recovery`` (the value is then the default) — when the lock is free at once;
+    /// while another writer holds it, the default comes back and the document is left to the
+    /// next write. One of a newer version of the app (its format, or its value's version above
+    /// the document's ``StoreDocument/migrations``), or one another store wrote, is left in
+    /// place and reported there (``StorageError/newerFormatLeftInPlace(file:found:supported:)``,
+    /// ``StorageError/newerValueVersionLeftInPlace(file:found:supported:)``,
+    /// ``StorageError/documentOfAnotherStore(file:owner:store:)``), the value being the default.
+    /// With migrations, a document of an older version of the value is migrated; when the lock
+    /// is free at once it is backed up and rewritten at the current version (reported as
+    /// ``StorageNotice/documentMigrated(file:from:to:backup:)``), else the migrated value is
+    /// returned and the document left to the next write. One whose migration fails is left in
+    /// place and reported as ``StorageError/migrationFailed(file:from:failedStep:reason:)``.
+    ///
+    /// - Throws: ``StorageError/invalidKey(_:reason:)`` for a bad key, or an error when the
+    ///   document could not be read or a bad document could not be moved aside (it is left
+    ///   untouched).
+    public func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError)
+        -> StorageLoad<Value>
+    {
+        let key = try document.validKey()
+        guard let stored = try read(key) else { return StorageLoad(value: document.defaultValue, isStored: false) }
+        // A document long enough to be read as a stream is read once: under the lock when it is
+        // free at once, so that the smaller value read from it is written back at once.
+        if DocumentReading.isStreamed(stored, as: document),
+            let rewritten = try? DocumentTransaction(document: document, storage: self).run(waits: false, { _ in () })
+        {
+            return StorageLoad(value: rewritten.value, isStored: rewritten.recovery == nil, recovery: rewritten.recovery)
+        }
+        let first = DocumentReading.read(stored, as: document)
+        if let failure = first.failure {
+            return StorageLoad(value: document.defaultValue, isStored: false, recovery: failure)
+        }
+        if let value = first.value, first.migration == nil, first.streamedSize == nil {
+            return StorageLoad(value: value, isStored: true)
+        }
+        if let value = first.value {
+            // A migrated or long document is rewritten when the lock is free at once: best
+            // effort, as the next write rewrites it anyway (and says why, if it still can't).
+            let rewritten = try? DocumentTransaction(document: document, storage: self).run(waits: false) { _ in () }
+            return StorageLoad(value: rewritten?.value ?? value, isStored: true)
+        }
+        guard let problem = first.problem else { return StorageLoad(value: document.defaultValue, isStored: false) }
+        // Another program's file in the document's place is left alone: no lock is taken for it.
+        try DocumentReading.checkMaySetAside(stored, problem: problem)
+        // Moved aside only when the lock is free at once, after a look at what is there now.
+        var setAside: (DocumentProblem, StoredBytes)?
+        let moved = try transaction(key, waits: false) {
+            (current: StoredBytes?) throws(StorageError) -> DocumentDecision<StorageLoad<Value>> in
+            setAside = nil
+            let again = current.map { DocumentReading.read($0, as: document) } ?? DocumentRead()
+            if let failure = again.failure {
+                return DocumentDecision(StorageLoad(value: document.defaultValue, isStored: false, recovery: failure))
+            }
+            if let value = again.value { return DocumentDecision(StorageLoad(value: value, isStored: true)) }
+            guard let current, let problem = again.problem else {
+                return DocumentDecision(StorageLoad(value: document.defaultValue, isStored: false))
+            }
+            try DocumentReading.checkMaySetAside(current, problem: problem)
+            setAside = (problem, current)
+            return DocumentDecision(
+                StorageLoad(value: document.defaultValue, isStored: false), change: DocumentChange(settingAside: problem))
+        }
+        guard var moved else { return StorageLoad(value: document.defaultValue, isStored: false) }
+        if let (problem, current) = setAside {
+            moved.result.recovery = DocumentReading.report(problem, of: current, keptAt: moved.keptAt)
+        }
+        return moved.result
+    }
+
+    /// Replaces what `document` holds with `value`, moving a bad document aside first.
+    ///
+    /// With ``StoreDocument/migrations``, the document records the current version; a document
+    /// of an older value version is backed up before it is replaced. Throws, writing nothing,
+    /// when the document in place can't be migrated
+    /// (``StorageError/migrationFailed(file:from:failedStep:reason:)``) or is one this store may
+    /// not change (see ``load(_:)``).
+    ///
+    /// - Returns: The problem with the previous document, if it was bad and had to be moved
+    ///   aside first; `nil` otherwise.
+    @discardableResult
+    public func save<Value: Codable & Sendable>(_ value: Value, to document: StoreDocument<Value>) throws(StorageError)
+        -> StorageError?
+    {
+        try DocumentTransaction(document: document, storage: self).save(value)
+    }
+
+    /// Re-reads `document` under an exclusive lock, lets `body` change it, and writes it back if
+    /// it changed.
+    ///
+    /// - Parameters:
+    ///   - document: The document, and the value to start from when there is no usable one.
+    ///     With ``StoreDocument/migrations``, `body` sees the document migrated to the current
+    ///     version, and the document written records it (a migrated document is backed up and
+    ///     rewritten even when `body` leaves its value as it is). When the document in place
+    ///     can't be migrated, or is one this store may not change (a newer version of the
+    ///     app's, another store's), the call throws the error ``load(_:)`` reports, running and
+    ///     writing nothing. So it does, with ``StorageError/keepAsideFailed(file:reason:)``, for
+    ///     a bad document that may not be moved aside (another program's file), so that a body
+    ///     that spends or decides never acts on a write that can't happen.
+    ///   - body: A transform of the value, run while the document is locked. It must not call
+    ///     observers or post notifications (the caller posts after `update` returns), and must
+    ///     not touch this document again (that would wait for its own lock). It may read or
+    ///     update *other* documents of the same storage when a decision spans two, provided
+    ///     every caller takes such nested documents in one fixed order (say, always `cart`
+    ///     before `wallet`). To refuse a change, leave the value as it is and return the
+    ///     reason: an unchanged value is not rewritten. If `body` throws, nothing is written
+    ///     and the error is rethrown.
+    /// - Returns: The committed value, what `body` returned, and any bad document that was
+    ///   moved aside before `body` ran.
+    @discardableResult
+    public func update<Value: Codable & Sendable, Outcome>(
+        _ document: StoreDocument<Value>,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
+        guard let update = try DocumentTransaction(document: document, storage: self).run(waits: true, body) else {
+            // A transaction that waits never comes back without a result; should a storage
+            // break that promise, say what happened.
+            throw .writeFailed(
+                file: URL(filePath: document.key), reason: "the storage gave up waiting for the document's lock")
+        }
+        return update
+    }
+
+    /// Like ``update(_:_:)``, but never waits: when another writer holds the document's lock,
+    /// returns `nil` at once and `body` does not run.
+    ///
+    /// For work that can wait for a later launch or write, such as crediting a purchase an
+    /// earlier run left unfinished, so that a launch never waits on another process.
+    @discardableResult
+    public func updateIfAvailable<Value: Codable & Sendable, Outcome>(
+        _ document: StoreDocument<Value>,
+        _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
+        try DocumentTransaction(document: document, storage: self).run(waits: false, body)
+    }
+}
+
+/// One locked read → decide → write of a document, above the bytes: the one place where a
+/// document's value is read from what a storage holds, changed, encoded and committed.
+struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
+    let document: StoreDocument<Value>
+    let storage: Storage
+
+    /// Runs `body` on the document's value under its lock, and commits the value it leaves
+    /// when it changed; `nil` when `waits` is `false` and the lock is held.
+    func run<Outcome>(
+        waits: Bool, _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
+        let key = try document.validKey()
+        let valueVersion = document.migrations?.version
+        var written: (bytes: Data, location: URL)?
+        var problem: (DocumentProblem, StoredBytes)?
+        let commit = try storage.transaction(key, waits: waits) {
+            (current: StoredBytes?) throws(StorageError) -> DocumentDecision<StorageUpdate<Value, Outcome>> in
+            written = nil
+            problem = nil
+            let read = current.map { DocumentReading.read($0, as: document) } ?? DocumentRead()
+            if let failure = read.failure { throw failure }
+            // A bad document that may not be moved aside (another program's file) refuses the
+            // update before `body` runs: a body that spends or decides under this lock must not
+            // act on a write that can never happen.
+            if let current, let bad = read.problem {
+                try DocumentReading.checkMaySetAside(current, problem: bad)
+                problem = (bad, current)
+            }
+            var value = read.value ?? document.defaultValue
+            // The bytes read, when this process committed them, are the encoding of `value`:
+            // then an unchanged value is one whose encoding is byte for byte what is stored.
+            let before: Data
+            if let encoding = read.encoding {
+                before = encoding
+            } else {
+                before = try DocumentCoding.encode(value, key: key, store: document.identity, valueVersion: valueVersion)
+            }
+            let outcome = try body(&value)
+            let after = try DocumentCoding.encode(value, key: key, store: document.identity, valueVersion: valueVersion)
+            // A migrated document is rewritten even when the body left its value as it was,
+            // and so is a long one whose value is smaller than the document it was read from.
+            let changed =
+                after != before || read.migration != nil || read.streamedSize.map { Int64(after.count) < $0 } ?? false
+            if changed, let location = current?.location { written = (after, location) }
+            return DocumentDecision(
+                StorageUpdate(value: value, outcome: outcome, didWrite: changed),
+                change: DocumentChange(
+                    bytes: changed ? after : nil, settingAside: read.problem, backup: changed ? read.migration : nil))
+        }
+        guard var commit else { return nil }
+        if let written {
+            WrittenDocuments.remember(written.bytes, of: Value.self, in: written.location, valueVersion: valueVersion)
+        }
+        if let (bad, current) = problem {
+            commit.result.recovery = DocumentReading.report(bad, of: current, keptAt: commit.keptAt)
+        }
+        return commit.result
+    }
+
+    /// Replaces the document's value with `value`; the report of a bad document moved aside
+    /// first, if any.
+    func save(_ value: Value) throws(StorageError) -> StorageError? {
+        let key = try document.validKey()
+        let valueVersion = document.migrations?.version
+        let data = try DocumentCoding.encode(value, key: key, store: document.identity, valueVersion: valueVersion)
+        var problem: (DocumentProblem, StoredBytes)?
+        var location: URL?
+        let commit = try storage.transaction(key, waits: true) {
+            (current: StoredBytes?) throws(StorageError) -> DocumentDecision<Void> in
+            problem = nil
+            location = current?.location
+            let read = current.map { DocumentReading.read($0, as: document) } ?? DocumentRead()
+            if let failure = read.failure { throw failure }
+            if let current, let bad = read.problem {
+                try DocumentReading.checkMaySetAside(current, problem: bad)
+                problem = (bad, current)
+            }
+            return DocumentDecision((), change: DocumentChange(bytes: data, settingAside: read.problem, backup: read.migration))
+        }
+        guard let commit else {
+            throw .writeFailed(file: URL(filePath: key), reason: "the storage gave up waiting for the document's lock")
+        }
+        if let location { WrittenDocuments.remember(data, of: Value.self, in: location, valueVersion: valueVersion) }
+        guard let (bad, current) = problem else { return nil }
+        return DocumentReading.report(bad, of: current, keptAt: commit.keptAt)
+    }
+}
