@@ -75,6 +75,31 @@ import Testing
         }
     }
 
+    /// The file engine has one room per concern, and a change to one concern touches one room:
+    /// only `Lock/` calls `flock`, only `Transaction/` renames a file into place, and every file
+    /// of the engine sits in a room.
+    @Test func theFileEngineHasARoomPerConcernAndOneRoomLocksAndOneRenames() throws {
+        let engine = "Sources/SingletonStores/Persistence/Internal/FileEngine/"
+        let rooms = ["Transaction", "Lock", "Files", "Folder", "Watching"]
+        let files = try Self.swiftFiles(under: engine)
+        #expect(files.count > 10, "the engine is read")
+        for file in files {
+            let path = file.path.replacingOccurrences(of: Self.root.path + "/", with: "")
+            let room = path.dropFirst(engine.count).split(separator: "/").first.map(String.init) ?? ""
+            #expect(rooms.contains(room), "\(path) sits in no room of the file engine: \(rooms)")
+            let code = Self.code(of: try String(contentsOf: file, encoding: .utf8))
+            if room != "Lock" { #expect(!Self.callsFlock(code), "\(path) calls flock: locking belongs in Lock/") }
+            if room != "Transaction" {
+                #expect(!Self.renamesIntoPlace(code), "\(path) renames a file: writing into place belongs in Transaction/")
+            }
+        }
+        // Nor does any other part of the package lock or rename a document behind the engine.
+        for file in try Self.swiftFiles(under: "Sources") where !file.path.contains("/" + engine) {
+            let code = Self.code(of: try String(contentsOf: file, encoding: .utf8))
+            #expect(!Self.callsFlock(code) && !Self.renamesIntoPlace(code), "\(file.lastPathComponent) locks or renames files")
+        }
+    }
+
     @Test func sourcesAndReadmeNeverCiteTalksByNumber() throws {
         // The Swift files and the documentation catalogs' articles.
         var texts = try (Self.swiftFiles(under: "Sources") + Self.catalogPages()).map {
@@ -90,6 +115,10 @@ import Testing
     }
 
     @Test func theLayoutCheckFindsWhatItLooksFor() {
+        #expect(Self.callsFlock(Self.code(of: "let held = flock(descriptor, LOCK_EX)")))
+        #expect(!Self.callsFlock(Self.code(of: "/// takes `flock(LOCK_EX)` on it")))
+        #expect(Self.renamesIntoPlace(Self.code(of: "if rename(source, target) != 0 {")))
+        #expect(Self.renamesIntoPlace(Self.code(of: "DocumentFile.renameItem(kept, to: file)")))
         // The checks above would pass vacuously if their patterns matched nothing.
         #expect("see seed 004".firstMatch(of: /(?i)seed ?[0-9]|seeds? [0-9]/) != nil)
         #expect(Self.importedModules(ofText: "import Foundation\n@testable import Timers\n") == ["Foundation", "Timers"])
@@ -98,6 +127,21 @@ import Testing
     }
 
     // MARK: - Reading the tree
+
+    /// `text` without its comments (lines from `//`), so that prose naming a call is no call.
+    private static func code(of text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
+            .joined(separator: "\n")
+    }
+
+    private static func callsFlock(_ code: String) -> Bool {
+        code.firstMatch(of: /(^|[^A-Za-z0-9_])flock\(/) != nil
+    }
+
+    private static func renamesIntoPlace(_ code: String) -> Bool {
+        code.firstMatch(of: /(^|[^A-Za-z0-9_])(rename|renameat|renameItem|moveItem)\(/) != nil
+    }
 
     private static func catalogPages() throws -> [URL] {
         let base = root.appendingPathComponent("Sources")

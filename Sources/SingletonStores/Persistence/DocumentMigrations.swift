@@ -156,8 +156,9 @@ public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
     private(set) var streamedReading: StreamedReading?
 
     /// These migrations, reading a document of the current ``version`` longer than `threshold`
-    /// bytes front to back with `read`, never whole: so that such a document loads in bounded
-    /// memory however long it grew, even past the size a document is read whole up to (256 MiB).
+    /// bytes front to back with `read`, never decoded whole: so that such a document loads
+    /// without a tree of all of it in memory however long it grew (up to the 256 MiB a
+    /// ``FileStorage`` reads), even past the size a test lowers the whole-document limit to.
     ///
     /// For the package's own stores whose documents earlier versions let grow without bound
     /// (the purchase ledger). `read` gets the stream standing at the document's value, and the

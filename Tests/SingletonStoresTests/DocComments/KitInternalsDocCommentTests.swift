@@ -273,14 +273,14 @@ loop.cancel()               // later changes redraw nothing
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             try storage.save(7, to: StoreDocument(key: "counter", default: 7))
-// Doc "SingletonStores/Persistence/Internal/FileEngine/FileFaults.swift" snippet 1: begin
+// Doc "SingletonStores/Persistence/Internal/FileEngine/Files/FileFaults.swift" snippet 1: begin
 let faults = FileFaults([.read: [EINTR], .fsync: [EIO]])
 #expect(throws: StorageError.self) {  // the interrupted read is retried, the failed flush is not
     try FileFaults.$current.withValue(faults) {
         try storage.update(StoreDocument<Int>(key: "counter", default: 0)) { $0 += 1 }
     }
 }
-// Doc "SingletonStores/Persistence/Internal/FileEngine/FileFaults.swift" snippet 1: end
+// Doc "SingletonStores/Persistence/Internal/FileEngine/Files/FileFaults.swift" snippet 1: end
             #expect(faults.isUsedUp)
             #expect(try storage.load(StoreDocument<Int>(key: "counter", default: 0)).value == 7, "the document is unchanged")
         }

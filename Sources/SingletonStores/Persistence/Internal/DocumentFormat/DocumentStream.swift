@@ -1,8 +1,9 @@
 import Foundation
 
-/// A JSON document read front to back, a chunk at a time: what a value whose documents can
-/// grow long reads them with (see ``DocumentMigrations/readingLongDocuments(over:_:)``), so
-/// that memory holds the part being read, never the whole file.
+/// A JSON document read front to back, one value at a time, from a file a chunk at a time or
+/// from bytes given whole: what a value whose documents can grow long reads them with (see
+/// ``DocumentMigrations/readingLongDocuments(over:_:)``), so that memory never holds a tree of
+/// the whole document, and what `reset` checks a file's envelope with, never holding the file.
 ///
 /// ```swift
 /// var total = 0

@@ -1,0 +1,450 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Which file a path names: its device and inode, or `nil` when nothing is there. Every
+/// commit renames a new file over a document, so a different stamp means another commit.
+struct FileStamp: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The stamp of what is at `url` now (links are not followed); `nil` when nothing is, or
+    /// where there is no `lstat`.
+    static func of(_ url: URL) -> FileStamp? {
+        of(path: url.filePath)
+    }
+
+    /// ``of(_:)`` of the file at `path`.
+    static func of(path: String) -> FileStamp? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+        #else
+        return nil
+        #endif
+    }
+}
+
+/// What reading a document file found.
+enum FileContents {
+    /// There is no file at the path.
+    case missing
+    /// The file's bytes.
+    case bytes(Data)
+    /// Something other than a regular file is at the path: a folder, a pipe, a device or a
+    /// socket (`kind` says which, in words).
+    case notARegularFile(kind: String)
+    /// The file holds more than ``DocumentFile/maximumSize`` bytes (`size`, or at least that
+    /// many when it grew while being read); it was not read.
+    case tooLarge(size: Int64)
+}
+
+/// The most bytes a document is read whole with: 256 MiB, lowered by tests for their task
+/// (`DocumentReadLimit.$bytes.withValue(128 * 1_024) { … }`) to try documents longer than it
+/// without writing hundreds of megabytes. A larger document is not read whole: a value that
+/// reads long documents as a stream (see ``DocumentMigrations/readingLongDocuments(over:_:)``)
+/// reads it front to back; any other is kept aside as unreadable.
+package enum DocumentReadLimit {
+    /// The limit in bytes for the current task.
+    @TaskLocal package static var bytes: Int64 = DocumentFile.maximumSize
+}
+
+/// The file-system primitives ``FileStorage`` is built on: whole-file reads, atomic
+/// replacement, and an advisory exclusive lock.
+///
+/// On Glibc, Musl and Darwin these are POSIX calls. Documents, lock files and temporary files
+/// are opened with `O_NOFOLLOW`: a symbolic link in their place is refused, never followed.
+/// Files are created `0600` whatever the process's umask (`fchmod` after creating). Writes go
+/// to a temporary file in the same folder, are `fsync`ed, then `rename`d over the target; the
+/// lock is `flock(LOCK_EX)` on a lock file, which belongs to the open file description, so it
+/// excludes other processes, other ``FileStorage`` instances and other threads alike.
+///
+/// A failing system call (no free descriptor, no memory, permission denied, an I/O error…)
+/// throws and leaves every file where it is; only a document whose content is bad is ever
+/// moved aside, by the caller.
+///
+/// On a platform with none of these C libraries, writes fall back to Foundation's atomic
+/// write and the lock does nothing: updates are then not protected against concurrent
+/// writers (documented on ``FileStorage``).
+enum DocumentFile {
+    /// The most bytes a document may hold: 256 MiB. A larger file is not read (reading it could
+    /// exhaust memory at every launch); the storage keeps it aside as unreadable.
+    static let maximumSize: Int64 = 256 * 1024 * 1024
+
+    /// The most bytes a document is read whole with: ``maximumSize``, or what a test set for
+    /// its task (see ``DocumentReadLimit``).
+    static var readLimit: Int64 { DocumentReadLimit.bytes }
+
+    /// Reads the whole file at `url`, unless it holds more than `limit` bytes.
+    ///
+    /// - Throws: ``StorageError/readFailed(file:reason:)`` when the file is there but could
+    ///   not be read (it is left as it is), including when it is a symbolic link or belongs to
+    ///   another user (never read as this user's data).
+    static func contents(of url: URL, limit: Int64 = maximumSize) throws(StorageError) -> FileContents {
+        var stamp: FileStamp?
+        return try contents(of: url, limit: limit, stamp: &stamp)
+    }
+
+    /// ``contents(of:limit:)``, also giving the `stamp` of the file it read: the device and inode
+    /// of the file it opened (`fstat` of the descriptor read from, so exactly that file), or,
+    /// when nothing could be opened, of what is at the path as it failed (`nil` when nothing is).
+    static func contents(of url: URL, limit: Int64 = maximumSize, stamp: inout FileStamp?) throws(StorageError)
+        -> FileContents
+    {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        let path = url.filePath
+        // O_NONBLOCK: a FIFO in place of the document must not block the open; it fails the
+        // regular-file check. O_NOFOLLOW: a link in place of the document is refused.
+        let descriptor = openDocument(path)
+        if descriptor < 0 {
+            let code = errno
+            stamp = nil
+            if code == ENOENT { return .missing }
+            stamp = FileStamp.of(url)
+            switch itemKind(at: path) {
+            case .symbolicLink: throw .readFailed(file: url, reason: symbolicLinkReason)
+            case .other(let kind): return .notARegularFile(kind: kind)
+            case .regularFile, .none: throw .readFailed(file: url, reason: describe(code))
+            }
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        if let code = FileFaults.injected(.fstat) ?? (fstat(descriptor, &info) == 0 ? nil : errno) {
+            throw .readFailed(file: url, reason: describe(code))
+        }
+        stamp = FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+        if info.st_uid != geteuid() { throw .readFailed(file: url, reason: otherOwnerReason(info.st_uid)) }
+        if (info.st_mode & S_IFMT) != S_IFREG { return .notARegularFile(kind: describeKind(info.st_mode)) }
+        let size = Int64(info.st_size)
+        if size > limit { return .tooLarge(size: size) }
+        var data = Data()
+        data.reserveCapacity(Int(size))
+        // Room for the whole file and one byte more (to see that it ends), up to 64 KiB a read:
+        // a small document is read by one call into a small buffer.
+        var buffer = [UInt8](repeating: 0, count: Int(min(max(size + 1, 4096), 64 * 1024)))
+        while true {
+            let count: Int
+            if let code = FileFaults.injected(.read) {
+                errno = code
+                count = -1
+            } else {
+                count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            }
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw .readFailed(file: url, reason: describe(code))
+            }
+            if count == 0 { return .bytes(data) }
+            data.append(contentsOf: buffer[0..<count])
+            if Int64(data.count) > limit { return .tooLarge(size: Int64(data.count)) }  // it grew meanwhile
+            // The whole file as `fstat` measured it, by a read that did not fill the buffer:
+            // at its end (a file that grew meanwhile fills one more byte, and is read on).
+            if Int64(data.count) == size, count < buffer.count { return .bytes(data) }
+        }
+        #else
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.filePath, isDirectory: &isFolder) else {
+            return .missing
+        }
+        if isFolder.boolValue { return .notARegularFile(kind: "a folder") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.filePath)[.size] as? NSNumber)?.int64Value ?? 0
+        if size > limit { return .tooLarge(size: size) }
+        do { return .bytes(try Data(contentsOf: url)) } catch {
+            throw .readFailed(file: url, reason: error.localizedDescription)
+        }
+        #endif
+    }
+
+    /// ``writeTemporary(_:at:for:)`` of the file at the path `temporary`.
+    static func writeTemporary(_ data: Data, atPath temporary: String, for document: URL) throws(StorageError) {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        let descriptor = openRetrying(
+            .openTemporary, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor < 0 { throw .writeFailed(file: document, reason: describe(errno)) }
+        var failure: String?
+        if fchmod(descriptor, 0o600) != 0 { failure = describe(errno) }  // the umask narrowed the mode
+        if failure == nil { failure = writeAll(data, to: descriptor) }
+        if failure == nil, let code = FileFaults.injected(.fsync) ?? (fsync(descriptor) == 0 ? nil : errno) {
+            failure = describe(code)
+        }
+        if close(descriptor) != 0, failure == nil { failure = describe(errno) }
+        if let failure {
+            unlink(temporary)
+            throw .writeFailed(file: document, reason: failure)
+        }
+        #else
+        let temporaryFile = URL(filePath: temporary, directoryHint: .notDirectory)
+        do { try data.write(to: temporaryFile, options: .withoutOverwriting) } catch {
+            try? FileManager.default.removeItem(at: temporaryFile)
+            throw .writeFailed(file: document, reason: error.localizedDescription)
+        }
+        #endif
+    }
+
+    /// Whether anything (file, folder, dangling link) is at `url`.
+    static func exists(_ url: URL) -> Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        var info = stat()
+        return lstat(url.filePath, &info) == 0 || errno != ENOENT
+        #else
+        return FileManager.default.fileExists(atPath: url.filePath)
+        #endif
+    }
+
+    /// Removes the file at `url`, ignoring failures (a link is removed, not followed).
+    static func remove(_ url: URL) {
+        remove(atPath: url.filePath)
+    }
+
+    /// ``remove(_:)`` of the file at `path`.
+    static func remove(atPath path: String) {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        unlink(path)
+        #else
+        try? FileManager.default.removeItem(atPath: path)
+        #endif
+    }
+
+    /// The end of ``otherOwnerReason(_:)``, by which a message recognises it.
+    static let otherOwnerMarker = "so it is not read as your data"
+
+    /// Whether the file at `url` is in the library's format, as far as its first bytes tell: a
+    /// regular file of the current user, with no other name, that starts as the library's
+    /// documents do (`{"formatVersion": <digit>`, spaces allowed). Such a file the library may
+    /// have written; any other is never renamed or removed as the library's, except in a
+    /// folder the library made for itself.
+    static func isInLibraryFormat(_ url: URL) -> Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        // Only a regular file is opened at all: opening a device may do something.
+        guard itemKind(at: url.filePath) == .regularFile else { return false }
+        let descriptor = open(url.filePath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        if descriptor < 0 { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid(),
+            info.st_nlink == 1
+        else { return false }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        return startsLikeADocument(buffer[0..<count])
+        #else
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        return startsLikeADocument((try? handle.read(upToCount: 256)) ?? Data())
+        #endif
+    }
+
+    /// Whether `bytes` start as a document's envelope: `{`, then `"formatVersion"`, `:` and a
+    /// digit, with JSON white space between them.
+    static func startsLikeADocument(_ bytes: some Collection<UInt8>) -> Bool {
+        var rest = bytes[...]
+        func skipSpace() { rest = rest.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
+        func take(_ text: String) -> Bool {
+            guard rest.starts(with: text.utf8) else { return false }
+            rest = rest.dropFirst(text.utf8.count)
+            return true
+        }
+        skipSpace()
+        guard take("{") else { return false }
+        skipSpace()
+        guard take("\"formatVersion\"") else { return false }
+        skipSpace()
+        guard take(":") else { return false }
+        skipSpace()
+        return rest.first.map { (0x30...0x39).contains($0) } ?? false
+    }
+
+    /// Why the file open as `descriptor` (read from its start) is not wholly a document the
+    /// library wrote, or `nil` when it is: one JSON object whose members are `formatVersion` —
+    /// a format version this build reads (``DocumentFormat/oldestReadable`` through
+    /// ``DocumentFormat/current``) — `value`, and optionally `valueVersion` (a whole number from
+    /// 1) and `store` (the name of the store that wrote it), each once, nothing else and nothing
+    /// after it. The value's nesting is checked, not
+    /// its contents (its store's type decides those). The file is read front to back in
+    /// chunks, never held whole.
+    ///
+    /// A file that says it is of a newer format is not proven the library's: a newer version's
+    /// envelope can't be known here, and a file of another program can start the same way.
+    static func envelopeProblem(ofOpen descriptor: Int32) -> String? {
+        struct NotOurs: Error { let reason: String }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        var stream = DocumentStream(handle: handle)
+        var seen: Set<String> = []
+        var formatVersion: Int?
+        do {
+            try stream.forEachMember { key, stream in
+                let shown = "“\(String(key.prefix(40)).escapingControlCharacters)”"
+                guard seen.insert(key).inserted else { throw NotOurs(reason: "it has the key \(shown) twice") }
+                switch key {
+                case "formatVersion":
+                    formatVersion = try? JSONDecoder().decode(Int.self, from: Data(stream.valueBytes(limit: 64)))
+                    guard formatVersion != nil else { throw NotOurs(reason: "its “formatVersion” is not a whole number") }
+                case "valueVersion":
+                    let version = try? JSONDecoder().decode(Int.self, from: Data(stream.valueBytes(limit: 64)))
+                    guard let version, version >= 1 else {
+                        throw NotOurs(reason: "its “valueVersion” is not a whole number from 1")
+                    }
+                case "value": try stream.skipValue()
+                case "store":
+                    let store = try? JSONDecoder().decode(String.self, from: Data(stream.valueBytes(limit: 1024)))
+                    guard store != nil else { throw NotOurs(reason: "its “store” is not a store's name") }
+                default: throw NotOurs(reason: "it has the key \(shown), which the app's documents do not have")
+                }
+            }
+            try stream.expectEnd()
+        } catch let notOurs as NotOurs {
+            return notOurs.reason
+        } catch let failure as DocumentStream.ReadFailure {
+            return "it could not be read (\(failure.reason))"
+        } catch {
+            return "it is not a JSON object as the app writes its documents (\(error))"
+        }
+        guard let formatVersion else { return "it has no “formatVersion”" }
+        guard seen.contains("value") else { return "it has no “value”" }
+        if formatVersion > DocumentFormat.current {
+            return "it says it is of format \(formatVersion), newer than this version's \(DocumentFormat.current), so it "
+                + "can't be proven the app's (if a newer version of the app wrote it, use that version)"
+        }
+        guard formatVersion >= DocumentFormat.oldestReadable else {
+            return "its format version \(formatVersion) is not one the app ever wrote"
+        }
+        return nil
+    }
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+
+    #endif
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    /// What is at a path, looked at without following a link.
+    enum ItemKind: Equatable {
+        case regularFile
+        case symbolicLink
+        /// A folder, pipe, device or socket, in words.
+        case other(String)
+    }
+
+    /// What is at `path` (`nil` when nothing is, or it can't be looked at).
+    static func itemKind(at path: String) -> ItemKind? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regularFile
+        case S_IFLNK: return .symbolicLink
+        default: return .other(describeKind(info.st_mode))
+        }
+    }
+
+    /// The kind of a non-regular file, in words: "a folder", "a pipe"…
+    static func describeKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a pipe"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFLNK: "a symbolic link"
+        default: "something other than a regular file"
+        }
+    }
+
+    /// Why a document of another user is not read.
+    static func otherOwnerReason(_ owner: uid_t) -> String {
+        "it belongs to another user (uid \(owner)), not to you (uid \(geteuid())), \(otherOwnerMarker)"
+    }
+
+    /// Why a document that is a symbolic link is not read.
+    static let symbolicLinkReason =
+        "it is a symbolic link, and links in the data folder are never followed; "
+        + "replace the link with the file it points to, or remove it"
+
+    /// `open`, retried while interrupted by a signal; a test may make it fail (see ``FileFaults``).
+    static func openRetrying(_ call: FileFaults.Call, _ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+        while true {
+            if let code = FileFaults.injected(call) {
+                errno = code
+                if code == EINTR { continue }
+                return -1
+            }
+            let descriptor = open(path, flags, mode)
+            if descriptor >= 0 || errno != EINTR { return descriptor }
+        }
+    }
+
+    /// Opens the document at `path` for reading, as ``contents(of:limit:stamp:)`` does.
+    ///
+    /// On Linux with `O_NOATIME`, so that reading it does not change its access time: the
+    /// document is the one a write read just before replacing it, and under `relatime` the
+    /// first read of a new file would dirty its inode for the folder's sync to record. The
+    /// system allows that flag only to the file's owner (else `EPERM`): a document of another
+    /// user is then opened without it, and refused as before.
+    static func openDocument(_ path: String) -> Int32 {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW
+        while true {
+            if let code = FileFaults.injected(.openDocument) {
+                errno = code
+                if code == EINTR { continue }
+                return -1
+            }
+            #if os(Linux)
+            var descriptor = open(path, flags | noAccessTime, 0)
+            if descriptor < 0, errno == EPERM { descriptor = open(path, flags, 0) }
+            #else
+            let descriptor = open(path, flags, 0)
+            #endif
+            if descriptor >= 0 || errno != EINTR { return descriptor }
+        }
+    }
+
+    #if os(Linux)
+    /// `O_NOATIME` (`01000000` on Linux but for a few architectures Swift does not run on).
+    private static let noAccessTime: Int32 = 0o1_000_000
+    #endif
+
+    /// Writes all of `data`, retrying short writes; returns the failure, if any.
+    static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String? in
+            var offset = 0
+            while offset < bytes.count {
+                let written: Int
+                if let code = FileFaults.injected(.write) {
+                    errno = code
+                    written = -1
+                } else {
+                    written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                }
+                if written < 0 {
+                    let code = errno
+                    if code == EINTR { continue }
+                    return describe(code)
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+
+    /// Flushes the folder entry of the file at `path` so a rename survives a power cut; best
+    /// effort.
+    static func syncFolder(of path: String) {
+        let parent = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let folder = open(parent, O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NONBLOCK)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
+    }
+
+    /// The C library's message for an `errno` value.
+    static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+    #endif
+}
