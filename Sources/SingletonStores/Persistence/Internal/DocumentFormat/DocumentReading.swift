@@ -78,13 +78,12 @@ enum DocumentReading {
         func damaged(_ reason: String) -> DocumentRead<Value>? {
             readsWhole ? nil : DocumentRead(problem: .corrupted(reason: reason))
         }
-        let bytes = [UInt8](stored.bytes)
         var formatVersion: Int?
         var valueVersion: Int?
         var store: String?
         var storeIsInvalid = false
         do {
-            var stream = DocumentStream(bytes: bytes)
+            var stream = DocumentStream(data: stored.bytes)
             try stream.forEachMember { key, stream in
                 switch key {
                 case "formatVersion":
@@ -112,7 +111,7 @@ enum DocumentReading {
         let decoder = DocumentFormat.decoder(version: formatVersion)
         var value: Value?
         do {
-            var stream = DocumentStream(bytes: bytes)
+            var stream = DocumentStream(data: stored.bytes)
             try stream.forEachMember { key, stream in
                 if key == "value" { value = try streamed.read(&stream, decoder) } else { try stream.skipValue() }
             }

@@ -36,8 +36,12 @@ package struct DocumentStream {
         let reason: String
     }
 
-    /// Where the bytes come from: a file, a chunk at a time, or bytes given whole.
+    /// Where the bytes come from: a file or bytes (a mapped file, say), a chunk at a time, or
+    /// bytes given whole.
     private let handle: FileHandle?
+    /// The bytes read a chunk at a time, and where the next chunk starts in them.
+    private let source: Data?
+    private var sourceOffset = 0
     /// The bytes read and not yet consumed, from ``position``.
     private var buffer: [UInt8]
     private var position = 0
@@ -55,6 +59,15 @@ package struct DocumentStream {
     /// A stream of the file open as `handle`, read from where it is.
     init(handle: FileHandle) {
         self.handle = handle
+        source = nil
+        buffer = []
+        atEnd = false
+    }
+
+    /// A stream of `data`, taken a chunk at a time: a mapped file is never copied whole.
+    init(data: Data) {
+        handle = nil
+        source = data
         buffer = []
         atEnd = false
     }
@@ -62,6 +75,7 @@ package struct DocumentStream {
     /// A stream of `bytes`.
     package init(bytes: [UInt8]) {
         handle = nil
+        source = nil
         buffer = bytes
         atEnd = true
     }
@@ -237,7 +251,7 @@ package struct DocumentStream {
     /// Replaces the used-up buffer with the next chunk of the file (keeping what a capture has
     /// read so far); `false` at the end of the file.
     private mutating func refill() throws -> Bool {
-        guard !atEnd, let handle else { return false }
+        guard !atEnd, handle != nil || source != nil else { return false }
         if captured != nil {
             captured?.append(contentsOf: buffer[captureStart..<position])
             captureStart = 0
@@ -247,8 +261,17 @@ package struct DocumentStream {
         buffer.removeAll(keepingCapacity: true)
         position = 0
         let chunk: Data?
-        do { chunk = try handle.read(upToCount: Self.chunkSize) } catch {
-            throw ReadFailure(reason: error.localizedDescription)
+        if let source {
+            let start = source.startIndex + sourceOffset
+            let end = start + min(Self.chunkSize, source.endIndex - start)
+            chunk = source[start..<end]
+            sourceOffset += end - start
+        } else if let handle {
+            do { chunk = try handle.read(upToCount: Self.chunkSize) } catch {
+                throw ReadFailure(reason: error.localizedDescription)
+            }
+        } else {
+            chunk = nil
         }
         guard let chunk, !chunk.isEmpty else {
             atEnd = true

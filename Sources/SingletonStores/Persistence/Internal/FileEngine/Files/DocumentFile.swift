@@ -94,9 +94,14 @@ enum DocumentFile {
     /// ``contents(of:limit:)``, also giving the `stamp` of the file it read: the device and inode
     /// of the file it opened (`fstat` of the descriptor read from, so exactly that file), or,
     /// when nothing could be opened, of what is at the path as it failed (`nil` when nothing is).
-    static func contents(of url: URL, limit: Int64 = maximumSize, stamp: inout FileStamp?) throws(StorageError)
-        -> FileContents
-    {
+    ///
+    /// A file longer than `mapsOver` bytes is mapped into memory rather than read: its pages are
+    /// read as they are used, so a long document read front to back never sits in memory whole.
+    /// The library never changes a document file in place (each commit is a new file renamed
+    /// over it), so the mapping sees one version of it.
+    static func contents(
+        of url: URL, limit: Int64 = maximumSize, mapsOver: Int64? = nil, stamp: inout FileStamp?
+    ) throws(StorageError) -> FileContents {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         let path = url.filePath
         // O_NONBLOCK: a FIFO in place of the document must not block the open; it fails the
@@ -123,6 +128,7 @@ enum DocumentFile {
         if (info.st_mode & S_IFMT) != S_IFREG { return .notARegularFile(kind: describeKind(info.st_mode)) }
         let size = Int64(info.st_size)
         if size > limit { return .tooLarge(size: size) }
+        if let mapsOver, size > mapsOver, let mapped = map(descriptor, size: size) { return .bytes(mapped) }
         var data = Data()
         data.reserveCapacity(Int(size))
         // Room for the whole file and one byte more (to see that it ends), up to 64 KiB a read:
@@ -441,6 +447,17 @@ enum DocumentFile {
             close(folder)
         }
     }
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    /// The file open as `descriptor`, `size` bytes, mapped read-only; `nil` when it can't be
+    /// mapped (the caller reads it instead).
+    static func map(_ descriptor: Int32, size: Int64) -> Data? {
+        guard size > 0, let length = Int(exactly: size) else { return nil }
+        let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0)
+        guard let address, address != MAP_FAILED else { return nil }
+        return Data(bytesNoCopy: address, count: length, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
+    }
+    #endif
 
     /// The C library's message for an `errno` value.
     static func describe(_ code: Int32) -> String {
