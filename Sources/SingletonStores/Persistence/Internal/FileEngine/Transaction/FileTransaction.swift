@@ -1,4 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
+import SingletonStoresLocking
 
 /// One transaction of ``FileStorage`` on the document of a key: lock → read → decide → write,
 /// and again after a lost lock. The one place where a document file is changed: every load that
@@ -53,5 +61,292 @@ struct FileTransaction {
             case let lost?: guard try retry.pause(after: lost) else { return nil }
             }
         }
+    }
+}
+
+extension FileStorage {
+    /// Moves the bad document `file` aside and returns the report naming where it went.
+    ///
+    /// Call only while holding the key's lock.
+    ///
+    /// Only a document in the library's format (see ``DocumentFile/isInLibraryFormat(_:)``), or
+    /// any file in a folder the library made for itself (``FileStorageFolder/isOwn(_:)``), is
+    /// moved: another file in the document's place — the user's own `profile.json` in a home
+    /// folder — is left where it is, and this throws ``StorageError/keepAsideFailed(file:reason:)``.
+    func keepAside(_ file: URL, key: String, problem: DocumentProblem) throws(StorageError) -> StorageError {
+        try checkMayKeepAside(file, problem: problem)
+        let kept = try freeKeptName(for: file, key: key, problem: problem)
+        if let failure = DocumentFile.renameItem(file, to: kept) {
+            throw .keepAsideFailed(file: file, reason: "\(problem.summary); moving it to \(kept.filePath) failed: \(failure)")
+        }
+        return problem.report(location: file, keptAt: kept)
+    }
+
+    /// Throws ``StorageError/keepAsideFailed(file:reason:)`` unless the bad document `file` may
+    /// be moved aside: it is in the library's format, or the folder is the library's own.
+    func checkMayKeepAside(_ file: URL, problem: DocumentProblem) throws(StorageError) {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        guard DocumentFile.isInLibraryFormat(file) || FileStorageFolder.isOwn(folder) else {
+            throw .keepAsideFailed(file: file, reason: "\(problem.summary), and \(Self.notOursReason)")
+        }
+        #endif
+    }
+
+    /// Writes `data` as the document of `key`. When the current document is bad (`problem`),
+    /// it is moved aside and the new one put in its place as one step: if the write fails, the
+    /// bad document is back where it was.
+    ///
+    /// Call only while holding the key's lock, `lease`. Just before committing, the lease is
+    /// checked, and the document must still be the file that was read (`read`, the stamp
+    /// of the file the read opened): when the lock file was removed or replaced, or another writer that
+    /// locked the new one committed meanwhile, nothing is written and the result is
+    /// ``WriteAttempt/lockLost``, for the caller to run its transaction again.
+    ///
+    /// - Returns: The report of the bad document that was moved aside, if any.
+    /// - Throws: ``StorageError/writeFailed(file:reason:)`` when nothing changed. In the one
+    ///   case where the bad document was moved aside, the new one could not be put in its place
+    ///   and the bad one could not be moved back, the report of the move is thrown instead.
+    ///
+    /// With `backup`, the document as it was is first copied aside (see
+    /// ``backUp(_:file:key:lease:)``), then replaced; a crash between the two leaves it in place
+    /// beside its copy. The notice of a migration goes to `notices`, to be reported once the
+    /// lock is released.
+    func write(
+        _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, backup: DocumentBackup?,
+        lease: LockLease, read: FileStamp?, notices: inout [StorageNotice]
+    ) throws(StorageError) -> WriteAttempt<StorageError?> {
+        FaultInjection.reach(.willWrite(key))
+        // The temporary file stays locked by this writer until it is renamed or removed (see
+        // ``DocumentFile/writeLockedTemporary(_:atPath:for:)``); released on every way out.
+        let (temporary, held) = try writeLockedTemporary(data, forKey: key, file: file, lease: lease)
+        defer { DocumentFile.releaseTemporary(held) }
+        FaultInjection.reach(.temporaryWritten(key))
+        // Another running writer's temporary file means it may be between its own checks and
+        // its rename: it held a lock file that was removed or replaced after it locked it, and
+        // this writer locked the new one. Each writer makes its temporary file before looking
+        // for the others', so of two such writers at least one sees the other's and stands back
+        // (the lease and stamp checks alone leave a gap between the check and the rename).
+        // The same listing removes the temporary files of writers that are gone.
+        let ownName = temporary.lastIndex(of: "/").map { String(temporary[temporary.index(after: $0)...]) }
+        if let writer = sweepTemporaries(forKey: key, holding: lease, own: ownName).otherWriter {
+            DocumentFile.remove(atPath: temporary)
+            return .anotherWriterCommitting(writer.pid, temporary: writer.temporary)
+        }
+        guard lease.isStillHeld, FileStamp.of(file) == read else {
+            DocumentFile.remove(atPath: temporary)
+            return .lockLost
+        }
+        var copy: URL?
+        if let backup {
+            do { copy = try backUp(backup, file: file, key: key, lease: lease) } catch {
+                DocumentFile.remove(atPath: temporary)
+                throw error
+            }
+            FaultInjection.reach(.backedUp(key))
+        }
+        var recovery: StorageError?
+        if let problem {
+            do { recovery = try keepAside(file, key: key, problem: problem) } catch {
+                DocumentFile.remove(atPath: temporary)
+                throw error
+            }
+        }
+        guard let failure = DocumentFile.renameItem(atPath: temporary, to: file) else {
+            FaultInjection.reach(.didWrite(key))
+            if let backup, let copy {
+                notices.append(.documentMigrated(file: file, from: backup.from, to: backup.to, backup: copy))
+            }
+            return .done(recovery)
+        }
+        DocumentFile.remove(atPath: temporary)
+        if let recovery, let kept = recovery.keptFile, DocumentFile.renameItem(kept, to: file) != nil {
+            // The bad document could not be put back either: what is true on disk now is that
+            // it was moved aside and there is no document, as the report says.
+            throw recovery
+        }
+        throw .writeFailed(file: file, reason: failure)
+    }
+
+    /// Writes `data` to a fresh temporary file of `key`, held locked (see
+    /// ``DocumentFile/writeLockedTemporary(_:atPath:for:)``): its path and the descriptor to
+    /// release once it is renamed or removed.
+    ///
+    /// Writers that were killed mid-write may have left what fills the disk: their files are
+    /// removed by the listing after the temporary file is written, so when that could not be
+    /// written, they are removed now and the write is tried once more if there were any. A new
+    /// file that a sweeper removed before it could be locked is written again under a new name.
+    func writeLockedTemporary(_ data: Data, forKey key: String, file: URL, lease: LockLease) throws(StorageError) -> (
+        path: String, descriptor: Int32
+    ) {
+        var sweptForRoom = false
+        var attempts = 0
+        while true {
+            let temporary = temporaryPath(forKey: key, lease: lease)
+            do {
+                if let descriptor = try DocumentFile.writeLockedTemporary(data, atPath: temporary, for: file) {
+                    return (temporary, descriptor)
+                }
+            } catch {
+                guard !sweptForRoom, removeStaleTemporaries(forKey: key, holding: lease) > 0 else { throw error }
+                sweptForRoom = true
+                continue
+            }
+            attempts += 1
+            if attempts >= 100 {
+                throw .writeFailed(
+                    file: file, reason: "its temporary files were removed by another process before they could be locked")
+            }
+        }
+    }
+
+    /// Copies the document as it was before a migration, `backup.original`, to
+    /// `<key>~before-v<N>-<UTC time>.json` (`N` the version migrated to), durably: a temporary
+    /// file, flushed, renamed. A copy with the same name stem and the same bytes, left by an
+    /// attempt that crashed before replacing the document, is reused.
+    ///
+    /// Call only while holding the key's lock.
+    ///
+    /// - Returns: The copy.
+    /// - Throws: ``StorageError/writeFailed(file:reason:)`` naming the copy; the document is
+    ///   untouched.
+    func backUp(_ backup: DocumentBackup, file: URL, key: String, lease: LockLease) throws(StorageError) -> URL {
+        let stem = "\(key)~before-v\(backup.to)-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.filePath)) ?? []
+        for name in names.sorted() where name.hasPrefix(stem) && name.hasSuffix(".json") {
+            let existing = folder.appending(path: name, directoryHint: .notDirectory)
+            if case .bytes(let bytes)? = try? DocumentFile.contents(of: existing), bytes == backup.original {
+                return existing
+            }
+        }
+        let stamp = Self.timestamp(now())
+        var target: URL?
+        for attempt in 1...1_000 {
+            let suffix = attempt == 1 ? "" : "-\(attempt)"
+            let candidate = folder.appending(path: "\(stem)\(stamp)\(suffix).json", directoryHint: .notDirectory)
+            if !DocumentFile.exists(candidate) {
+                target = candidate
+                break
+            }
+        }
+        guard let target else {
+            throw .writeFailed(file: file, reason: "too many copies are named \(stem)\(stamp)")
+        }
+        let (temporary, held) = try writeLockedTemporary(backup.original, forKey: key, file: target, lease: lease)
+        defer { DocumentFile.releaseTemporary(held) }
+        if let failure = DocumentFile.renameItem(atPath: temporary, to: target) {
+            DocumentFile.remove(atPath: temporary)
+            throw .writeFailed(file: target, reason: failure)
+        }
+        return target
+    }
+
+    /// A name `<key>~<tag>-<UTC time>[-n].json` no file has, for keeping `file` aside.
+    ///
+    /// Call only while holding the key's lock (it makes the free-name check race-free: no
+    /// other store's files contain `~` followed by this key's names).
+    private func freeKeptName(for file: URL, key: String, problem: DocumentProblem) throws(StorageError) -> URL {
+        let stamp = Self.timestamp(now())
+        for attempt in 1...1_000 {
+            let suffix = attempt == 1 ? "" : "-\(attempt)"
+            let kept = folder.appending(path: "\(key)~\(problem.tag)-\(stamp)\(suffix).json", directoryHint: .notDirectory)
+            if !DocumentFile.exists(kept) { return kept }
+        }
+        throw .keepAsideFailed(
+            file: file, reason: "\(problem.summary); too many kept files are named \(key)~\(problem.tag)-\(stamp)")
+    }
+
+    /// `date` as `yyyyMMdd'T'HHmmss'Z'` in UTC, for file names.
+    static func timestamp(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ",
+            parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0
+        )
+    }
+}
+
+/// How a write under a lock ended: done, or not committed because the lock file was removed
+/// or replaced meanwhile, or because another writer (the process id, and its temporary file)
+/// may be committing under the lock file it held before: run the transaction again, after
+/// ``LostLockRetry/pause(after:)``.
+enum WriteAttempt<Value> {
+    case done(Value)
+    case lockLost
+    case anotherWriterCommitting(Int32?, temporary: URL)
+
+    /// The same attempt with the done value transformed.
+    func map<Other>(_ transform: (Value) -> Other) -> WriteAttempt<Other> {
+        switch self {
+        case .done(let value): .done(transform(value))
+        case .lockLost: .lockLost
+        case .anotherWriterCommitting(let pid, let temporary): .anotherWriterCommitting(pid, temporary: temporary)
+        }
+    }
+}
+
+/// The waits between attempts of a transaction that did not commit because its lock was lost
+/// (see ``WriteAttempt``): short and growing, so that a writer still committing under a
+/// removed lock file gets on, and bounded by the lock timeout, after which the writer that
+/// stays in the way (stopped, say) is named with its temporary file.
+struct LostLockRetry {
+    private let limit: Duration?
+    private let started = ContinuousClock.now
+    private var pauseLength = Duration.milliseconds(1)
+
+    /// Retries for a transaction that waits up to `limit` for its lock (`nil`: one that must
+    /// not wait).
+    init(limit: Duration?) {
+        self.limit = limit
+    }
+
+    /// Waits before the next attempt when another writer is in the way (a lock file that was
+    /// removed or replaced is locked again at once); `false` when the transaction must not wait
+    /// for that writer (it gives up as when the lock is held).
+    ///
+    /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)``, naming the writer in the
+    ///   way and its temporary file, once the lock timeout has passed since the first attempt.
+    mutating func pause(after attempt: WriteAttempt<some Any>) throws(StorageError) -> Bool {
+        guard case .anotherWriterCommitting(let pid, let temporary) = attempt else { return true }
+        guard let limit else { return false }
+        if ContinuousClock.now - started >= limit { throw .lockTimedOut(file: temporary, holder: pid, waited: limit) }
+        let (seconds, attoseconds) = pauseLength.components
+        usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        pauseLength = min(pauseLength * 2, .milliseconds(20))
+        return true
+    }
+}
+
+extension DocumentFile {
+    /// Renames `source` to `destination`, replacing it; a symbolic link at either is renamed
+    /// itself, never followed.
+    ///
+    /// - Returns: Why the rename failed, or `nil` when it succeeded. On failure nothing moved.
+    static func renameItem(_ source: URL, to destination: URL) -> String? {
+        renameItem(atPath: source.filePath, to: destination)
+    }
+
+    /// ``renameItem(_:to:)`` of the file at the path `source`.
+    static func renameItem(atPath source: String, to destination: URL) -> String? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        if let code = FileFaults.injected(.rename) { return describe(code) }
+        let target = destination.filePath
+        if rename(source, target) != 0 { return describe(errno) }
+        syncFolder(of: target)
+        return nil
+        #else
+        let sourceFile = URL(filePath: source, directoryHint: .notDirectory)
+        do {
+            if FileManager.default.fileExists(atPath: destination.filePath) {
+                _ = try FileManager.default.replaceItemAt(destination, withItemAt: sourceFile)
+            } else {
+                try FileManager.default.moveItem(at: sourceFile, to: destination)
+            }
+            return nil
+        } catch {
+            return error.localizedDescription
+        }
+        #endif
     }
 }
