@@ -7,8 +7,7 @@ import SingletonStoresLocking
 /// is missed; news that comes before the store's core exists is remembered and acted on once
 /// it does.
 final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
-    private let document: StoreDocument<State>
-    private let storage: any StoreStorage
+    private let reading: DocumentReading<State>
     private let reportIssue: @Sendable (StoreIssue) -> Void
     private let tracker: WriteTracker
     private let core = LateBound<StoreCore<State>>()
@@ -16,11 +15,9 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
     private let lastProblem = Locked<StorageError?>(nil)
 
     init(
-        document: StoreDocument<State>, storage: any StoreStorage, tracker: WriteTracker,
-        reportIssue: @escaping @Sendable (StoreIssue) -> Void
+        reading: DocumentReading<State>, tracker: WriteTracker, reportIssue: @escaping @Sendable (StoreIssue) -> Void
     ) {
-        self.document = document
-        self.storage = storage
+        self.reading = reading
         self.tracker = tracker
         self.reportIssue = reportIssue
     }
@@ -32,7 +29,7 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
 
     /// Reads the document and commits it in memory if it differs, posting the change.
     ///
-    /// The read takes no file lock and happens inside the core's transaction, ordered with
+    /// The read (see ``DocumentReading``) takes no file lock and happens inside the core's transaction, ordered with
     /// this store's own writes by the ``WriteTracker``: while one is under way nothing is
     /// adopted, and the write follows the disk again when it is done. A version this store
     /// wrote is already in memory and posts nothing. A bad document is kept aside by the
@@ -43,13 +40,9 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
         var problem: StorageError?
         core.update(origin: .otherProcess) { state in
             tracker.follow { () -> Void in
-                do throws(StorageError) {
-                    let loaded = try storage.load(document.starting(from: state))
-                    problem = loaded.recovery
-                    if loaded.isStored { state = loaded.value }
-                } catch {
-                    problem = error
-                }
+                let loaded = reading.read(state)
+                problem = loaded.recovery
+                if loaded.isStored { state = loaded.value }
             }
         }
         let isNew = lastProblem.withLock { last -> Bool in
