@@ -183,7 +183,7 @@ public final class CountdownStore: Sendable {
             watching: watching,
             reading: journal.reading(now: { timer.now }, wallClock: wallClock, bootClock: bootClock),
             reportIssue: reportIssue)
-        commits = persisted.observe { change in owner.target?.apply(change.new) }
+        commits = persisted.observe { change in owner.targetForNews()?.apply(change.new) }
         let initial = persisted.state
         if initial.record.endsBeyondLongestCountdown(wallClock: wallClock, bootClock: bootClock) {
             journal.reportIssue(
@@ -194,10 +194,9 @@ public final class CountdownStore: Sendable {
                         + "it is shown as no countdown, and the next start replaces it."))
         }
         apply(initial, posting: false)
-        _ = owner.bind(self)
         // A change followed from disk while the store was being made is applied now, in
         // order with those that follow.
-        persisted.postCurrentState()
+        if owner.bind(self) { persisted.postCurrentState() }
     }
 
     // MARK: Reading
