@@ -35,6 +35,41 @@ import Testing
         }
     }
 
+    /// The transaction the countdown's item spends go through: a body that reads another
+    /// document under the lock and throws changes nothing, on disk or in memory, and posts
+    /// nothing; one that returns is written, committed and posted like `update`.
+    @Test func aTransactionWhoseBodyThrowsChangesNothingAndOneThatReturnsIsCommitted() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder)
+            try storage.save(3, to: StoreDocument(key: "items", default: 0))
+            let core = PersistentStoreCore(
+                StoreDocument(key: "spent", default: 0), storage: storage,
+                channel: NotificationChannel("Spent.changed"), center: NotificationCenter(), watching: .off)
+            let posts = Mutex<[StoreChange<Int>]>([])
+            let token = core.observe { change in posts.withLock { $0.append(change) } }
+            defer { token.cancel() }
+            let refused = StorageError.invalidKey("items", reason: "refused by the test")
+
+            #expect(throws: refused) {
+                try core.transaction(waits: true) { (spent: inout Int) throws(StorageError) in
+                    spent += try storage.load(StoreDocument(key: "items", default: 0)).value
+                    throw refused
+                }
+            }
+            #expect(core.state == 0 && posts.withLock { $0.isEmpty })
+            #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "spent.json").path))
+
+            let owned = try core.transaction(waits: false) { (spent: inout Int) throws(StorageError) -> Int in
+                let items = try storage.load(StoreDocument(key: "items", default: 0)).value
+                spent += 1
+                return items - spent
+            }
+            #expect(owned == 2)
+            #expect(core.state == 1 && posts.withLock { $0.map(\.new) } == [1])
+            #expect(try storage.load(StoreDocument(key: "spent", default: 0)).value == 1)
+        }
+    }
+
     @Test func theCountdownHasNoTransactionFollowerOrOutboxOfItsOwn() throws {
         let countdown = Self.root.appending(path: "Sources/SingletonStores/Countdown")
         guard let walk = FileManager.default.enumerator(at: countdown, includingPropertiesForKeys: nil) else {
