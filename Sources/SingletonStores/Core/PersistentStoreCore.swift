@@ -243,14 +243,8 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         waits: Bool, _ body: (inout State) throws(StorageError) -> Result
     ) throws(StorageError) -> Result? {
         guard waits else {
-            let committed = try transaction(
-                through: { (begin) throws(StorageError) in
-                    try storage.updateIfAvailable(document) { (state: inout State) throws(StorageError) -> Result in
-                        begin(&state)
-                        return try body(&state)
-                    }
-                }, { $0 })
-            return committed?.outcome
+            return try transaction(
+                body, through: { (run) throws(StorageError) in try storage.updateIfAvailable(document, run) }, { $0 })?.outcome
         }
         return try waitingTransaction(body)
     }
@@ -259,23 +253,17 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     private func waitingTransaction<Result>(
         _ body: (inout State) throws(StorageError) -> Result
     ) throws(StorageError) -> Result {
-        let committed = try transaction(
-            through: { (begin) throws(StorageError) in
-                try storage.update(document) { (state: inout State) throws(StorageError) -> Result in
-                    begin(&state)
-                    return try body(&state)
-                }
-            }, { $0 })
-        return committed.outcome
+        try transaction(body, through: { (run) throws(StorageError) in try storage.update(document, run) }, { $0 }).outcome
     }
 
     /// The one transaction every change goes through: `write` runs the storage's locked
-    /// read-modify-write with a body that calls `begin` first (it numbers the write under the
-    /// lock, so that writes reach memory in disk order); a committed write is then adopted in
-    /// memory and posted. `Committed` is the storage's answer (optional when the lock may be
+    /// read-modify-write with `run`, which numbers the write under the lock (writes reach
+    /// memory in disk order) and applies `body`; a committed write is then adopted in memory
+    /// and posted. `Committed` is the storage's answer (optional when the lock may be
     /// held), `committedUpdate` finds the committed update in it.
     private func transaction<Result, Committed>(
-        through write: (_ begin: (inout State) -> Void) throws(StorageError) -> Committed,
+        _ body: (inout State) throws(StorageError) -> Result,
+        through write: (_ run: (inout State) throws(StorageError) -> Result) throws(StorageError) -> Committed,
         _ committedUpdate: (Committed) -> StorageUpdate<State, Result>?
     ) throws(StorageError) -> Committed {
         if let refusal { throw refusal }
@@ -283,7 +271,13 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
         var folded: UInt64?
-        let committed = try write { state in (sequence, folded) = begin(&state) }
+        // `write` is called once, before this function returns: `body` does not escape.
+        let committed = try withoutActuallyEscaping(body) { (body) throws(StorageError) -> Committed in
+            try write { (state: inout State) throws(StorageError) -> Result in
+                (sequence, folded) = begin(&state)
+                return try body(&state)
+            }
+        }
         if let update = committedUpdate(committed) {
             writes?.transactionCommitted(folded: folded)
             adopt(update, sequence: sequence)
