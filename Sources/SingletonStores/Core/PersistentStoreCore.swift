@@ -59,8 +59,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     public let loadProblem: StorageError?
     private let storage: any StoreStorage
     private let reportIssue: @Sendable (StoreIssue) -> Void
-    // Keeps the document watched while the store lives.
+    // Keep the document, and those its state is also read from, watched while the store lives.
     private let watch: StorageWatch?
+    private let otherWatches: [StorageWatch]
     // Orders writes and follows in memory.
     private let tracker: WriteTracker
     private let follower: DiskFollower<State>
@@ -108,7 +109,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///     per window with ``StoreWritePolicy/coalescing(within:clock:)``.
     ///   - reportIssue: Receives storage problems, and a coalesced write that failed; prints to
     ///     standard error by default.
-    public init(
+    public convenience init(
         _ document: StoreDocument<State>,
         storage: any StoreStorage,
         channel: NotificationChannel<StoreChange<State>>,
@@ -117,6 +118,26 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         watching: StorageWatching = .automatic,
         writePolicy: StoreWritePolicy = .immediate,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
+        self.init(
+            document, storage: storage, channel: channel, center: center, object: object, watching: watching,
+            writePolicy: writePolicy, reading: nil, reportIssue: reportIssue)
+    }
+
+    /// Loads `document`, as the public initializer does, with a state made by `reading` from
+    /// what it reads: a store whose state is derived from its document and from other
+    /// documents (the countdown, whose state is also its monotonic phase and which reads the
+    /// grants of its item spends) gives its own, and is followed on those documents too.
+    package init(
+        _ document: StoreDocument<State>,
+        storage: any StoreStorage,
+        channel: NotificationChannel<StoreChange<State>>,
+        center: NotificationCenter,
+        object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil },
+        watching: StorageWatching,
+        writePolicy: StoreWritePolicy = .immediate,
+        reading: DocumentReading<State>?,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void
     ) {
         let key = document.key
         // A document a live store of another identity holds is never read, moved or written.
@@ -130,18 +151,20 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         }
         // Watch first, load second: a version written in between is caught up on at once.
         let tracker = WriteTracker()
-        let follower = DiskFollower<State>(document: document, storage: storage, tracker: tracker, reportIssue: reportIssue)
-        let watch = refusal == nil ? try? storage.watch(forKey: key, watching) { follower.adoptDisk() } : nil
+        let reading = reading ?? .document(document, in: storage)
+        let follower = DiskFollower<State>(reading: reading, tracker: tracker, reportIssue: reportIssue)
+        func follow(_ key: String) -> StorageWatch? {
+            guard refusal == nil else { return nil }
+            return (try? storage.watch(forKey: key, watching) { follower.adoptDisk() }) ?? nil
+        }
+        let watch = follow(key)
+        let otherWatches = reading.alsoFollowing.compactMap(follow)
         let loaded: StorageLoad<State>
         if let refusal {
             loaded = StorageLoad(value: document.defaultValue, isStored: false, recovery: nil)
             self.loadProblem = refusal
         } else {
-            do {
-                loaded = try storage.load(document)
-            } catch {
-                loaded = StorageLoad(value: document.defaultValue, isStored: false, recovery: error)
-            }
+            loaded = reading.read(document.defaultValue)
             self.loadProblem = loaded.recovery
             // A document another store wrote is that store's: this one, refused, keeps no claim
             // that would keep the owner, made again in this process, off its own document.
@@ -162,7 +185,8 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         } else {
             writes = nil
         }
-        self.watch = watch ?? nil
+        self.watch = watch
+        self.otherWatches = otherWatches
         self.tracker = tracker
         self.follower = follower
         if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
@@ -189,18 +213,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///   ``StorageError/lockTimedOut(file:holder:waited:)``); then nothing changed.
     @discardableResult
     public func update<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result {
-        if let refusal { throw refusal }
-        let follows = tracker.beginWrite()
-        defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
-        var sequence: UInt64 = 0
-        var folded: UInt64?
-        let committed = try storage.update(document) {
-            (state: inout State) -> Result in
-            (sequence, folded) = begin(&state)
-            return body(&state)
-        }
-        writes?.transactionCommitted(folded: folded)
-        return adopt(committed, sequence: sequence)
+        try waitingTransaction(body)
     }
 
     /// Like `update(_:)`, but never waits for another process: when it holds the document's
@@ -211,18 +224,76 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
     @discardableResult
     public func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
+        try transaction(waits: false, body)
+    }
+
+    /// Changes the state on disk and in memory as one transaction, as `update(_:)` does, with
+    /// a body that may also read or change another document under this one's lock (the
+    /// countdown spends an item in the purchases ledger so), and throw a ``StorageError`` to
+    /// change nothing.
+    ///
+    /// - Parameters:
+    ///   - waits: Whether to wait for another process's lock, as `update(_:)` does; when
+    ///     `false` and it is held, `body` does not run and the result is `nil`.
+    ///   - body: The change. It runs under the document's file lock: it must not post or call
+    ///     observers.
+    /// - Returns: What `body` returns, or `nil` when the lock was held and `waits` is `false`.
+    /// - Throws: What `body` threw, or the ``StorageError`` of the failed write; then nothing changed.
+    package func transaction<Result>(
+        waits: Bool, _ body: (inout State) throws(StorageError) -> Result
+    ) throws(StorageError) -> Result? {
+        guard waits else {
+            return try transaction(
+                body, through: { (run) throws(StorageError) in try storage.updateIfAvailable(document, run) }, { $0 })?.outcome
+        }
+        return try waitingTransaction(body)
+    }
+
+    /// A transaction that waits for another process's lock (up to the storage's timeout).
+    private func waitingTransaction<Result>(
+        _ body: (inout State) throws(StorageError) -> Result
+    ) throws(StorageError) -> Result {
+        try transaction(body, through: { (run) throws(StorageError) in try storage.update(document, run) }, { $0 }).outcome
+    }
+
+    /// The one transaction every change goes through: `write` runs the storage's locked
+    /// read-modify-write with `run`, which numbers the write under the lock (writes reach
+    /// memory in disk order) and applies `body`; a committed write is then adopted in memory
+    /// and posted. `Committed` is the storage's answer (optional when the lock may be
+    /// held), `committedUpdate` finds the committed update in it.
+    private func transaction<Result, Committed>(
+        _ body: (inout State) throws(StorageError) -> Result,
+        through write: (_ run: (inout State) throws(StorageError) -> Result) throws(StorageError) -> Committed,
+        _ committedUpdate: (Committed) -> StorageUpdate<State, Result>?
+    ) throws(StorageError) -> Committed {
         if let refusal { throw refusal }
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
         var folded: UInt64?
-        let committed = try storage.updateIfAvailable(document) {
-            (state: inout State) -> Result in
-            (sequence, folded) = begin(&state)
-            return body(&state)
+        // `write` is called once, before this function returns: `body` does not escape.
+        let committed = try withoutActuallyEscaping(body) { (body) throws(StorageError) -> Committed in
+            try write { (state: inout State) throws(StorageError) -> Result in
+                (sequence, folded) = begin(&state)
+                return try body(&state)
+            }
         }
-        if committed != nil { writes?.transactionCommitted(folded: folded) }
-        return committed.map { adopt($0, sequence: sequence) }
+        if let update = committedUpdate(committed) {
+            writes?.transactionCommitted(folded: folded)
+            adopt(update, sequence: sequence)
+        }
+        return committed
+    }
+
+    /// Reads the document now, as a watch's news does, adopting what another process wrote.
+    package func followDisk() {
+        follower.adoptDisk()
+    }
+
+    /// Posts the current state to the observers, in order with the changes being posted (see
+    /// ``StoreCore/postCurrentState()``).
+    package func postCurrentState() {
+        core.postCurrentState()
     }
 
     /// Starts a transaction under the document's lock: its sequence number, and, with a set
@@ -363,12 +434,11 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
 
     /// Commits a write that reached the disk to memory, unless a later one already did (writes
     /// reach memory in disk order), posts it, and reports a bad document it moved aside.
-    private func adopt<Result>(_ committed: StorageUpdate<State, Result>, sequence: UInt64) -> Result {
+    private func adopt<Result>(_ committed: StorageUpdate<State, Result>, sequence: UInt64) {
         core.update { state in
             if tracker.adopt(sequence) { state = committed.value }
         }
         if let recovered = committed.recovery { reportIssue(.storageRecovered(recovered)) }
-        return committed.outcome
     }
 }
 

@@ -159,6 +159,15 @@ public final class StoreCore<State: Sendable & Equatable>: Sendable {
         return result
     }
 
+    /// Posts the current state as a change to itself, in order with the changes being
+    /// posted: an observer registered after the core was made catches up on what it missed.
+    package func postCurrentState() {
+        let change = storage.withLock { storage -> StoreChange<State>? in
+            storage.outbox.deliverOrQueue(StoreChange(old: storage.state, new: storage.state, origin: .local))
+        }
+        if let change { deliver(first: change) }
+    }
+
     /// Replaces the state with `newValue`, posting a change if it differs.
     ///
     /// - Parameter newValue: The new state.

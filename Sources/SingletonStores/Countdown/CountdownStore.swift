@@ -66,12 +66,15 @@ public final class CountdownStore: Sendable {
     let journal: CountdownJournal
     let wallClock: WallClock
     let bootClock: BootClock
-    let model: Locked<CountdownModel>
+    // The engine every persisted store runs on: the state in memory, its transactions on disk,
+    // following the document (and the grants' document, if any), and the commits handed to
+    // `apply` in commit order.
+    let persisted: PersistentStoreCore<CountdownState>
+    // Keeps the commits coming to `apply` while the store lives.
+    private let commits: ObservationToken
     // Swift Observation: `remainingSeconds` (and so `isRunning`) and `isPaused` register
     // here; the timer's reports and pause and resume announce through it.
     let registrar = ObservationRegistrar()
-    // Keep the document (and the grants' document, if any) watched while the store lives.
-    private let watches: [StorageWatch]
 
     /// Creates a countdown on the document `key` and resumes the countdown recorded there, if
     /// one is running or paused.
@@ -151,18 +154,14 @@ public final class CountdownStore: Sendable {
         self.center = center
         self.bootClock = bootClock
         let journal = CountdownJournal(key: key, grants: grants, storage: storage, reportIssue: reportIssue)
-        // The timer's and the watches' handlers are made before `self` exists; they reach the
+        // The timer's and the core's handlers are made before `self` exists; they reach the
         // store through this weak reference, set once the store is whole.
         let owner = LateBound<CountdownStore>()
-        // Watch first, read second: a change written in between is caught up on at once.
-        watches = [key, grants?.key].compactMap { $0 }.compactMap { key in
-            (try? storage.watch(forKey: key, watching) { owner.targetForNews()?.followDisk() }) ?? nil
-        }
         self.journal = journal
         self.wallClock = wallClock
         // The tick posts' userInfo, reused from tick to tick: the timer delivers one event at a time.
         let tickPosts = PayloadPostBuffer()
-        timer = CountdownTimer(clock: clock) { event in
+        let timer = CountdownTimer(clock: clock) { event in
             let store = owner.target
             switch event {
             case .tick(let seconds):
@@ -176,8 +175,17 @@ public final class CountdownStore: Sendable {
                 ends.post(reason == .finished ? .finished : .stopped, center: center)
             }
         }
-        let record = journal.current()
-        if record.endsBeyondLongestCountdown(wallClock: wallClock, bootClock: bootClock) {
+        self.timer = timer
+        // The core posts its changes to the store alone, on a center of its own.
+        persisted = PersistentStoreCore(
+            journal.document, storage: storage,
+            channel: NotificationChannel("SingletonStores.CountdownStore.\(key).state"), center: NotificationCenter(),
+            watching: watching,
+            reading: journal.reading(now: { timer.now }, wallClock: wallClock, bootClock: bootClock),
+            reportIssue: reportIssue)
+        commits = persisted.observe { change in owner.targetForNews()?.apply(change.new) }
+        let initial = persisted.state
+        if initial.record.endsBeyondLongestCountdown(wallClock: wallClock, bootClock: bootClock) {
             journal.reportIssue(
                 .unusableStoredValue(
                     key: key,
@@ -185,13 +193,10 @@ public final class CountdownStore: Sendable {
                         "its countdown ends further ahead than the longest countdown (100 years), which no countdown writes; "
                         + "it is shown as no countdown, and the next start replaces it."))
         }
-        let now = timer.now
-        model = Locked(
-            CountdownModel(
-                phase: CountdownModel.phase(of: record, at: now, wallClock: wallClock, bootClock: bootClock),
-                committed: record))
-        apply(model.withLock { $0.phase }, posting: false)
-        if owner.bind(self) { followDisk() }
+        apply(initial, posting: false)
+        // A change followed from disk while the store was being made is applied now, in
+        // order with those that follow.
+        if owner.bind(self) { persisted.postCurrentState() }
     }
 
     // MARK: Reading
@@ -216,10 +221,9 @@ public final class CountdownStore: Sendable {
     ///
     /// Schedule a reminder with it; to show the time left, read ``remainingSeconds``.
     public var endDate: Date? {
-        model.withLock { model -> Date? in
-            guard case .running = model.phase else { return nil }
-            return model.committed.endDate
-        }
+        let state = persisted.state
+        guard case .running = state.phase else { return nil }
+        return state.record.endDate
     }
 
     // MARK: Observing

@@ -1,14 +1,14 @@
 import SingletonStoresLocking
 
 /// Brings a ``PersistentStoreCore``'s memory up to date with its document when a watch says
-/// the document may have changed.
+/// the document (or another one its state is read from, see ``DocumentReading``) may have
+/// changed.
 ///
 /// The watch is started before the document is loaded, so that no version written in between
 /// is missed; news that comes before the store's core exists is remembered and acted on once
 /// it does.
 final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
-    private let document: StoreDocument<State>
-    private let storage: any StoreStorage
+    private let reading: DocumentReading<State>
     private let reportIssue: @Sendable (StoreIssue) -> Void
     private let tracker: WriteTracker
     private let core = LateBound<StoreCore<State>>()
@@ -16,11 +16,9 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
     private let lastProblem = Locked<StorageError?>(nil)
 
     init(
-        document: StoreDocument<State>, storage: any StoreStorage, tracker: WriteTracker,
-        reportIssue: @escaping @Sendable (StoreIssue) -> Void
+        reading: DocumentReading<State>, tracker: WriteTracker, reportIssue: @escaping @Sendable (StoreIssue) -> Void
     ) {
-        self.document = document
-        self.storage = storage
+        self.reading = reading
         self.tracker = tracker
         self.reportIssue = reportIssue
     }
@@ -32,24 +30,20 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
 
     /// Reads the document and commits it in memory if it differs, posting the change.
     ///
-    /// The read takes no file lock and happens inside the core's transaction, ordered with
-    /// this store's own writes by the ``WriteTracker``: while one is under way nothing is
-    /// adopted, and the write follows the disk again when it is done. A version this store
-    /// wrote is already in memory and posts nothing. A bad document is kept aside by the
-    /// storage and reported; a missing one changes nothing (the store keeps its state until it
-    /// writes again).
+    /// The read (the store's ``DocumentReading``) takes no file lock and happens inside the
+    /// core's transaction, ordered with this store's own writes by the ``WriteTracker``: while
+    /// one is under way nothing is adopted, and the write follows the disk again when it is
+    /// done. A version this store wrote is already in memory and posts nothing. With the
+    /// document's own reading, a bad document is kept aside by the storage and reported, and a
+    /// missing one changes nothing (the store keeps its state until it writes again).
     func adoptDisk() {
         guard let core = core.targetForNews() else { return }
         var problem: StorageError?
         core.update(origin: .otherProcess) { state in
             tracker.follow { () -> Void in
-                do throws(StorageError) {
-                    let loaded = try storage.load(document.starting(from: state))
-                    problem = loaded.recovery
-                    if loaded.isStored { state = loaded.value }
-                } catch {
-                    problem = error
-                }
+                let loaded = reading.read(state)
+                problem = loaded.recovery
+                if loaded.isStored { state = loaded.value }
             }
         }
         let isNew = lastProblem.withLock { last -> Bool in

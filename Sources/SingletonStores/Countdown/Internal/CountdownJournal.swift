@@ -1,10 +1,12 @@
 import Foundation
+import Timers
 
-/// The disk side of a countdown store: reads its document together with the newest grant of
-/// the document whose item spends start it (if any), and changes it under the document's lock.
+/// What a countdown store reads from disk: its document together with the newest grant of the
+/// document whose item spends start it (if any).
 ///
 /// Every decision another process could race — is a countdown running? may this item start
-/// one? — is taken inside ``transaction(waits:_:)``, from what is on disk at that moment.
+/// one? — is taken in the store's transaction (``CountdownStore/transact(waits:_:)``), from
+/// what is on disk at that moment.
 struct CountdownJournal: Sendable {
     /// The countdown's document.
     let key: String
@@ -13,8 +15,11 @@ struct CountdownJournal: Sendable {
     let storage: any StoreStorage
     let reportIssue: @Sendable (StoreIssue) -> Void
 
-    /// The countdown's document: no countdown until one is written.
-    private var document: StoreDocument<CountdownRecord> { StoreDocument(key: key, default: .none) }
+    /// The countdown's document: no countdown until one is written. Its identity is the
+    /// record's, which the countdown's documents have always recorded.
+    var document: StoreDocument<CountdownState> {
+        StoreDocument(key: key, default: CountdownState(record: .none, phase: nil), identity: "CountdownRecord")
+    }
 
     /// The record as it stands now, grants included, read without locking (documents are
     /// replaced atomically). When the document cannot be read, the newest grant's countdown, or
@@ -23,7 +28,7 @@ struct CountdownJournal: Sendable {
         do {
             let loaded = try storage.load(document)
             if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
-            return loaded.value.merging(try latestGrant())
+            return loaded.value.record.merging(try latestGrant())
         } catch {
             reportIssue(.storageRecovered(error))
             // The countdown an item paid for still shows, from its grant.
@@ -31,37 +36,22 @@ struct CountdownJournal: Sendable {
         }
     }
 
-    /// Runs `body` on the record as it is on disk (grants included) while holding the
-    /// document's lock, and writes the record back if `body` changed it.
-    ///
-    /// `body` may spend an item in the grants' document (whose lock is always taken after this
-    /// one); it is also given the id of the newest grant on disk when the record was read
-    /// (`nil` for none), for the spend to check under that document's lock. It must not post
-    /// or call observers: the lock is held.
-    ///
-    /// - Parameter waits: Whether to wait (up to the storage's lock timeout) while another
-    ///   process holds the lock; when `false` and it does, `body` does not run and the result
-    ///   is `nil`.
-    func transaction<Outcome>(
-        waits: Bool = true,
-        _ body: (inout CountdownRecord, _ latestGrantID: String?) throws(StorageError) -> Outcome
-    ) throws(StorageError) -> Outcome? {
-        let merged = { (record: inout CountdownRecord) throws(StorageError) -> Outcome in
-            let grant = try latestGrant()
-            record = record.merging(grant)
-            return try body(&record, grant?.id)
+    /// How the store's core reads its state: the record as it stands now (``current()``), with
+    /// the phase in memory while the record is the one in memory, else the phase it describes
+    /// at the instant `now()` gives.
+    func reading(
+        now: @escaping @Sendable () -> CountdownTimer.Instant, wallClock: WallClock, bootClock: BootClock
+    ) -> DocumentReading<CountdownState> {
+        DocumentReading(alsoFollowing: [grants?.key].compactMap { $0 }) { memory in
+            let record = current()
+            if memory.phase != nil, memory.record == record { return StorageLoad(value: memory, isStored: false) }
+            let phase = CountdownState.phase(of: record, at: now(), wallClock: wallClock, bootClock: bootClock)
+            return StorageLoad(value: CountdownState(record: record, phase: phase), isStored: true)
         }
-        let committed =
-            waits
-            ? try storage.update(document, merged)
-            : try storage.updateIfAvailable(document, merged)
-        guard let committed else { return nil }
-        if let problem = committed.recovery { reportIssue(.storageRecovered(problem)) }
-        return committed.outcome
     }
 
     /// The newest grant on disk; `nil` when this countdown reads none.
-    private func latestGrant() throws(StorageError) -> CountdownGrant? {
+    func latestGrant() throws(StorageError) -> CountdownGrant? {
         try grants?.latest()
     }
 }

@@ -46,9 +46,9 @@ extension CountdownStore {
             do throws(StorageError) {
                 try transact {
                     (
-                        record: inout CountdownRecord, phase: CountdownModel.Phase, now: CountdownTimer.Instant,
+                        record: inout CountdownRecord, phase: CountdownState.Phase, now: CountdownTimer.Instant,
                         latestGrantID: String?
-                    ) throws(StorageError) -> CountdownModel.Phase in
+                    ) throws(StorageError) -> CountdownState.Phase in
                     // Run again after the item was spent (the lock file was removed or replaced
                     // before this record was written): the disk holds the grant, which is the
                     // countdown now; it is adopted and written as it is.
@@ -83,7 +83,7 @@ extension CountdownStore {
                 guard paid != nil else { throw failure ?? refusal(.storage(error)) }
                 // Spent, and the grant is on disk: the countdown runs from it. Say so, and show it.
                 journal.reportIssue(grantIssue(error))
-                followDisk()
+                persisted.followDisk()
                 return
             }
             if paid != nil { return }

@@ -2,36 +2,6 @@ import Foundation
 import Timers
 
 extension CountdownStore {
-    /// Adopts what another process wrote, if the disk no longer holds what this process last
-    /// saw or wrote.
-    ///
-    /// Takes no file lock, so following never waits for another process (one that holds the
-    /// lock may be stopped): documents are replaced atomically, so the read finds the last
-    /// committed record. It adopts that record only if no transaction of this process began
-    /// meanwhile; news that comes while one is under way is followed when it ends.
-    func followDisk() {
-        let started = model.withLock { model -> UInt64? in
-            guard model.transactionsUnderWay == 0 else {
-                model.followAgain = true
-                return nil
-            }
-            return model.ticketsIssued
-        }
-        guard let started else { return }
-        let onDisk = journal.current()
-        let now = timer.now
-        let claimed = model.withLock { model -> Bool in
-            guard model.committed != onDisk else { return false }
-            guard model.transactionsUnderWay == 0, model.ticketsIssued == started else {
-                model.followAgain = true
-                return false
-            }
-            let phase = CountdownModel.phase(of: onDisk, at: now, wallClock: wallClock, bootClock: bootClock)
-            return model.finish(model.begin(phase, record: onDisk, movesCountdown: true))
-        }
-        if claimed { deliver() }
-    }
-
     /// Runs `body`, reporting a failed save to `reportIssue` (as a document that could not be
     /// used) instead of throwing it: for the calls that report rather than throw.
     package func reportingFailure(_ body: () throws(StorageError) -> Void) {
@@ -53,40 +23,29 @@ extension CountdownStore {
     /// Never waits: while another process holds the lock, the record is left as it is — an
     /// end in the past reads as no countdown everywhere — and the countdown ends at once.
     func clearIfEnded() {
-        change(waits: false) { phase, now in
-            if case .running(let deadline) = phase, deadline <= now { phase = .idle }
-        }
-    }
-
-    /// Runs a change of the phase as one transaction on disk; storage failures are reported and
-    /// leave everything as it was.
-    ///
-    /// - Parameter waits: Whether to wait for another process's lock (up to the storage's
-    ///   timeout); when `false`, a held lock skips the change and returns `nil`.
-    @discardableResult
-    func change<Outcome>(
-        waits: Bool = true,
-        _ decide: (inout CountdownModel.Phase, CountdownTimer.Instant) -> Outcome
-    ) -> Outcome? {
         do {
-            return try changeSaving(waits: waits, decide)
+            try changeSaving(waits: false) { phase, now in
+                if case .running(let deadline) = phase, deadline <= now { phase = .idle }
+            }
         } catch {
             journal.reportIssue(.storageRecovered(error))
-            return nil
         }
     }
 
     /// Runs a change of the phase as one transaction on disk; a storage failure is thrown and
     /// leaves everything as it was.
+    ///
+    /// - Parameter waits: Whether to wait for another process's lock (up to the storage's
+    ///   timeout); when `false`, a held lock skips the change and returns `nil`.
     @discardableResult
     func changeSaving<Outcome>(
         waits: Bool = true,
-        _ decide: (inout CountdownModel.Phase, CountdownTimer.Instant) -> Outcome
+        _ decide: (inout CountdownState.Phase, CountdownTimer.Instant) -> Outcome
     ) throws(StorageError) -> Outcome? {
         var outcome: Outcome?
         try transact(waits: waits) {
-            (_: inout CountdownRecord, phase: CountdownModel.Phase, now: CountdownTimer.Instant, _: String?)
-                -> CountdownModel.Phase in
+            (_: inout CountdownRecord, phase: CountdownState.Phase, now: CountdownTimer.Instant, _: String?)
+                -> CountdownState.Phase in
             var next = phase
             outcome = decide(&next, now)
             return next
@@ -94,52 +53,36 @@ extension CountdownStore {
         return outcome
     }
 
-    /// The transaction every change goes through.
+    /// The transaction every change goes through: the store core's, on the countdown's state.
     ///
-    /// Under the document's lock: reads the record on disk; if another process changed
-    /// it since this one last looked, adopts it; lets `decide` move the phase (and, for item
-    /// spends, set the record itself); writes the record of the new phase. After the lock is
-    /// released, the countdown is moved to the newest committed phase, in commit order, outside
-    /// every lock (its posts may call back into this store).
+    /// Under the document's lock: reads the record on disk, merged with the newest grant; if
+    /// another process changed it since this one last looked, adopts it; lets `decide` move the
+    /// phase (and, for item spends, set the record itself; it is given the id of the newest
+    /// grant on disk, `nil` for none, for the spend to check under that document's lock);
+    /// writes the record of the new phase. The core then commits the state in memory, in
+    /// commit order, and hands it to ``apply(_:posting:)`` outside every lock (its posts may
+    /// call back into this store).
     func transact(
         waits: Bool = true,
-        _ decide: (inout CountdownRecord, CountdownModel.Phase, CountdownTimer.Instant, _ latestGrantID: String?)
-            throws(StorageError) -> CountdownModel.Phase
+        _ decide: (inout CountdownRecord, CountdownState.Phase, CountdownTimer.Instant, _ latestGrantID: String?)
+            throws(StorageError) -> CountdownState.Phase
     ) throws(StorageError) {
-        model.withLock { $0.transactionsUnderWay += 1 }
-        defer { if model.withLock({ $0.endTransaction() }) { followDisk() } }
-        let committed = try journal.transaction(waits: waits) {
-            (record: inout CountdownRecord, latestGrantID: String?) throws(StorageError) -> CountdownModel.Commit in
-            let now = timer.now
+        try persisted.transaction(waits: waits) { (state: inout CountdownState) throws(StorageError) in
+            let grant = try journal.latestGrant()
+            var record = state.record.merging(grant)
             let onDisk = record
-            let (current, adopted) = model.withLock { model -> (CountdownModel.Phase, Bool) in
-                // The disk is the truth; the monotonic phase is kept only while the disk still
-                // holds what this process last saw or wrote.
-                guard model.committed == onDisk else {
-                    return (CountdownModel.phase(of: onDisk, at: now, wallClock: wallClock, bootClock: bootClock), true)
-                }
-                return (model.phase, false)
-            }
-            let next = try decide(&record, current, now, latestGrantID)
+            let now = timer.now
+            // The disk is the truth; the monotonic phase is kept only while the disk still
+            // holds what this process last saw or wrote.
+            let memory = persisted.state
+            let kept = memory.record == onDisk ? memory.phase : nil
+            let current = kept ?? CountdownState.phase(of: onDisk, at: now, wallClock: wallClock, bootClock: bootClock)
+            let next = try decide(&record, current, now, grant?.id)
             if record == onDisk, next != current {
-                record = CountdownModel.record(
+                record = CountdownState.record(
                     of: next, at: now, wallClock: wallClock, bootClock: bootClock, settled: onDisk.settledGrantID)
             }
-            return model.withLock { model in
-                model.begin(next, record: record, movesCountdown: adopted || next != current)
-            }
-        }
-        guard let commit = committed else { return }  // the lock was held; nothing changed
-        let claimed = model.withLock { $0.finish(commit) }
-        if claimed { deliver() }
-    }
-
-    /// Moves the countdown to each committed phase in turn, until none is left.
-    private func deliver() {
-        while true {
-            let batch = model.withLock { $0.outbox.takeBatch() }
-            if batch.isEmpty { return }
-            batch.forEach { apply($0) }
+            state = CountdownState(record: record, phase: next)
         }
     }
 
@@ -149,9 +92,12 @@ extension CountdownStore {
         registrar.didSet(self, keyPath: keyPath)
     }
 
-    /// Moves the countdown to `target`, and announces a pause or resume to Swift Observation
-    /// and, when `posting`, on ``pauses`` (not for the state a store starts in).
-    func apply(_ target: CountdownModel.Phase, posting: Bool = true) {
+    /// Moves the countdown to the phase of `state`, and announces a pause or resume to Swift
+    /// Observation and, when `posting`, on ``pauses`` (not for the state a store starts in).
+    func apply(_ state: CountdownState, posting: Bool = true) {
+        let target =
+            state.phase
+            ?? CountdownState.phase(of: state.record, at: timer.now, wallClock: wallClock, bootClock: bootClock)
         let wasPaused = timer.isPaused
         move(to: target)
         let isPaused = timer.isPaused
@@ -165,7 +111,7 @@ extension CountdownStore {
 
     /// Moves the countdown to `target` with the fewest changes: a new deadline is an extension
     /// (no end is reported for it), a stop reports the end once.
-    private func move(to target: CountdownModel.Phase) {
+    private func move(to target: CountdownState.Phase) {
         switch target {
         case .idle:
             timer.stop()
