@@ -136,7 +136,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil },
         watching: StorageWatching,
         writePolicy: StoreWritePolicy = .immediate,
-        reading: DocumentReading<State>?,
+        reading: StateReading<State>?,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void
     ) {
         let key = document.key

@@ -1,14 +1,14 @@
 import SingletonStoresLocking
 
 /// Brings a ``PersistentStoreCore``'s memory up to date with its document when a watch says
-/// the document (or another one its state is read from, see ``DocumentReading``) may have
+/// the document (or another one its state is read from, see ``StateReading``) may have
 /// changed.
 ///
 /// The watch is started before the document is loaded, so that no version written in between
 /// is missed; news that comes before the store's core exists is remembered and acted on once
 /// it does.
 final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
-    private let reading: DocumentReading<State>
+    private let reading: StateReading<State>
     private let reportIssue: @Sendable (StoreIssue) -> Void
     private let tracker: WriteTracker
     private let core = LateBound<StoreCore<State>>()
@@ -16,7 +16,7 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
     private let lastProblem = Locked<StorageError?>(nil)
 
     init(
-        reading: DocumentReading<State>, tracker: WriteTracker, reportIssue: @escaping @Sendable (StoreIssue) -> Void
+        reading: StateReading<State>, tracker: WriteTracker, reportIssue: @escaping @Sendable (StoreIssue) -> Void
     ) {
         self.reading = reading
         self.tracker = tracker
@@ -30,7 +30,7 @@ final class DiskFollower<State: Codable & Sendable & Equatable>: Sendable {
 
     /// Reads the document and commits it in memory if it differs, posting the change.
     ///
-    /// The read (the store's ``DocumentReading``) takes no file lock and happens inside the
+    /// The read (the store's ``StateReading``) takes no file lock and happens inside the
     /// core's transaction, ordered with this store's own writes by the ``WriteTracker``: while
     /// one is under way nothing is adopted, and the write follows the disk again when it is
     /// done. A version this store wrote is already in memory and posts nothing. With the

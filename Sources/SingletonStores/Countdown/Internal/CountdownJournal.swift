@@ -41,8 +41,8 @@ struct CountdownJournal: Sendable {
     /// at the instant `now()` gives.
     func reading(
         now: @escaping @Sendable () -> CountdownTimer.Instant, wallClock: WallClock, bootClock: BootClock
-    ) -> DocumentReading<CountdownState> {
-        DocumentReading(alsoFollowing: [grants?.key].compactMap { $0 }) { memory in
+    ) -> StateReading<CountdownState> {
+        StateReading(alsoFollowing: [grants?.key].compactMap { $0 }) { memory in
             let record = current()
             if memory.phase != nil, memory.record == record { return StorageLoad(value: memory, isStored: false) }
             let phase = CountdownState.phase(of: record, at: now(), wallClock: wallClock, bootClock: bootClock)
