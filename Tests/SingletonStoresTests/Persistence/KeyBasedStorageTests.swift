@@ -122,17 +122,6 @@ private struct KeyBasedCalls: KeyBasedScenario {
             try storage.save(PersistedCounter(count: 50), forKey: "other", migrations: migrations)
             let document = StoreDocument(key: "counter", default: PersistedCounter(), migrations: migrations)
             #expect(try storage.load(document).value.count == 32)
-
-            // The initializers that took migrations beside the key.
-            let store = ValueStore(
-                key: "counter", default: PersistedCounter(), migrations: migrations, storage: storage,
-                center: NotificationCenter(), watching: .off)
-            #expect(store.value.count == 32)
-            let core = PersistentStoreCore(
-                key: "other", default: PersistedCounter(), migrations: migrations, storage: storage,
-                channel: NotificationChannel("KeyBasedStorageTests.other"), center: NotificationCenter(), watching: .off)
-            #expect(core.state.count == 50)
-            #expect(core.loadProblem == nil)
         }
 
         // The same calls on an InMemoryStorage.
