@@ -201,7 +201,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// - Returns: What `body` returns, or `nil` when the document was locked.
     /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
     @discardableResult
-    public func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
+    package func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
         if let refusal { throw refusal }
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
