@@ -61,7 +61,9 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
 
     /// The install snippet is a whole manifest, checked rather than compiled: every product it
     /// names exists in Package.swift, its platforms are the package's, and it asks for the newest
-    /// released version.
+    /// minor version up to the next one (source stability holds within a minor version before
+    /// 1.0): the newest release, or the one the CHANGELOG's Unreleased section prepares when it
+    /// tells how to upgrade to it ("Upgrading from 0.1" prepares 0.2.0).
     @Test func installSnippetNamesRealProductsAndTheReleasedVersion() throws {
         let testFile = URL(fileURLWithPath: #filePath)
         let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -74,9 +76,13 @@ func watchCart() -> ObservationToken {  // keep the token; drop it to stop obser
         for product in named {
             #expect(manifest.contains(".library(name: \"\(product)\""), "Package.swift has no library product \(product)")
         }
-        let version = try #require(install.firstMatch(of: /from: "([0-9]+\.[0-9]+\.[0-9]+)"/)).output.1
-        let released = try #require(changelog.firstMatch(of: /## \[([0-9]+\.[0-9]+\.[0-9]+)\]/)).output.1
-        #expect(version == released, "the install snippet asks for \(version); the CHANGELOG's newest release is \(released)")
+        let version = try #require(install.firstMatch(of: /\.upToNextMinor\(from: "([0-9]+\.[0-9]+\.[0-9]+)"\)/)).output.1
+        let released = try #require(changelog.firstMatch(of: /## \[([0-9]+)\.([0-9]+)\.([0-9]+)\]/)).output
+        let (major, minor) = (String(released.1), String(released.2))
+        let upgradeUnreleased = changelog.split(separator: "## [")
+            .contains { $0.hasPrefix("Unreleased]") && $0.contains("### Upgrading from \(major).\(minor)") }
+        let expected = upgradeUnreleased ? "\(major).\((Int(minor) ?? 0) + 1).0" : "\(major).\(minor).\(released.3)"
+        #expect(version == expected, "the install snippet asks for \(version); the CHANGELOG says \(expected)")
         #expect(install.contains("\"Stores\""), "the snippet says where the built-in stores come from")
         #expect(install.contains(".package(path: "), "the snippet shows a local checkout too")
         #expect(install.contains("import PackageDescription") && install.contains("let package = Package("), "a whole manifest")

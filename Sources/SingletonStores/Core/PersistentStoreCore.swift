@@ -49,8 +49,6 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     // The in-memory state. Private, so that every write goes through `update`, which writes
     // the document first: nothing can change the state without the disk.
     private let core: StoreCore<State>
-    /// The document's name in the storage.
-    public var key: String { document.key }
     /// The document: its key, default value and migrations.
     public let document: StoreDocument<State>
     /// The problem found when the document was loaded, if it had to be kept aside, could not
@@ -203,16 +201,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// The notification center changes are posted to.
     public var center: NotificationCenter { core.center }
 
-    /// Changes the state on disk and in memory as one transaction, then posts the change.
-    ///
-    /// - Parameter body: A pure change of the state. It runs under the document's file lock: it
-    ///   must not post, call observers or touch other stores. To refuse a change, leave the
-    ///   state as it is and return the reason.
-    /// - Returns: What `body` returns.
-    /// - Throws: ``StorageError`` when the document could not be written (including
-    ///   ``StorageError/lockTimedOut(file:holder:waited:)``); then nothing changed.
-    @discardableResult
-    public func update<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result {
+    /// Changes the state on disk and in memory as one transaction, then posts the change: the
+    /// transaction every `update` and `set` runs.
+    private func write<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result {
         try waitingTransaction(body)
     }
 
@@ -223,7 +214,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// - Returns: What `body` returns, or `nil` when the document was locked.
     /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
     @discardableResult
-    public func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
+    package func updateIfAvailable<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result? {
         try transaction(waits: false, body)
     }
 
@@ -319,7 +310,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     public func set(_ newValue: State) throws(StorageError) {
         if let refusal { throw refusal }
         guard let writes else {
-            try update { $0 = newValue }
+            try write { $0 = newValue }
             return
         }
         writes.set(newValue)
@@ -340,50 +331,14 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         try writes?.flush()
     }
 
-    /// Changes the state on disk and in memory as one transaction, unless `body` throws to
-    /// refuse the change: then nothing is written, committed or posted, and the error is
-    /// rethrown.
+    /// Changes the state on disk and in memory as one transaction, then posts the change;
+    /// throw from `body` to refuse it: then nothing is written, committed or posted.
     ///
-    /// ```swift
-    /// try persisted.update { settings in
-    ///     guard settings.fontSize < 72 else { throw SettingsError.tooLarge }
-    ///     settings.fontSize += 1
-    /// }
-    /// ```
-    ///
-    /// - Parameter body: The change. It sees the state as it is on disk, under the store's lock
-    ///   and the document's file lock: it must not post, call observers or touch other stores.
-    /// - Returns: What `body` returns.
-    /// A body whose error conforms to ``StoreFailure`` gets the form that throws that error
-    /// alone (see <doc:Errors>); this one throws `any Error`.
-    ///
-    /// - Throws: What `body` threw, or a ``StorageError`` when the document could not be
-    ///   written; either way nothing changed.
-    @discardableResult
-    public func update<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws -> Result {
-        let outcome = try update { (state: inout State) -> Swift.Result<Result, Failure> in
-            Self.changingACopy(of: &state, body)
-        }
-        return try outcome.get()
-    }
-
-    /// Runs `body` on a copy of `state` and keeps the copy only if `body` returns, so that a
-    /// refusal leaves the state exactly as it was.
-    private static func changingACopy<Result, Failure: Error>(
-        of state: inout State, _ body: (inout State) throws(Failure) -> Result
-    ) -> Swift.Result<Result, Failure> {
-        var proposed = state
-        do throws(Failure) {
-            let result = try body(&proposed)
-            state = proposed
-            return .success(result)
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Changes the state on disk and in memory as one transaction, unless `body` throws to
-    /// refuse the change; throws the store's own error either way.
+    /// A body that throws nothing (`try persisted.update { $0.theme = .dark }`) makes `update`
+    /// throw ``StorageError`` (including ``StorageError/lockTimedOut(file:holder:waited:)``). A
+    /// body that throws an error of the store's own — a ``StoreFailure``, named in the closure's
+    /// signature — makes it throw that error, with a document that could not be written as its
+    /// `storage` case (see <doc:Errors>):
     ///
     /// ```swift
     /// try persisted.update { (wallet: inout Wallet) throws(WalletError) in
@@ -400,16 +355,42 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     @discardableResult
     public func update<Result, Failure: StoreFailure>(
         _ body: (inout State) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
+    ) throws(Failure.Thrown) -> Result {
         let outcome: Swift.Result<Result, Failure>
         do throws(StorageError) {
-            outcome = try update { (state: inout State) -> Swift.Result<Result, Failure> in
+            outcome = try write { (state: inout State) -> Swift.Result<Result, Failure> in
                 Self.changingACopy(of: &state, body)
             }
         } catch {
-            throw .storage(error)
+            throw Failure.storage(error)
         }
-        return try outcome.get()
+        switch outcome {
+        case .success(let result): return result
+        case .failure(let refusal): throw Failure.thrown(refusal)
+        }
+    }
+
+    /// Runs `body` on a copy of `state` and keeps the copy only if `body` returns, so that a
+    /// refusal leaves the state exactly as it was; a body that cannot throw changes `state`
+    /// itself (no copy to pay for).
+    private static func changingACopy<Result, Failure: Error>(
+        of state: inout State, _ body: (inout State) throws(Failure) -> Result
+    ) -> Swift.Result<Result, Failure> {
+        if Failure.self == Never.self {
+            do throws(Failure) {
+                return .success(try body(&state))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var proposed = state
+        do throws(Failure) {
+            let result = try body(&proposed)
+            state = proposed
+            return .success(result)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Re-reads the document, adopting what another process wrote since; posts if it differs.
@@ -491,20 +472,5 @@ extension PersistentStoreCore {
         self.init(
             StoreDocument(key: key, default: defaultValue), storage: storage, channel: channel, center: center,
             object: object, watching: watching, reportIssue: reportIssue)
-    }
-
-    /// Loads the document named `key`, migrating it; see
-    /// ``init(_:storage:channel:center:object:watching:writePolicy:reportIssue:)``.
-    @available(*, deprecated, message: "pass StoreDocument(key:default:migrations:) as the first argument")
-    public convenience init(
-        key: String, default defaultValue: State, migrations: DocumentMigrations<State>, storage: any StoreStorage,
-        channel: NotificationChannel<StoreChange<State>>, center: NotificationCenter = .default,
-        object: @escaping @Sendable (StoreChange<State>) -> (any Sendable)? = { _ in nil },
-        watching: StorageWatching = .automatic,
-        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
-    ) {
-        self.init(
-            StoreDocument(key: key, default: defaultValue, migrations: migrations), storage: storage, channel: channel,
-            center: center, object: object, watching: watching, reportIssue: reportIssue)
     }
 }

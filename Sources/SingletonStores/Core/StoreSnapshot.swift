@@ -14,7 +14,7 @@ import SingletonStoresLocking
 ///     }
 /// }
 /// ```
-public protocol SnapshotRedactable {
+package protocol SnapshotRedactable {
     /// This value with its secrets (tokens, passwords, receipts) replaced, for example by
     /// ``StoreSnapshot/redacted``.
     func redactedForSnapshot() -> Self
@@ -35,27 +35,27 @@ public protocol SnapshotRedactable {
 /// formatting characters in its text — C1 controls, bidirectional overrides and isolates
 /// included — are written as `\u` escapes, so the document prints safely to a terminal and
 /// stays valid JSON.
-public struct StoreSnapshot: Sendable {
+package struct StoreSnapshot: Sendable {
     /// What a redacted secret reads as: `"<redacted>"`.
-    public static let redacted = "<redacted>"
+    package static let redacted = "<redacted>"
 
     /// The version of the snapshot's layout.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// Each store's value, encoded, by name.
     private var stores: [String: Data] = [:]
 
     /// An empty snapshot.
-    public init() {}
+    package init() {}
 
     /// The names of the stores added so far, sorted.
-    public var storeNames: [String] { stores.keys.sorted() }
+    package var storeNames: [String] { stores.keys.sorted() }
 
     /// Adds (or replaces) the value of the store `name`, redacted first when its type hides
     /// secrets.
     ///
     /// - Throws: ``StorageError/encodingFailed(key:reason:)`` when the value can't be encoded.
-    public mutating func add<Value: Encodable>(_ name: String, _ value: Value) throws(StorageError) {
+    package mutating func add<Value: Encodable>(_ name: String, _ value: Value) throws(StorageError) {
         var shown = value
         if let secretive = value as? any SnapshotRedactable, let redacted = secretive.redactedForSnapshot() as? Value {
             shown = redacted
@@ -72,7 +72,7 @@ public struct StoreSnapshot: Sendable {
     ///
     /// - Throws: ``StorageError/encodingFailed(key:reason:)`` if a value's JSON could not be
     ///   assembled (it was encoded by ``add(_:_:)`` already, so this does not happen in practice).
-    public func json() throws(StorageError) -> Data {
+    package func json() throws(StorageError) -> Data {
         var values: [String: Any] = [:]
         for (name, data) in stores {
             do {

@@ -26,7 +26,7 @@ import StoreObservation
 /// check what the stub posts.
 public final class StoreStub<State: Sendable & Equatable>: Sendable {
     /// The core that keeps the state, posts its changes and registers Observation reads.
-    public let core: StoreCore<State>
+    package let core: StoreCore<State>
 
     /// Creates a stub holding `initial`.
     ///

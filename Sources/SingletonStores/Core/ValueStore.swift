@@ -112,20 +112,6 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
             writePolicy: writePolicy, reportIssue: reportIssue)
     }
 
-    /// A value store on the document `key` whose value has changed shape between versions of
-    /// the app; see ``init(_:storage:center:watching:writePolicy:reportIssue:)``.
-    @available(*, deprecated, message: "pass StoreDocument(key:default:migrations:) as the first argument")
-    public convenience init(
-        key: String, default defaultValue: Value, migrations: DocumentMigrations<Value>,
-        storage: any StoreStorage = FileStorage(), center: NotificationCenter = .default,
-        watching: StorageWatching = .automatic,
-        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
-    ) {
-        self.init(
-            StoreDocument(key: key, default: defaultValue, migrations: migrations), storage: storage, center: center,
-            watching: watching, reportIssue: reportIssue)
-    }
-
     /// A stub for tests and previews: the same store, holding `value` in memory. It changes,
     /// posts and takes part in Swift Observation like the persisted one.
     ///
@@ -146,19 +132,13 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     public var loadProblem: StorageError? { core.loadProblem }
 
     /// Changes the value as one transaction — on disk, then in memory — and posts the change.
+    /// Throw from `body` to refuse it: then nothing changes.
     ///
-    /// - Parameter body: The change, applied to the value as it is on disk now. It runs under
-    ///   the store's lock: it must not post, call observers or touch other stores.
-    /// - Returns: What `body` returns.
-    /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.
-    @discardableResult
-    public func update<Result>(_ body: (inout Value) -> Result) throws(StorageError) -> Result {
-        try core.update(body)
-    }
-
-    /// Changes the value as one transaction — on disk, then in memory — and posts the change,
-    /// unless `body` throws to refuse it: then nothing changes. Throws the store's own error
-    /// either way (see <doc:Errors>).
+    /// A body that throws nothing (`try session.update { $0.token = "t-1" }`) makes `update`
+    /// throw ``StorageError``. A body that throws an error of the store's own — a
+    /// ``StoreFailure``, named in the closure's signature, as in
+    /// `{ (balance: inout Int) throws(WalletError) in … }` — makes it throw that error, with a
+    /// document that could not be written as its `storage` case (see <doc:Errors>).
     ///
     /// - Parameter body: The change, applied to the value as it is on disk now. It runs under
     ///   the store's lock: it must not post, call observers or touch other stores.
@@ -168,24 +148,7 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     @discardableResult
     public func update<Result, Failure: StoreFailure>(
         _ body: (inout Value) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        try core.update(body)
-    }
-
-    /// Changes the value as one transaction — on disk, then in memory — and posts the change.
-    /// Throw from `body` to refuse it: then nothing changes.
-    ///
-    /// A body that throws an error conforming to ``StoreFailure`` gets the form that throws
-    /// that error alone, and a body that throws nothing the form that throws ``StorageError``
-    /// (see <doc:Errors>); this one is for a body whose error is untyped.
-    ///
-    /// - Parameter body: The change, applied to the value as it is on disk now. It runs under
-    ///   the store's lock: it must not post, call observers or touch other stores.
-    /// - Returns: What `body` returns.
-    /// - Throws: What `body` threw, or a ``StorageError`` when the document could not be
-    ///   written; either way nothing changed.
-    @discardableResult
-    public func update<Result>(_ body: (inout Value) throws -> Result) throws -> Result {
+    ) throws(Failure.Thrown) -> Result {
         try core.update(body)
     }
 

@@ -349,18 +349,6 @@ public final class CountdownStore: Sendable {
         }
     }
 
-    /// Pauses the running countdown: the time left freezes until ``resume()``. A failed save
-    /// is reported to `reportIssue` and changes nothing; ``setPaused(_:)`` throws it instead.
-    public func pause() {
-        reportingFailure { () throws(StorageError) in try setPaused(true) }
-    }
-
-    /// Resumes a paused countdown with the time it had left. A failed save is reported to
-    /// `reportIssue` and changes nothing; ``setPaused(_:)`` throws it instead.
-    public func resume() {
-        reportingFailure { () throws(StorageError) in try setPaused(false) }
-    }
-
     /// Pauses the running countdown (`true`: the time left freezes) or resumes a paused one
     /// (`false`: it runs on with the time it had left), and throws when that could not be
     /// saved: then nothing changed, in this process or on disk.

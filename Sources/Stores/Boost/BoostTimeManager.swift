@@ -264,13 +264,13 @@ public final class BoostTimeManager: BoostTimeManagerContract {
     /// Pauses the running boost: the time left freezes until ``resume()``. A failed save is
     /// reported; ``setPaused(_:)`` throws it instead.
     public func pause() {
-        countdown.pause()
+        countdown.reportingFailure { () throws(StorageError) in try countdown.setPaused(true) }
     }
 
     /// Resumes a paused boost with the time it had left. A failed save is reported;
     /// ``setPaused(_:)`` throws it instead.
     public func resume() {
-        countdown.resume()
+        countdown.reportingFailure { () throws(StorageError) in try countdown.setPaused(false) }
     }
 
     /// Pauses (`true`) or resumes (`false`) the boost, and throws when that could not be saved:

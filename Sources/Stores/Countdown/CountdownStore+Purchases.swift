@@ -3,19 +3,6 @@ import Foundation
 import Timers
 
 extension CountdownStore {
-    /// Starts a countdown of `duration` seconds only if none is running or paused in any
-    /// process; a failed save is reported to `reportIssue`.
-    ///
-    /// - Throws: ``BoostError/alreadyRunning(remainingSeconds:)`` or
-    ///   ``BoostError/invalidDuration(_:)``; then nothing changed.
-    @available(
-        *, deprecated, renamed: "startIfIdle(duration:)",
-        message: "Use try startIfIdle(duration: .seconds(n)); it throws CountdownError, a failed save included."
-    )
-    public func startCountDownIfIdle(duration: Int) throws(BoostError) {
-        try startIfIdleSeconds(duration)
-    }
-
     /// `startIfIdle(duration:)` in seconds, with the boost's errors: a failed save is reported
     /// to `reportIssue` (then nothing changed).
     func startIfIdleSeconds(_ duration: Int) throws(BoostError) {

@@ -4,7 +4,7 @@ import SingletonStores
 extension UserProfile: SnapshotRedactable {
     /// The profile with its account id and its nickname (text the user wrote about themselves)
     /// replaced by `StoreSnapshot.redacted`.
-    public func redactedForSnapshot() -> UserProfile {
+    package func redactedForSnapshot() -> UserProfile {
         redactedForSnapshot(keepingPersonalText: false)
     }
 
@@ -21,7 +21,7 @@ extension UserProfile: SnapshotRedactable {
 /// Receipt ids are left out of snapshots: counts, dates and boosts stay.
 extension PurchaseLedger: SnapshotRedactable {
     /// The ledger with every receipt id replaced by `StoreSnapshot.redacted`.
-    public func redactedForSnapshot() -> PurchaseLedger {
+    package func redactedForSnapshot() -> PurchaseLedger {
         var copy = self
         copy.redactReceiptIDs()
         return copy

@@ -24,12 +24,12 @@ func pay(_ amount: Int, from wallet: ValueStore<Int>) throws(WalletError) {
 struct Wallet: Codable, Sendable, Equatable { var balance = 0 }
 
 func typedRefusalExample(persisted: PersistentStoreCore<Wallet>, price: Int) throws(WalletError) {
-// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 4: begin
+// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 3: begin
 try persisted.update { (wallet: inout Wallet) throws(WalletError) in
     guard wallet.balance >= price else { throw .insufficientFunds(balance: wallet.balance) }
     wallet.balance -= price
 }
-// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 4: end
+// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 3: end
 }
 
 @Suite struct KitErrorsDocCommentTests {

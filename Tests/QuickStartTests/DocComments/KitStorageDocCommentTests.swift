@@ -69,10 +69,6 @@ let logger = ExampleLogger()
 
 func report(_ problem: StorageError) {}
 
-enum SettingsError: Error {
-    case tooLarge
-}
-
 // Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 1: begin
 final class SettingsStore: Sendable {
     static let shared = SettingsStore()
@@ -260,15 +256,6 @@ enum CounterKey: ProductionStoreKey {
 }
 // Doc "SingletonStores/Registry/StoreKey.swift" snippet 3: end
 
-func refusingUpdateExample(persisted: PersistentStoreCore<Settings>) throws {
-// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 3: begin
-try persisted.update { settings in
-    guard settings.fontSize < 72 else { throw SettingsError.tooLarge }
-    settings.fontSize += 1
-}
-// Doc "SingletonStores/Core/PersistentStoreCore.swift" snippet 3: end
-}
-
 // Doc "SingletonStores/Core/ValueStore.swift" snippet 1: begin
 struct Session: Codable, Sendable, Equatable { var token = ""; var userID: String? }
 
@@ -293,16 +280,6 @@ withStores { $0.session = ValueStore(stub: Session(token: "t-2")) } operation: {
 }
 
 @Suite struct KitStorageDocCommentTests {
-    @Test func aRefusedUpdateChangesNothing() throws {
-        let persisted = PersistentStoreCore(
-            key: "settings", default: Settings(fontSize: 71), storage: InMemoryStorage(), channel: .settings,
-            center: NotificationCenter())
-        try refusingUpdateExample(persisted: persisted)
-        #expect(persisted.state.fontSize == 72)
-        #expect(throws: SettingsError.tooLarge) { try refusingUpdateExample(persisted: persisted) }
-        #expect(persisted.state.fontSize == 72)
-    }
-
     @Test func aSessionStubIsReadInItsScope() {
         withStores { $0.session = ValueStore(stub: Session(token: "t-3")) } operation: {
             #expect(StoreValues.current.session.value.token == "t-3")

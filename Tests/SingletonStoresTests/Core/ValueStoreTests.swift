@@ -13,7 +13,10 @@ struct ValueStoreTests {
         var logins = 0
     }
 
-    enum SessionError: Error, Equatable { case signedOut }
+    enum SessionError: StoreFailure, Equatable {
+        case signedOut
+        case storage(StorageError)
+    }
 
     private static func store(in folder: URL, center: NotificationCenter = NotificationCenter()) -> ValueStore<Session> {
         ValueStore(
@@ -43,9 +46,9 @@ struct ValueStoreTests {
             let token = store.observe { posts.append($0) }
             defer { token.cancel() }
             #expect(throws: SessionError.signedOut) {
-                try store.update { session in
+                try store.update { (session: inout Session) throws(SessionError) in
                     session.logins += 1
-                    throw SessionError.signedOut
+                    throw .signedOut
                 }
             }
             #expect(store.value == Session())
@@ -81,15 +84,15 @@ struct ValueStoreTests {
         let core = PersistentStoreCore(
             key: "count", default: 0, storage: InMemoryStorage(), channel: NotificationChannel("count"),
             center: NotificationCenter(), watching: .off)
-        let doubled = try core.update { (count: inout Int) throws -> Int in
+        let doubled = try core.update { (count: inout Int) throws(SessionError) -> Int in
             count += 1
             return count * 2
         }
         #expect(doubled == 2)
         #expect(throws: SessionError.signedOut) {
-            try core.update { (count: inout Int) throws -> Void in
+            try core.update { (count: inout Int) throws(SessionError) -> Void in
                 count = 100
-                throw SessionError.signedOut
+                throw .signedOut
             }
         }
         #expect(core.state == 1)

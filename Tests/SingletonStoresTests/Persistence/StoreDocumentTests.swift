@@ -65,7 +65,6 @@ struct StoreDocumentTests {
         let core = PersistentStoreCore(
             document, storage: storage, channel: NotificationChannel("StoreDocumentTests.counter"),
             center: NotificationCenter(), watching: .off)
-        #expect(core.key == "counter")
         #expect(core.document.key == "counter")
         #expect(core.state.count == 3)
         try core.update { $0.count = 9 }

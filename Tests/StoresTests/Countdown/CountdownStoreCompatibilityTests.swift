@@ -3,24 +3,24 @@ import Stores
 import Testing
 import Timers
 
-/// Apps written against main keep compiling and behaving: `import Stores` finds
-/// `CountdownStore`, its seconds-based spellings forward to the `Duration` API, and `BoostEnd`
-/// is the countdown's end.
+/// Apps that import Stores alone find the kit's `CountdownStore`, with its `Duration` API, and
+/// `BoostEnd` is the countdown's end.
 @Suite struct CountdownStoreCompatibilityTests {
-    @available(*, deprecated, message: "calls the deprecated spellings on purpose")
-    @Test func theSecondsSpellingsOfMainStillWork() throws {
+    @Test func importingStoresFindsTheKitsCountdown() throws {
         let clock = ManualClock()
         let premium = CountdownStore(key: "premium", clock: clock, storage: InMemoryStorage(), center: NotificationCenter())
-        premium.startCountDown(duration: 60)
+        try premium.start(duration: .seconds(60))
         #expect(premium.remainingSeconds == 60)
-        try premium.start(duration: 120)
-        premium.extend(by: 30)
+        try premium.start(duration: .seconds(120))
+        try premium.extend(by: .seconds(30))
         #expect(premium.remainingSeconds == 150)
-        #expect(throws: BoostError.alreadyRunning(remainingSeconds: 150)) { try premium.startCountDownIfIdle(duration: 10) }
-        #expect(throws: BoostError.invalidDuration(0)) { try premium.startCountDownIfIdle(duration: 0) }
-        premium.stopCountDown()
+        #expect(throws: CountdownError.alreadyRunning(remainingSeconds: 150)) {
+            try premium.startIfIdle(duration: .seconds(10))
+        }
+        #expect(throws: CountdownError.invalidDuration(.zero)) { try premium.startIfIdle(duration: .zero) }
+        try premium.stop()
         #expect(!premium.isRunning)
-        try premium.startCountDownIfIdle(duration: 5)
+        try premium.startIfIdle(duration: .seconds(5))
         #expect(premium.remainingSeconds == 5)
         let ends: NotificationChannel<BoostEnd> = premium.ends
         #expect(ends.name == premium.ends.name)

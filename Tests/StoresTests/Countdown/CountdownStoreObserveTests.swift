@@ -41,26 +41,26 @@ struct CountdownStoreObserveTests {
         var announcements: Int { announced.values.count }
     }
 
-    @Test func aPauseIsHeardWithTheFrozenSeconds() async {
+    @Test func aPauseIsHeardWithTheFrozenSeconds() async throws {
         let observed = Observed()
         defer { observed.token.cancel() }
         await observed.clock.advance(by: .seconds(5))
         #expect(observed.heard.values == [59, 58, 57, 56, 55])
         observed.track()
-        observed.countdown.pause()
+        try observed.countdown.setPaused(true)
         #expect(observed.countdown.isPaused)
         #expect(observed.heard.values.suffix(2) == [55, 55], "the pause is heard, with the seconds it froze at")
         #expect(observed.heard.values.count == 6)
         #expect(observed.announcements == 1, "and announced to Swift Observation")
     }
 
-    @Test func aResumeIsHeard() async {
+    @Test func aResumeIsHeard() async throws {
         let observed = Observed()
         defer { observed.token.cancel() }
-        observed.countdown.pause()
+        try observed.countdown.setPaused(true)
         await observed.clock.advance(by: .seconds(5))
         observed.track()
-        observed.countdown.resume()
+        try observed.countdown.setPaused(false)
         #expect(!observed.countdown.isPaused)
         #expect(observed.heard.values == [60, 60], "the pause, then the resume")
         #expect(observed.announcements == 1)
@@ -75,7 +75,7 @@ struct CountdownStoreObserveTests {
         try observed.countdown.extend(by: .seconds(30))
         #expect(observed.heard.values == [90])
         #expect(observed.announcements == 1)
-        observed.countdown.pause()
+        try observed.countdown.setPaused(true)
         observed.track()
         try observed.countdown.extend(by: .seconds(30))
         #expect(observed.countdown.remainingSeconds == 120)
@@ -83,24 +83,24 @@ struct CountdownStoreObserveTests {
         #expect(observed.announcements == 2)
     }
 
-    @Test func eachPauseAndResumeIsPostedOnceOnItsChannel() {
+    @Test func eachPauseAndResumeIsPostedOnceOnItsChannel() throws {
         let center = NotificationCenter()
         let countdown = CountdownStore(key: "sleep-timer", clock: ManualClock(), storage: InMemoryStorage(), center: center)
         let posted = Recorder<Bool>()
         let token = countdown.pauses.observe(center: center) { posted.append($0) }
         defer { token.cancel() }
         #expect(countdown.pauses.name.rawValue == "SingletonStores.CountdownStore.sleep-timer.paused")
-        countdown.pause()  // nothing runs: nothing to pause
+        try countdown.setPaused(true)  // nothing runs: nothing to pause
         #expect(posted.values.isEmpty)
-        countdown.resume()
+        try countdown.setPaused(false)
         #expect(posted.values.isEmpty)
         #expect(throws: Never.self) { try countdown.start(duration: .seconds(60)) }
-        countdown.pause()
-        countdown.pause()
-        countdown.resume()
-        countdown.resume()
+        try countdown.setPaused(true)
+        try countdown.setPaused(true)
+        try countdown.setPaused(false)
+        try countdown.setPaused(false)
         #expect(posted.values == [true, false])
-        countdown.pause()
+        try countdown.setPaused(true)
         #expect(throws: Never.self) { try countdown.stop() }
         #expect(posted.values == [true, false, true], "a paused countdown stopped ends; it does not resume")
     }
