@@ -36,6 +36,7 @@ required_articles=(
     "SingletonStores|PersistenceAndRecovery|Persistence and recovery"
     "SingletonStores|SwiftUIAndUIKit|SwiftUI and UIKit"
     "SingletonStores|ACountdownOfYourOwn|A countdown of your own"
+    "SingletonStores|AStorageOfYourOwn|A storage of your own"
     "SingletonStoresTesting|TestingWithStores|Testing with stores"
     "Timers|CountdownsThatAgree|Countdowns that agree"
     "Automaton|ScreenFlowsAsStateMachines|Screen flows as state machines"

@@ -18,6 +18,7 @@ import Testing
     static let requiredArticles = [
         "GettingStarted", "FromAPlainSingleton", "Errors", "PersistenceAndRecovery", "SwiftUIAndUIKit", "StoresInFeatureModules",
         "TestingWithStores", "CountdownsThatAgree", "ScreenFlowsAsStateMachines", "ACountdownOfYourOwn", "AnAppAndItsWidget",
+        "AStorageOfYourOwn",
     ]
 
     static let root = URL(fileURLWithPath: #filePath)

@@ -27,8 +27,9 @@ import Foundation
 /// Migrating happens under the document's lock: the old document is first copied aside as a
 /// backup, then replaced by the migrated one; a step that fails leaves the document as it was,
 /// and a document of a newer version is left in place, unchanged, and never written.
-/// <doc:PersistenceAndRecovery> ("Migrating your own documents") tells the whole story. ``InMemoryStorage`` holds typed values, so it
-/// ignores migrations.
+/// <doc:PersistenceAndRecovery> ("Migrating your own documents") tells the whole story. Every
+/// storage runs them, ``InMemoryStorage`` too: the values given to its initializer are taken at
+/// the current version.
 public struct DocumentMigrations<Value: Codable & Sendable>: Sendable {
     /// One step: a document's envelope of version `from` in, the envelope of `from + 1` out.
     struct Step: Sendable {

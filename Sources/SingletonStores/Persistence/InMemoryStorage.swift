@@ -41,10 +41,12 @@ public final class InMemoryStorage: StoreStorage {
     private final class KeyLock: Sendable {
         private let lock = Locked(())
 
+        /// Runs `body` holding the lock: after waiting for it when `waits` is `true`; else
+        /// only if it is free now (`nil` when it is not).
         func withLock<Result, Failure: Error>(
-            _ body: (inout Void) throws(Failure) -> sending Result
-        ) throws(Failure) -> sending Result {
-            try lock.withLock(body)
+            waits: Bool, _ body: (inout Void) throws(Failure) -> sending Result
+        ) throws(Failure) -> sending Result? {
+            waits ? try lock.withLock(body) : try lock.withLockIfAvailable(body)
         }
     }
 
@@ -115,8 +117,9 @@ public final class InMemoryStorage: StoreStorage {
     }
 
     /// Runs `body` on the bytes stored under `key` while holding the key's lock, and keeps what
-    /// it decided; see ``StoreStorage/transaction(_:waits:_:)``. Never waits for another
-    /// process: there is none.
+    /// it decided; see ``StoreStorage/transaction(_:waits:_:)``. Waits only for another
+    /// transaction of the same key in this process (there is no other process), and not at all
+    /// when `waits` is `false`: then it returns `nil` while the key is held.
     public func transaction<Result>(
         _ key: String,
         waits: Bool,
@@ -125,7 +128,7 @@ public final class InMemoryStorage: StoreStorage {
         let key = try StorageKey.validated(key)
         // The body runs under the key's own lock, as it runs under the key's file lock in
         // FileStorage, so it may run a transaction of another key (in a fixed order).
-        return try lock(forKey: key).withLock { (_: inout Void) throws(StorageError) -> DocumentCommit<Result> in
+        return try lock(forKey: key).withLock(waits: waits) { (_: inout Void) throws(StorageError) -> DocumentCommit<Result> in
             let current: Swift.Result<StoredBytes?, StorageError> = state.withLock { state in
                 if let failure = state.writeFailures[key] { return .failure(failure) }
                 return .success(Self.current(key, in: state))

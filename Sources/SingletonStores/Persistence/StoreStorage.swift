@@ -18,8 +18,9 @@ import Foundation
 ///
 /// Two storages come with the library: ``FileStorage`` (production: one file per document) and
 /// ``InMemoryStorage`` (tests and previews). <doc:AStorageOfYourOwn> shows how to write another —
-/// one that encrypts the bytes of a ``FileStorage``, or keeps them in a database — and how to
-/// check it with the conformance suite of `SingletonStoresTesting`.
+/// one that changes the bytes of a ``FileStorage`` on their way (to seal them, say), or keeps
+/// them somewhere else — and how to check it in one line with `StorageConformance.check`, from
+/// the SingletonStoresTesting library.
 ///
 /// ## What a storage promises
 /// - ``read(_:)`` never waits for a writer, and returns bytes that some transaction committed

@@ -126,3 +126,9 @@ func theAppReadsTheSharedCounter() {
     #expect(recorder.values(of: .wallet) == [StoreChange(old: 500, new: 120)])
 }
 // Doc "SingletonStoresTesting/Recording/ChangeRecorder.swift" snippet 1: end
+
+// Doc "SingletonStoresTesting/Conformance/StorageConformance.swift" snippet 1: begin
+@Test func myStorageKeepsItsPromises() {
+    StorageConformance.check { DictionaryStorage() }
+}
+// Doc "SingletonStoresTesting/Conformance/StorageConformance.swift" snippet 1: end
