@@ -29,9 +29,9 @@ extension StoreStorage {
         // A document long enough to be read as a stream is read once: under the lock when it is
         // free at once, so that the smaller value read from it is written back at once.
         if DocumentReading.isStreamed(stored, as: document),
-            let rewritten = try? DocumentTransaction(document: document, storage: self).run(waits: false, { _ in () })
+            let rewritten = try? DocumentTransaction(document: document, storage: self).runReading(waits: false, { _ in () })
         {
-            return StorageLoad(value: rewritten.value, isStored: rewritten.recovery == nil, recovery: rewritten.recovery)
+            return StorageLoad(value: rewritten.update.value, isStored: rewritten.wasStored, recovery: rewritten.update.recovery)
         }
         let first = DocumentReading.read(stored, as: document)
         if let failure = first.failure {
@@ -153,7 +153,16 @@ struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
     func run<Outcome>(
         waits: Bool, _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
+        try runReading(waits: waits, body)?.update
+    }
+
+    /// ``run(waits:_:)``, also saying whether `body` started from a stored value (`false`: from
+    /// the default, there being no usable document).
+    func runReading<Outcome>(
+        waits: Bool, _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> (update: StorageUpdate<Value, Outcome>, wasStored: Bool)? {
         let key = try document.validKey()
+        var wasStored = false
         let valueVersion = document.migrations?.version
         var written: (bytes: Data, location: URL)?
         var problem: (DocumentProblem, StoredBytes)?
@@ -163,6 +172,7 @@ struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
             problem = nil
             let read = current.map { DocumentReading.read($0, as: document) } ?? DocumentRead()
             if let failure = read.failure { throw failure }
+            wasStored = read.value != nil
             // A bad document that may not be moved aside (another program's file) refuses the
             // update before `body` runs: a body that spends or decides under this lock must not
             // act on a write that can never happen.
@@ -198,7 +208,7 @@ struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
         if let (bad, current) = problem {
             commit.result.recovery = DocumentReading.report(bad, of: current, keptAt: commit.keptAt)
         }
-        return commit.result
+        return (commit.result, wasStored)
     }
 
     /// Replaces the document's value with `value`; the report of a bad document moved aside
