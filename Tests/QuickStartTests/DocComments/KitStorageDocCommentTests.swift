@@ -166,11 +166,11 @@ do {
 }
 
 func storageLoadExample(storage: any StoreStorage) throws -> StoreCore<Settings> {
-// Doc "SingletonStores/Persistence/StorageLoad.swift" snippet 1: begin
+// Doc "SingletonStores/Persistence/Documents/StoreStorage+Documents.swift" snippet 1: begin
 let loaded = try storage.load(StoreDocument(key: "settings", default: Settings()))
 let core = StoreCore(loaded.value, channel: .settings)
 if let problem = loaded.recovery { report(problem) }   // after init, outside any lock
-// Doc "SingletonStores/Persistence/StorageLoad.swift" snippet 1: end
+// Doc "SingletonStores/Persistence/Documents/StoreStorage+Documents.swift" snippet 1: end
     return core
 }
 
@@ -185,13 +185,13 @@ let storage = FileStorage(reportNotice: { notice in logger.warning("\(notice)") 
 func storageUpdateExample(
     storage: any StoreStorage, state: borrowing Mutex<Ledger>, post: (Ledger) -> Void
 ) throws {
-// Doc "SingletonStores/Persistence/StorageUpdate.swift" snippet 1: begin
+// Doc "SingletonStores/Persistence/Documents/StoreStorage+Documents.swift" snippet 2: begin
 let update = try storage.update(StoreDocument(key: "purchases", default: Ledger())) {
     $0.spend(.boost)                        // returns false when there is none to spend
 }
 state.withLock { $0 = update.value }      // adopt what is on disk now
 if update.outcome { post(update.value) }  // post after every lock is released
-// Doc "SingletonStores/Persistence/StorageUpdate.swift" snippet 1: end
+// Doc "SingletonStores/Persistence/Documents/StoreStorage+Documents.swift" snippet 2: end
 }
 
 /// Compiles only: it uses the platform's data folder.
