@@ -24,7 +24,7 @@ recorded run of real processes, each read back by the real reader and judged by 
    writer, itself recorded and crashed the same way, and judged again (a second crash during
    recovery holds the same).
 
-Usage: crash_states.py --bin DEMO_CLI --shim IOFAULT_SO [--workloads a,b] [--plant NAME]
+Usage: crash_states.py --bin DEMO_CLI --shim IOFAULT_SO [--workloads a,b] [--skip c] [--plant NAME]
                        [--sample N] [--recoveries N] [--jobs J] [--no-strace] [--verbose]
 The last line reads "N crash states checked, M violations".
 """
@@ -869,6 +869,7 @@ def main() -> int:
     parser.add_argument("--bin", required=True, help="the demo-cli executable")
     parser.add_argument("--shim", required=True, help="iofault.so")
     parser.add_argument("--workloads", default="", help="comma-separated; all when empty")
+    parser.add_argument("--skip", default="", help="comma-separated workloads to leave out")
     parser.add_argument("--plant", default="", choices=[""] + PLANTS)
     parser.add_argument("--sample", type=int, default=0, help="check N crash states of each recording (fixed seed)")
     parser.add_argument("--recoveries", type=int, default=4,
@@ -886,6 +887,8 @@ def main() -> int:
         if name not in workloads and not any(w.startswith(name) for w in workloads):
             parser.error(f"unknown workload {name}; one of {', '.join(workloads)}")
     chosen = [w for w in workloads if w in chosen or any(w.startswith(c + "-") for c in chosen)]
+    skipped = [w for w in args.skip.split(",") if w]
+    chosen = [w for w in chosen if w not in skipped and not any(w.startswith(s + "-") for s in skipped)]
     if not args.no_strace and shutil.which("strace") is None:
         parser.error("strace is needed to check the record (or pass --no-strace)")
     work = tempfile.mkdtemp(prefix="crash-states-")
