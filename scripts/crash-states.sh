@@ -13,20 +13,4 @@
 # Prints "N crash states checked, M violations" and exits 1 when M is not 0. Needs cc, python3
 # and strace; builds demo-cli (debug) unless --bin is given.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-out=".build/crash-states"
-mkdir -p "$out"
-cc -shared -fPIC -O1 -Wall -Werror -o "$out/iofault.so" Tests/FaultSpace/iofault.c -ldl -lpthread
-bin=""
-args=()
-while (($#)); do
-    case "$1" in
-        --bin) bin="$2"; shift 2 ;;
-        *) args+=("$1"); shift ;;
-    esac
-done
-if [[ -z "$bin" ]]; then
-    swift build --product demo-cli >/dev/null
-    bin="$(swift build --show-bin-path)/demo-cli"
-fi
-exec python3 Tests/CrashStates/crash_states.py --bin "$bin" --shim "$out/iofault.so" "${args[@]+"${args[@]}"}"
+exec "$(dirname "$0")/iofault-run.sh" .build/crash-states Tests/CrashStates/crash_states.py "$@"

@@ -479,26 +479,37 @@ static void record_write(int fd, long long offset, ssize_t written, const struct
     record_put("\n");
 }
 
-// The offset a pwrite into a document goes to under the current-slot plant: the other slot's.
+// The offset a pwrite into a document goes to under the current-slot plant: the other slot's
+// (recorded as the plant acting).
 static off_t planted_offset(int fd, off_t offset) {
-    if (!planted("current-slot") || offset < slot_header || slot_size <= 0 || !fd_names_document(fd)) return offset;
+    if (!fd_tracked(fd) || !recording() || !planted("current-slot") || offset < slot_header || slot_size <= 0
+        || !fd_names_document(fd))
+        return offset;
     long slot = (long)((offset - slot_header) / slot_size);
     if (slot > 1) return offset;
+    record_begin();
+    record_plant();
+    record_done();
     return offset + (slot == 0 ? slot_size : -slot_size);
 }
 
-#define WRITE_BODY(fd, offset, vector, count, realcall) \
+// A call that changes the folder: numbered (and maybe failed) as any call, made under the
+// record's lock, and recorded by RECORD once it succeeded (a result of 0 or more).
+#define RECORDED_CALL(ret, label, ours, path, fd, realcall, RECORD) \
     long number = 0; \
-    int ours = fd_tracked(fd); \
-    if (ours && begin("write", NULL, fd, &number)) return -1; \
-    int records = ours && recording(); \
+    int mine = (ours); \
+    if (mine && begin(label, path, fd, &number)) return -1; \
+    int records = mine && recording(); \
     if (records) record_begin(); \
-    ssize_t result = realcall; \
+    ret result = realcall; \
     int saved = errno; \
-    if (records) { record_write(fd, offset, result, vector, count); record_done(); } \
-    if (ours) end(number); \
+    if (records) { if (result >= 0) { RECORD; } record_done(); } \
+    if (mine) end(number); \
     errno = saved; \
     return result;
+
+#define WRITE_BODY(fd, offset, vector, count, realcall) \
+    RECORDED_CALL(ssize_t, "write", fd_tracked(fd), NULL, fd, realcall, record_write(fd, offset, result, vector, count))
 
 ssize_t write(int fd, const void *buffer, size_t count) {
     REAL(ssize_t, write, int, const void *, size_t);
@@ -508,21 +519,13 @@ ssize_t write(int fd, const void *buffer, size_t count) {
 ssize_t pwrite(int fd, const void *buffer, size_t count, off_t offset) {
     REAL(ssize_t, pwrite, int, const void *, size_t, off_t);
     struct iovec one = {(void *)buffer, count};
-    if (fd_tracked(fd)) {
-        off_t moved = planted_offset(fd, offset);
-        if (moved != offset && recording()) { record_begin(); record_plant(); record_done(); }
-        offset = moved;
-    }
+    offset = planted_offset(fd, offset);
     WRITE_BODY(fd, offset, &one, 1, real_pwrite(fd, buffer, count, offset))
 }
 ssize_t pwrite64(int fd, const void *buffer, size_t count, off_t offset) {
     REAL(ssize_t, pwrite64, int, const void *, size_t, off_t);
     struct iovec one = {(void *)buffer, count};
-    if (fd_tracked(fd)) {
-        off_t moved = planted_offset(fd, offset);
-        if (moved != offset && recording()) { record_begin(); record_plant(); record_done(); }
-        offset = moved;
-    }
+    offset = planted_offset(fd, offset);
     WRITE_BODY(fd, offset, &one, 1, real_pwrite64(fd, buffer, count, offset))
 }
 ssize_t writev(int fd, const struct iovec *vector, int count) {
@@ -573,20 +576,8 @@ int fdatasync(int fd) {
 }
 
 #define TRUNCATE_BODY(fd, length, realcall) \
-    long number = 0; \
-    int ours = fd_tracked(fd); \
-    if (ours && begin("ftruncate", NULL, fd, &number)) return -1; \
-    int records = ours && recording(); \
-    if (records) record_begin(); \
-    int result = realcall; \
-    int saved = errno; \
-    if (records) { \
-        if (result == 0) { record_line_start("setsize"); record_number(inode_of(fd)); record_number(length); record_put("\n"); } \
-        record_done(); \
-    } \
-    if (ours) end(number); \
-    errno = saved; \
-    return result;
+    RECORDED_CALL(int, "ftruncate", fd_tracked(fd), NULL, fd, realcall, \
+                  record_line_start("setsize"); record_number(inode_of(fd)); record_number(length); record_put("\n"))
 
 int ftruncate(int fd, off_t length) {
     REAL(int, ftruncate, int, off_t);
@@ -727,17 +718,7 @@ int faccessat(int dirfd, const char *path, int mode, int flags) {
 }
 // A call that changes the folder's names, recorded once it succeeded (RECORD names what).
 #define CHANGE_CALL(label, ours, path, realcall, RECORD) \
-    long number = 0; \
-    int mine = (ours); \
-    if (mine && begin(label, path, -1, &number)) return -1; \
-    int records = mine && recording(); \
-    if (records) record_begin(); \
-    int result = realcall; \
-    int saved = errno; \
-    if (records) { if (result == 0) { RECORD; record_put("\n"); } record_done(); } \
-    if (mine) end(number); \
-    errno = saved; \
-    return result;
+    RECORDED_CALL(int, label, ours, path, -1, realcall, RECORD; record_put("\n"))
 
 // The in-place plant: the temporary file's bytes written over the document (O_TRUNC, write,
 // fsync), the temporary removed; recorded as those calls. Returns 1 when it acted.
