@@ -5,7 +5,7 @@
 # before their folder's fsync), each read back by a fault-free demo-cli and judged by one oracle.
 #
 #   scripts/crash-states.sh                      every workload, whole
-#   scripts/crash-states.sh --sample 40          40 crash states of each recording (what CI runs)
+#   scripts/crash-states.sh --sample 150         150 crash states of each recording (what CI runs)
 #   scripts/crash-states.sh --workloads updates,ledger
 #   scripts/crash-states.sh --plant in-place     a planted breakage: must report violations
 #   scripts/crash-states.sh --bin PATH ...       another build of demo-cli
