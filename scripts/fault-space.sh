@@ -12,20 +12,4 @@
 # Other options go to the search (--commands buy,use --states fresh --faults EIO --jobs 2 --verbose).
 # Needs cc and python3 (and strace for --coverage); builds demo-cli (debug) unless --bin is given.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-out=".build/fault-space"
-mkdir -p "$out"
-cc -shared -fPIC -O1 -Wall -Werror -o "$out/iofault.so" Tests/FaultSpace/iofault.c -ldl
-bin=""
-args=()
-while (($#)); do
-    case "$1" in
-        --bin) bin="$2"; shift 2 ;;
-        *) args+=("$1"); shift ;;
-    esac
-done
-if [[ -z "$bin" ]]; then
-    swift build --product demo-cli >/dev/null
-    bin="$(swift build --show-bin-path)/demo-cli"
-fi
-exec python3 Tests/FaultSpace/fault_space.py --bin "$bin" --shim "$out/iofault.so" "${args[@]+"${args[@]}"}"
+exec "$(dirname "$0")/iofault-run.sh" .build/fault-space Tests/FaultSpace/fault_space.py "$@"

@@ -11,6 +11,32 @@
 //   IOFAULT_AT    the number of the call to act on (1 = the first counted call)
 //   IOFAULT_KIND  ENOSPC | EIO | EACCES (the call fails with that errno, doing nothing),
 //                 KILL_BEFORE (SIGKILL before the call), KILL_AFTER (SIGKILL once it returned)
+//   IOFAULT_AT_CALL  <call>:<n>, instead of IOFAULT_AT: act on the n-th call of that kind (the
+//                 names of the log: "fsync:2" is the second fsync on the folder, "rename:1" ...)
+//
+// Recording, for the crash-state enumerator (Tests/CrashStates, scripts/crash-states.sh):
+//   IOFAULT_RECORD  a file to which every call that changes the folder is appended, once it
+//                 succeeded, in the order the calls took effect across threads and processes
+//                 (each call and its line are made under a lock on that file), with its bytes:
+//                 "<pid> open <path> <inode> <created> <truncated>", "<pid> write <inode> <offset>
+//                 <hex bytes>", "<pid> setsize <inode> <size>", "<pid> fallocate <inode> <mode>
+//                 <offset> <length>", "<pid> sync <inode>", "<pid> syncdir <path>", "<pid> rename
+//                 <from> <to> <flags>", "<pid> unlink <path>", "<pid> rmdir <path>", "<pid> mkdir
+//                 <path>", "<pid> link <from> <to>", "<pid> symlink <path>". Paths are relative to
+//                 the folder ("." the folder itself, ".." the folder above it, "!<path>" outside),
+//                 hex-encoded.
+//   IOFAULT_PLANT  a breakage the enumerator must catch, made in the recorded run:
+//                 no-file-sync    fsync/fdatasync of a file in the folder does nothing
+//                 no-folder-sync  fsync of the folder (or the one above it) does nothing
+//                 in-place        a rename of a temporary file ("~w-" in its name) over a
+//                                 document ("*.json") writes the document in place instead:
+//                                 open with O_TRUNC, write, fsync, then the temporary is removed
+//                 current-slot    (for a two-slot document file) a pwrite into a document at the
+//                                 offset of one slot goes to the other slot's offset instead;
+//                                 IOFAULT_SLOT_LAYOUT="<header bytes>,<slot bytes>" (4096,4096)
+//                 ftruncate-prealloc  (for a document file that preallocates) a fallocate(mode 0)
+//                                 of a document becomes an ftruncate to the same end
+//                 Each time a plant acts, "<pid> plant <name>" is recorded.
 //
 // Built by the script with `cc -shared -fPIC -O1 -o iofault.so iofault.c -ldl`; never part of the
 // package, never loaded by anything but the search.
@@ -19,6 +45,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,6 +71,18 @@ static int fault_kill = 0;  // 1 before, 2 after
 static long counter = 0;
 static unsigned char tracked[MAX_FDS];
 static int ready = 0;
+static char fault_label[32];
+static long fault_label_at = 0;
+static long label_counter = 0;
+
+// Recording (see the top of the file).
+static char record_path[4096];
+static int record_fd = -1;
+static pid_t record_pid = 0;
+static pthread_mutex_t record_mutex = PTHREAD_MUTEX_INITIALIZER;
+static char plant[32];
+static long slot_header = 4096, slot_size = 4096;
+static char parent[4096];
 
 __attribute__((constructor)) static void iofault_init(void) {
     const char *dir = getenv("IOFAULT_DIR");
@@ -62,6 +102,24 @@ __attribute__((constructor)) static void iofault_init(void) {
         else if (strcmp(kind, "KILL_BEFORE") == 0) fault_kill = 1;
         else if (strcmp(kind, "KILL_AFTER") == 0) fault_kill = 2;
     }
+    const char *at_call = getenv("IOFAULT_AT_CALL");
+    if (at_call != NULL) {
+        const char *colon = strchr(at_call, ':');
+        if (colon != NULL && (size_t)(colon - at_call) < sizeof(fault_label)) {
+            memcpy(fault_label, at_call, (size_t)(colon - at_call));
+            fault_label[colon - at_call] = 0;
+            fault_label_at = strtol(colon + 1, NULL, 10);
+        }
+    }
+    const char *record = getenv("IOFAULT_RECORD");
+    if (record != NULL && strlen(record) < sizeof(record_path)) strcpy(record_path, record);
+    const char *planted = getenv("IOFAULT_PLANT");
+    if (planted != NULL && strlen(planted) < sizeof(plant)) strcpy(plant, planted);
+    const char *layout = getenv("IOFAULT_SLOT_LAYOUT");
+    if (layout != NULL) sscanf(layout, "%ld,%ld", &slot_header, &slot_size);
+    strcpy(parent, folder);
+    char *slash = strrchr(parent, '/');
+    if (slash != NULL) { if (slash == parent) slash[1] = 0; else *slash = 0; }
     ready = 1;
 }
 
@@ -110,6 +168,9 @@ static void describe_fd(int fd, char *out, size_t size) {
 // Takes a number for the call; returns 1 when the call must fail with errno set.
 static int begin(const char *name, const char *path, int fd, long *number) {
     *number = __atomic_add_fetch(&counter, 1, __ATOMIC_SEQ_CST);
+    if (fault_label[0] != 0 && strcmp(name, fault_label) == 0
+        && __atomic_add_fetch(&label_counter, 1, __ATOMIC_SEQ_CST) == fault_label_at)
+        __atomic_store_n(&fault_at, *number, __ATOMIC_SEQ_CST);
     if (log_fd >= 0) {
         char described[4200];
         if (path == NULL) describe_fd(fd, described, sizeof described);
@@ -131,6 +192,148 @@ static void end(long number) {
     if (number == fault_at && fault_kill == 2) syscall(SYS_kill, getpid(), SIGKILL);
 }
 
+
+// ---- recording
+
+static int recording(void) { return ready && record_path[0] != 0; }
+static int planted(const char *name) { return ready && strcmp(plant, name) == 0; }
+
+static char record_buffer[65536];
+static size_t record_used = 0;
+
+static void record_flush(void) {
+    size_t done = 0;
+    while (done < record_used) {
+        ssize_t n = syscall(SYS_write, record_fd, record_buffer + done, record_used - done);
+        if (n <= 0) break;
+        done += (size_t)n;
+    }
+    record_used = 0;
+}
+
+static void record_put(const char *text) {
+    size_t length = strlen(text);
+    if (record_used + length > sizeof record_buffer) record_flush();
+    if (length > sizeof record_buffer) length = sizeof record_buffer;
+    memcpy(record_buffer + record_used, text, length);
+    record_used += length;
+}
+
+static void record_hex(const unsigned char *bytes, size_t count) {
+    static const char digits[] = "0123456789abcdef";
+    if (count == 0) { record_put("-"); return; }
+    for (size_t i = 0; i < count; i++) {
+        if (record_used + 2 > sizeof record_buffer) record_flush();
+        record_buffer[record_used++] = digits[bytes[i] >> 4];
+        record_buffer[record_used++] = digits[bytes[i] & 15];
+    }
+}
+
+static void record_number(long long value) {
+    char text[32];
+    snprintf(text, sizeof text, " %lld", value);
+    record_put(text);
+}
+
+// Starts a recorded call: the lock that orders the calls of every process is taken (a mutex for
+// this process's threads, flock on the record for the others) and kept until record_done.
+static void record_begin(void) {
+    pthread_mutex_lock(&record_mutex);
+    if (record_fd < 0 || record_pid != getpid()) {
+        if (record_fd >= 0) syscall(SYS_close, record_fd);  // a forked child: its own description
+        record_fd = (int)syscall(SYS_openat, AT_FDCWD, record_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        record_pid = getpid();
+    }
+    if (record_fd >= 0) syscall(SYS_flock, record_fd, LOCK_EX);
+}
+
+static void record_line_start(const char *call) {
+    char text[64];
+    snprintf(text, sizeof text, "%d %s", (int)getpid(), call);
+    record_put(text);
+}
+
+static void record_done(void) {
+    if (record_fd >= 0) {
+        record_flush();
+        syscall(SYS_flock, record_fd, LOCK_UN);
+    }
+    record_used = 0;
+    pthread_mutex_unlock(&record_mutex);
+}
+
+// The absolute path of `path` as seen from `dirfd` (without following links), into `out`.
+static int absolute_at(int dirfd, const char *path, char *out, size_t size) {
+    if (path != NULL && path[0] == '/') {
+        if (strlen(path) >= size) return 0;
+        strcpy(out, path);
+    } else {
+        char base[4096];
+        ssize_t n;
+        if (dirfd == AT_FDCWD) {
+            n = syscall(SYS_getcwd, base, sizeof base);
+            if (n <= 0) return 0;
+            n = (ssize_t)strlen(base);
+        } else {
+            char link[64];
+            snprintf(link, sizeof link, "/proc/self/fd/%d", dirfd);
+            n = syscall(SYS_readlinkat, AT_FDCWD, link, base, sizeof base - 1);
+            if (n <= 0) return 0;
+            base[n] = 0;
+        }
+        if (path == NULL || path[0] == 0 || (path[0] == '.' && path[1] == 0)) snprintf(out, size, "%s", base);
+        else snprintf(out, size, "%s%s%s", base, (n == 1 && base[0] == '/') ? "" : "/", path);
+    }
+    size_t length = strlen(out);
+    while (length > 1 && out[length - 1] == '/') out[--length] = 0;
+    return 1;
+}
+
+// Records a path relative to the folder, hex-encoded: "." the folder, ".." the one above it,
+// "!<absolute path>" anything else.
+static void record_path_at(int dirfd, const char *path) {
+    char absolute[4200], relative[4300];
+    if (!absolute_at(dirfd, path, absolute, sizeof absolute)) strcpy(relative, "!?");
+    else if (strcmp(absolute, folder) == 0) strcpy(relative, ".");
+    else if (strncmp(absolute, folder, folder_length) == 0 && absolute[folder_length] == '/')
+        strcpy(relative, absolute + folder_length + 1);
+    else if (strcmp(absolute, parent) == 0) strcpy(relative, "..");
+    else snprintf(relative, sizeof relative, "!%s", absolute);
+    record_put(" ");
+    record_hex((const unsigned char *)relative, strlen(relative));
+}
+
+static int stat_fd(int fd, struct stat *info) { return (int)syscall(SYS_newfstatat, fd, "", info, AT_EMPTY_PATH); }
+
+static int stat_at(int dirfd, const char *path, struct stat *info) {
+    return (int)syscall(SYS_newfstatat, dirfd, path, info, AT_SYMLINK_NOFOLLOW);
+}
+
+static long long inode_of(int fd) {
+    struct stat info;
+    return stat_fd(fd, &info) == 0 ? (long long)info.st_ino : -1;
+}
+
+static void record_plant(void) {
+    record_line_start("plant ");
+    record_put(plant);
+    record_put("\n");
+}
+
+// Whether the descriptor's file (or the path) is a document: "*.json" with no "~" in its name.
+static int names_document(const char *path) {
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    size_t length = strlen(name);
+    return length > 5 && strcmp(name + length - 5, ".json") == 0 && strchr(name, '~') == NULL;
+}
+
+static int fd_names_document(int fd) {
+    char path[4200];
+    describe_fd(fd, path, sizeof path);
+    return names_document(path);
+}
+
 #define REAL(ret, name, ...) \
     static ret (*real_##name)(__VA_ARGS__) = NULL; \
     if (real_##name == NULL) real_##name = (ret (*)(__VA_ARGS__))dlsym(RTLD_NEXT, #name)
@@ -142,11 +345,28 @@ static int opened(int fd, int ours) {
     return fd;
 }
 
-#define OPEN_BODY(realcall, ours, label, path) \
+// An open that may create or truncate a file in the folder is recorded (made under the record's
+// lock, with whether it created the file, found by looking before).
+#define OPEN_BODY(realcall, ours, label, dirfd, path, flags) \
     long number = 0; \
     if (ours) { if (begin(label, path, -1, &number)) return -1; } \
+    int changes = (ours) && recording() && ((flags) & (O_CREAT | O_TRUNC)); \
+    struct stat before; \
+    int existed = 0; \
+    if (changes) { record_begin(); existed = stat_at(dirfd, path, &before) == 0; } \
     int fd = realcall; \
     int saved = errno; \
+    if (changes) { \
+        if (fd >= 0) { \
+            record_line_start("open"); \
+            record_path_at(dirfd, path); \
+            record_number(inode_of(fd)); \
+            record_number(!existed); \
+            record_number(((flags) & O_TRUNC) && existed && before.st_size > 0); \
+            record_put("\n"); \
+        } \
+        record_done(); \
+    } \
     opened(fd, ours); \
     if (ours) end(number); \
     errno = saved; \
@@ -160,46 +380,46 @@ static mode_t mode_of(int flags, va_list args) {
 int open(const char *path, int flags, ...) {
     va_list args; va_start(args, flags); mode_t mode = mode_of(flags, args); va_end(args);
     REAL(int, open, const char *, int, ...);
-    OPEN_BODY(real_open(path, flags, mode), in_folder(path), "open", path)
+    OPEN_BODY(real_open(path, flags, mode), in_folder(path), "open", AT_FDCWD, path, flags)
 }
 int open64(const char *path, int flags, ...) {
     va_list args; va_start(args, flags); mode_t mode = mode_of(flags, args); va_end(args);
     REAL(int, open64, const char *, int, ...);
-    OPEN_BODY(real_open64(path, flags, mode), in_folder(path), "open", path)
+    OPEN_BODY(real_open64(path, flags, mode), in_folder(path), "open", AT_FDCWD, path, flags)
 }
 int __open_2(const char *path, int flags) {
     REAL(int, __open_2, const char *, int);
-    OPEN_BODY(real___open_2(path, flags), in_folder(path), "open", path)
+    OPEN_BODY(real___open_2(path, flags), in_folder(path), "open", AT_FDCWD, path, flags)
 }
 int __open64_2(const char *path, int flags) {
     REAL(int, __open64_2, const char *, int);
-    OPEN_BODY(real___open64_2(path, flags), in_folder(path), "open", path)
+    OPEN_BODY(real___open64_2(path, flags), in_folder(path), "open", AT_FDCWD, path, flags)
 }
 int openat(int dirfd, const char *path, int flags, ...) {
     va_list args; va_start(args, flags); mode_t mode = mode_of(flags, args); va_end(args);
     REAL(int, openat, int, const char *, int, ...);
-    OPEN_BODY(real_openat(dirfd, path, flags, mode), at_in_folder(dirfd, path), "open", path)
+    OPEN_BODY(real_openat(dirfd, path, flags, mode), at_in_folder(dirfd, path), "open", dirfd, path, flags)
 }
 int openat64(int dirfd, const char *path, int flags, ...) {
     va_list args; va_start(args, flags); mode_t mode = mode_of(flags, args); va_end(args);
     REAL(int, openat64, int, const char *, int, ...);
-    OPEN_BODY(real_openat64(dirfd, path, flags, mode), at_in_folder(dirfd, path), "open", path)
+    OPEN_BODY(real_openat64(dirfd, path, flags, mode), at_in_folder(dirfd, path), "open", dirfd, path, flags)
 }
 int __openat_2(int dirfd, const char *path, int flags) {
     REAL(int, __openat_2, int, const char *, int);
-    OPEN_BODY(real___openat_2(dirfd, path, flags), at_in_folder(dirfd, path), "open", path)
+    OPEN_BODY(real___openat_2(dirfd, path, flags), at_in_folder(dirfd, path), "open", dirfd, path, flags)
 }
 int __openat64_2(int dirfd, const char *path, int flags) {
     REAL(int, __openat64_2, int, const char *, int);
-    OPEN_BODY(real___openat64_2(dirfd, path, flags), at_in_folder(dirfd, path), "open", path)
+    OPEN_BODY(real___openat64_2(dirfd, path, flags), at_in_folder(dirfd, path), "open", dirfd, path, flags)
 }
 int creat(const char *path, mode_t mode) {
     REAL(int, creat, const char *, mode_t);
-    OPEN_BODY(real_creat(path, mode), in_folder(path), "open", path)
+    OPEN_BODY(real_creat(path, mode), in_folder(path), "open", AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC)
 }
 int creat64(const char *path, mode_t mode) {
     REAL(int, creat64, const char *, mode_t);
-    OPEN_BODY(real_creat64(path, mode), in_folder(path), "open", path)
+    OPEN_BODY(real_creat64(path, mode), in_folder(path), "open", AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC)
 }
 
 int close(int fd) {
@@ -241,41 +461,164 @@ ssize_t readv(int fd, const struct iovec *vector, int count) {
     REAL(ssize_t, readv, int, const struct iovec *, int);
     FD_CALL(ssize_t, "read", fd, -1, real_readv(fd, vector, count))
 }
+// A write to a file in the folder is recorded with its offset and bytes; `offset` is -1 for
+// write/writev (the offset is where the descriptor's position was, found after the call).
+static void record_write(int fd, long long offset, ssize_t written, const struct iovec *vector, int count) {
+    if (written <= 0) return;
+    if (offset < 0) offset = (long long)syscall(SYS_lseek, fd, 0, SEEK_CUR) - written;
+    record_line_start("write");
+    record_number(inode_of(fd));
+    record_number(offset);
+    record_put(" ");
+    size_t left = (size_t)written;
+    for (int i = 0; i < count && left > 0; i++) {
+        size_t part = vector[i].iov_len < left ? vector[i].iov_len : left;
+        record_hex((const unsigned char *)vector[i].iov_base, part);
+        left -= part;
+    }
+    record_put("\n");
+}
+
+// The offset a pwrite into a document goes to under the current-slot plant: the other slot's
+// (recorded as the plant acting).
+static off_t planted_offset(int fd, off_t offset) {
+    if (!fd_tracked(fd) || !recording() || !planted("current-slot") || offset < slot_header || slot_size <= 0
+        || !fd_names_document(fd))
+        return offset;
+    long slot = (long)((offset - slot_header) / slot_size);
+    if (slot > 1) return offset;
+    record_begin();
+    record_plant();
+    record_done();
+    return offset + (slot == 0 ? slot_size : -slot_size);
+}
+
+// A call that changes the folder: numbered (and maybe failed) as any call, made under the
+// record's lock, and recorded by RECORD once it succeeded (a result of 0 or more).
+#define RECORDED_CALL(ret, label, ours, path, fd, realcall, RECORD) \
+    long number = 0; \
+    int mine = (ours); \
+    if (mine && begin(label, path, fd, &number)) return -1; \
+    int records = mine && recording(); \
+    if (records) record_begin(); \
+    ret result = realcall; \
+    int saved = errno; \
+    if (records) { if (result >= 0) { RECORD; } record_done(); } \
+    if (mine) end(number); \
+    errno = saved; \
+    return result;
+
+#define WRITE_BODY(fd, offset, vector, count, realcall) \
+    RECORDED_CALL(ssize_t, "write", fd_tracked(fd), NULL, fd, realcall, record_write(fd, offset, result, vector, count))
+
 ssize_t write(int fd, const void *buffer, size_t count) {
     REAL(ssize_t, write, int, const void *, size_t);
-    FD_CALL(ssize_t, "write", fd, -1, real_write(fd, buffer, count))
+    struct iovec one = {(void *)buffer, count};
+    WRITE_BODY(fd, -1, &one, 1, real_write(fd, buffer, count))
 }
 ssize_t pwrite(int fd, const void *buffer, size_t count, off_t offset) {
     REAL(ssize_t, pwrite, int, const void *, size_t, off_t);
-    FD_CALL(ssize_t, "write", fd, -1, real_pwrite(fd, buffer, count, offset))
+    struct iovec one = {(void *)buffer, count};
+    offset = planted_offset(fd, offset);
+    WRITE_BODY(fd, offset, &one, 1, real_pwrite(fd, buffer, count, offset))
 }
 ssize_t pwrite64(int fd, const void *buffer, size_t count, off_t offset) {
     REAL(ssize_t, pwrite64, int, const void *, size_t, off_t);
-    FD_CALL(ssize_t, "write", fd, -1, real_pwrite64(fd, buffer, count, offset))
+    struct iovec one = {(void *)buffer, count};
+    offset = planted_offset(fd, offset);
+    WRITE_BODY(fd, offset, &one, 1, real_pwrite64(fd, buffer, count, offset))
 }
 ssize_t writev(int fd, const struct iovec *vector, int count) {
     REAL(ssize_t, writev, int, const struct iovec *, int);
-    FD_CALL(ssize_t, "write", fd, -1, real_writev(fd, vector, count))
+    WRITE_BODY(fd, -1, vector, count, real_writev(fd, vector, count))
 }
+
+// A sync of a file or folder in the folder, or of the folder above it (which makes the folder's
+// own creation durable), is recorded; the no-file-sync and no-folder-sync plants skip it.
+#define SYNC_BODY(label, fd, realcall) \
+    long number = 0; \
+    int ours = fd_tracked(fd); \
+    struct stat info; \
+    int isFolder = 0, isParent = 0; \
+    if (recording() && stat_fd(fd, &info) == 0) { \
+        isFolder = S_ISDIR(info.st_mode); \
+        if (!ours && isFolder) { char path[4200]; describe_fd(fd, path, sizeof path); isParent = strcmp(path, parent) == 0; } \
+    } \
+    if (ours && begin(label, NULL, fd, &number)) return -1; \
+    int records = (ours || isParent) && recording(); \
+    if (records && ((isFolder && planted("no-folder-sync")) || (!isFolder && planted("no-file-sync")))) { \
+        record_begin(); record_plant(); record_done(); \
+        if (ours) end(number); \
+        return 0; \
+    } \
+    if (records) record_begin(); \
+    int result = realcall; \
+    int saved = errno; \
+    if (records) { \
+        if (result == 0) { \
+            if (isFolder) { record_line_start("syncdir"); record_path_at(fd, NULL); } \
+            else { record_line_start("sync"); record_number(inode_of(fd)); } \
+            record_put("\n"); \
+        } \
+        record_done(); \
+    } \
+    if (ours) end(number); \
+    errno = saved; \
+    return result;
+
 int fsync(int fd) {
     REAL(int, fsync, int);
-    FD_CALL(int, "fsync", fd, -1, real_fsync(fd))
+    SYNC_BODY("fsync", fd, real_fsync(fd))
 }
 int fdatasync(int fd) {
     REAL(int, fdatasync, int);
-    FD_CALL(int, "fdatasync", fd, -1, real_fdatasync(fd))
+    SYNC_BODY("fdatasync", fd, real_fdatasync(fd))
 }
+
+#define TRUNCATE_BODY(fd, length, realcall) \
+    RECORDED_CALL(int, "ftruncate", fd_tracked(fd), NULL, fd, realcall, \
+                  record_line_start("setsize"); record_number(inode_of(fd)); record_number(length); record_put("\n"))
+
 int ftruncate(int fd, off_t length) {
     REAL(int, ftruncate, int, off_t);
-    FD_CALL(int, "ftruncate", fd, -1, real_ftruncate(fd, length))
+    TRUNCATE_BODY(fd, (long long)length, real_ftruncate(fd, length))
 }
 int ftruncate64(int fd, off_t length) {
     REAL(int, ftruncate64, int, off_t);
-    FD_CALL(int, "ftruncate", fd, -1, real_ftruncate64(fd, length))
+    TRUNCATE_BODY(fd, (long long)length, real_ftruncate64(fd, length))
 }
 int fallocate(int fd, int mode, off_t offset, off_t length) {
     REAL(int, fallocate, int, int, off_t, off_t);
-    FD_CALL(int, "fallocate", fd, -1, real_fallocate(fd, mode, offset, length))
+    long number = 0;
+    int ours = fd_tracked(fd);
+    if (ours && begin("fallocate", NULL, fd, &number)) return -1;
+    int records = ours && recording();
+    if (records) record_begin();
+    int result;
+    if (records && mode == 0 && planted("ftruncate-prealloc") && fd_names_document(fd)) {
+        record_plant();
+        struct stat info;
+        result = 0;
+        if (stat_fd(fd, &info) == 0 && info.st_size < offset + length) {
+            result = (int)syscall(SYS_ftruncate, fd, (long)(offset + length));
+            if (result == 0) { record_line_start("setsize"); record_number(inode_of(fd)); record_number(offset + length); record_put("\n"); }
+        }
+    } else {
+        result = real_fallocate(fd, mode, offset, length);
+        if (records && result == 0) {
+            record_line_start("fallocate");
+            record_number(inode_of(fd));
+            record_number(mode);
+            record_number(offset);
+            record_number(length);
+            record_put("\n");
+        }
+    }
+    int saved = errno;
+    if (records) record_done();
+    if (ours) end(number);
+    errno = saved;
+    return result;
 }
 int flock(int fd, int operation) {
     REAL(int, flock, int, int);
@@ -373,43 +716,127 @@ int faccessat(int dirfd, const char *path, int mode, int flags) {
     REAL(int, faccessat, int, const char *, int, int);
     PATH_CALL(int, "access", at_in_folder(dirfd, path), path, -1, real_faccessat(dirfd, path, mode, flags))
 }
+// A call that changes the folder's names, recorded once it succeeded (RECORD names what).
+#define CHANGE_CALL(label, ours, path, realcall, RECORD) \
+    RECORDED_CALL(int, label, ours, path, -1, realcall, RECORD; record_put("\n"))
+
+// The in-place plant: the temporary file's bytes written over the document (O_TRUNC, write,
+// fsync), the temporary removed; recorded as those calls. Returns 1 when it acted.
+static int write_in_place(int fromfd, const char *from, int tofd, const char *to, int *result) {
+    char source[4200], target[4200];
+    if (!planted("in-place") || !recording()) return 0;
+    if (!absolute_at(fromfd, from, source, sizeof source) || !absolute_at(tofd, to, target, sizeof target)) return 0;
+    if (strstr(strrchr(source, '/') ? strrchr(source, '/') : source, "~w-") == NULL || !names_document(target)) return 0;
+    int in = (int)syscall(SYS_openat, AT_FDCWD, source, O_RDONLY | O_CLOEXEC);
+    if (in < 0) return 0;
+    struct stat info;
+    if (stat_fd(in, &info) != 0) { syscall(SYS_close, in); return 0; }
+    size_t size = (size_t)info.st_size;
+    unsigned char *bytes = malloc(size ? size : 1);
+    size_t got = 0;
+    while (bytes != NULL && got < size) {
+        ssize_t n = syscall(SYS_read, in, bytes + got, size - got);
+        if (n <= 0) break;
+        got += (size_t)n;
+    }
+    syscall(SYS_close, in);
+    if (bytes == NULL) return 0;
+    record_begin();
+    record_plant();
+    struct stat before;
+    int existed = stat_at(AT_FDCWD, target, &before) == 0;
+    int out = (int)syscall(SYS_openat, AT_FDCWD, target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    *result = -1;
+    if (out >= 0) {
+        record_line_start("open");
+        record_path_at(AT_FDCWD, target);
+        record_number(inode_of(out));
+        record_number(!existed);
+        record_number(existed && before.st_size > 0);
+        record_put("\n");
+        size_t done = 0;
+        while (done < got) {
+            ssize_t n = syscall(SYS_write, out, bytes + done, got - done);
+            if (n <= 0) break;
+            struct iovec part = {bytes + done, (size_t)n};
+            record_write(out, (long long)done, n, &part, 1);
+            done += (size_t)n;
+        }
+        if (done == got && syscall(SYS_fsync, out) == 0) {
+            record_line_start("sync");
+            record_number(inode_of(out));
+            record_put("\n");
+            if (syscall(SYS_unlinkat, AT_FDCWD, source, 0) == 0) {
+                record_line_start("unlink");
+                record_path_at(AT_FDCWD, source);
+                record_put("\n");
+                *result = 0;
+            }
+        }
+        syscall(SYS_close, out);
+    }
+    record_done();
+    free(bytes);
+    if (*result != 0) errno = EIO;
+    return 1;
+}
+
+#define RECORD_TWO(call, fromfd, from, tofd, to) \
+    record_line_start(call); record_path_at(fromfd, from); record_path_at(tofd, to)
+#define RECORD_ONE(call, dirfd, path) record_line_start(call); record_path_at(dirfd, path)
+
 int rename(const char *from, const char *to) {
     REAL(int, rename, const char *, const char *);
-    PATH_CALL(int, "rename", in_folder(from) || in_folder(to), to, -1, real_rename(from, to))
+    int planted_result;
+    if ((in_folder(from) || in_folder(to)) && write_in_place(AT_FDCWD, from, AT_FDCWD, to, &planted_result))
+        return planted_result;
+    CHANGE_CALL("rename", in_folder(from) || in_folder(to), to, real_rename(from, to),
+                RECORD_TWO("rename", AT_FDCWD, from, AT_FDCWD, to); record_number(0))
 }
 int renameat(int fromfd, const char *from, int tofd, const char *to) {
     REAL(int, renameat, int, const char *, int, const char *);
-    PATH_CALL(int, "rename", at_in_folder(fromfd, from) || at_in_folder(tofd, to), to, -1,
-              real_renameat(fromfd, from, tofd, to))
+    int planted_result;
+    int ours = at_in_folder(fromfd, from) || at_in_folder(tofd, to);
+    if (ours && write_in_place(fromfd, from, tofd, to, &planted_result)) return planted_result;
+    CHANGE_CALL("rename", ours, to, real_renameat(fromfd, from, tofd, to),
+                RECORD_TWO("rename", fromfd, from, tofd, to); record_number(0))
 }
 int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned int flags) {
     REAL(int, renameat2, int, const char *, int, const char *, unsigned int);
-    PATH_CALL(int, "rename", at_in_folder(fromfd, from) || at_in_folder(tofd, to), to, -1,
-              real_renameat2(fromfd, from, tofd, to, flags))
+    int planted_result;
+    int ours = at_in_folder(fromfd, from) || at_in_folder(tofd, to);
+    if (ours && flags == 0 && write_in_place(fromfd, from, tofd, to, &planted_result)) return planted_result;
+    CHANGE_CALL("rename", ours, to, real_renameat2(fromfd, from, tofd, to, flags),
+                RECORD_TWO("rename", fromfd, from, tofd, to); record_number(flags))
 }
 int unlink(const char *path) {
     REAL(int, unlink, const char *);
-    PATH_CALL(int, "unlink", in_folder(path), path, -1, real_unlink(path))
+    CHANGE_CALL("unlink", in_folder(path), path, real_unlink(path), RECORD_ONE("unlink", AT_FDCWD, path))
 }
 int unlinkat(int dirfd, const char *path, int flags) {
     REAL(int, unlinkat, int, const char *, int);
-    PATH_CALL(int, "unlink", at_in_folder(dirfd, path), path, -1, real_unlinkat(dirfd, path, flags))
+    CHANGE_CALL("unlink", at_in_folder(dirfd, path), path, real_unlinkat(dirfd, path, flags),
+                RECORD_ONE((flags & AT_REMOVEDIR) ? "rmdir" : "unlink", dirfd, path))
 }
 int rmdir(const char *path) {
     REAL(int, rmdir, const char *);
-    PATH_CALL(int, "unlink", in_folder(path), path, -1, real_rmdir(path))
+    CHANGE_CALL("unlink", in_folder(path), path, real_rmdir(path), RECORD_ONE("rmdir", AT_FDCWD, path))
 }
 int remove(const char *path) {
     REAL(int, remove, const char *);
-    PATH_CALL(int, "unlink", in_folder(path), path, -1, real_remove(path))
+    struct stat info;
+    int folderish = in_folder(path) && stat_at(AT_FDCWD, path, &info) == 0 && S_ISDIR(info.st_mode);
+    CHANGE_CALL("unlink", in_folder(path), path, real_remove(path),
+                RECORD_ONE(folderish ? "rmdir" : "unlink", AT_FDCWD, path))
 }
 int mkdir(const char *path, mode_t mode) {
     REAL(int, mkdir, const char *, mode_t);
-    PATH_CALL(int, "mkdir", in_folder(path), path, -1, real_mkdir(path, mode))
+    CHANGE_CALL("mkdir", in_folder(path), path, real_mkdir(path, mode), RECORD_ONE("mkdir", AT_FDCWD, path))
 }
 int mkdirat(int dirfd, const char *path, mode_t mode) {
     REAL(int, mkdirat, int, const char *, mode_t);
-    PATH_CALL(int, "mkdir", at_in_folder(dirfd, path), path, -1, real_mkdirat(dirfd, path, mode))
+    CHANGE_CALL("mkdir", at_in_folder(dirfd, path), path, real_mkdirat(dirfd, path, mode),
+                RECORD_ONE("mkdir", dirfd, path))
 }
 int chmod(const char *path, mode_t mode) {
     REAL(int, chmod, const char *, mode_t);
@@ -433,16 +860,17 @@ int fchownat(int dirfd, const char *path, uid_t owner, gid_t group, int flags) {
 }
 int link(const char *from, const char *to) {
     REAL(int, link, const char *, const char *);
-    PATH_CALL(int, "link", in_folder(from) || in_folder(to), to, -1, real_link(from, to))
+    CHANGE_CALL("link", in_folder(from) || in_folder(to), to, real_link(from, to),
+                RECORD_TWO("link", AT_FDCWD, from, AT_FDCWD, to))
 }
 int linkat(int fromfd, const char *from, int tofd, const char *to, int flags) {
     REAL(int, linkat, int, const char *, int, const char *, int);
-    PATH_CALL(int, "link", at_in_folder(fromfd, from) || at_in_folder(tofd, to), to, -1,
-              real_linkat(fromfd, from, tofd, to, flags))
+    CHANGE_CALL("link", at_in_folder(fromfd, from) || at_in_folder(tofd, to), to,
+                real_linkat(fromfd, from, tofd, to, flags), RECORD_TWO("link", fromfd, from, tofd, to))
 }
 int symlink(const char *target, const char *path) {
     REAL(int, symlink, const char *, const char *);
-    PATH_CALL(int, "link", in_folder(path), path, -1, real_symlink(target, path))
+    CHANGE_CALL("link", in_folder(path), path, real_symlink(target, path), RECORD_ONE("symlink", AT_FDCWD, path))
 }
 ssize_t readlink(const char *path, char *buffer, size_t size) {
     REAL(ssize_t, readlink, const char *, char *, size_t);

@@ -324,6 +324,9 @@ enum FileStorageFolder {
             }
             let isLast = index == names.count - 1
             if createdIt {
+                // The new folder's name is durable only once the folder it was made in is synced:
+                // without it, a crash after the first acknowledged write could lose the folder.
+                parent.syncNames()
                 guard info.st_uid == me else {
                     throw .folderUnavailable(
                         folder: folder, reason: "\(path.escapingControlCharacters) was replaced while it was being created")

@@ -63,6 +63,17 @@ final class OpenFolder {
         openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     }
 
+    /// Flushes this folder's names to disk (`fsync` of a descriptor opened for reading), so that
+    /// a folder just made in it is still there after a crash; a failure is ignored, as the
+    /// folder's own sync after a rename ignores it.
+    func syncNames() {
+        let readable = readable()
+        if readable >= 0 {
+            _ = fsync(readable)
+            close(readable)
+        }
+    }
+
     /// The flags a folder is opened with.
     #if os(Linux)
     static let flags = pathOnly | O_DIRECTORY | O_CLOEXEC
