@@ -24,7 +24,7 @@ public struct MeasuredOperation {
         read-limit-override, read-override-dependency, read-override-swinject, \
         read-override-anyobject, read-cast, scope, scope-limit, scope-dependency, notify<N>, \
         notify<N>-raw, notify<N>-combine, observe1, observe1-limit, persisted, persisted-limit, \
-        churn, churn-raw
+        churn, churn-raw, read-valuestore, read-valuestore-stub, notify100-valuestore-stub
         """
 
     /// Makes the operation called `name` (see ``names``), or returns `nil` for an unknown name.
@@ -137,6 +137,15 @@ public struct MeasuredOperation {
         case "churn-raw":
             let center = NotificationCenter()
             return MeasuredOperation { n in for _ in 0..<n { ObserverChurn.raw(center, count: Catalog.churnObservers) } }
+        case "read-valuestore":
+            let fixture = ValueStoreFixture(onDisk: true)
+            return MeasuredOperation { n in for _ in 0..<n { consume(fixture.read()) } }
+        case "read-valuestore-stub":
+            let fixture = ValueStoreFixture(onDisk: false)
+            return MeasuredOperation { n in for _ in 0..<n { consume(fixture.read()) } }
+        case "notify100-valuestore-stub":
+            let fixture = ValueStoreFixture(onDisk: false, observers: 100)
+            return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }
         case "logged1":
             let fixture = LoggedNotify()
             return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }

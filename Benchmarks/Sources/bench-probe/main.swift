@@ -38,11 +38,15 @@ func nanosecondsPerOperation(_ operation: MeasuredOperation, _ n: Int) -> Double
 let pairs: [(row: String, ours: String, limit: String, block: Int)] = [
     ("read", "read", "read-limit", 100_000),
     ("readInOverride", "read-override", "read-limit-override", 100_000),
+    // The README's `ValueStore`, on a `FileStorage` and as a stub, against the same limit.
+    ("readValueStore", "read-valuestore", "read-limit", 100_000),
+    ("readValueStoreStub", "read-valuestore-stub", "read-limit", 100_000),
     ("scope", "scope", "scope-limit", 10_000),
     // Ours against swift-dependencies' `withDependencies` (skipped when peers are not built).
     ("scopeVsDependencies", "scope", "scope-dependency", 10_000),
     ("notify1", "notify1", "notify1-raw", 1_000),
     ("notify100", "notify100", "notify100-raw", 30),
+    ("notify100ValueStoreStub", "notify100-valuestore-stub", "notify100-raw", 30),
     ("notify10000", "notify10000", "notify10000-raw", 1),
     ("observe1", "observe1", "observe1-limit", 10_000),
     ("changeLog", "logged1", "notify1", 1_000),

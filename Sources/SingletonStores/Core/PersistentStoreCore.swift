@@ -46,9 +46,10 @@ import StoreObservation
 /// at once, and the disk gets the newest value at most once per window (see
 /// ``StoreWritePolicy``); ``flush()`` writes it now.
 public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: Sendable {
-    // The in-memory state. Private, so that every write goes through `update`, which writes
-    // the document first: nothing can change the state without the disk.
-    private let core: StoreCore<State>
+    // The in-memory state. Outside this file it is only read (``state`` is inlined into the
+    // app, so that a read costs what a `StoreCore` read costs); every write goes through
+    // `update`, which writes the document first: nothing changes the state without the disk.
+    @usableFromInline let core: StoreCore<State>
     /// The document: its key, default value and migrations.
     public let document: StoreDocument<State>
     /// The problem found when the document was loaded, if it had to be kept aside, could not
@@ -196,7 +197,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     public var watchMechanism: StorageWatchMechanism? { watch?.mechanism }
 
     /// The current state.
-    public var state: State { core.state }
+    @inlinable public var state: State { core.state }
 
     /// The notification center changes are posted to.
     public var center: NotificationCenter { core.center }

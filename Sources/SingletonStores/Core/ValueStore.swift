@@ -36,7 +36,8 @@ import StoreObservation
 /// <doc:GettingStarted> starts with a value store, and says when a store is better written as a
 /// contract with intent methods.
 public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
-    private let core: PersistentStoreCore<Value>
+    /// The store's engine; visible to inlined reads of ``value``.
+    @usableFromInline let core: PersistentStoreCore<Value>
 
     /// The channel every committed change is posted on, named after the document:
     /// `SingletonStores.ValueStore.<key>` (its `name` is what classic observers use).
@@ -125,7 +126,7 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
 
     /// The current value. Reading it inside `withObservationTracking` (a SwiftUI `body`)
     /// registers a dependency on every change.
-    public var value: Value { core.state }
+    @inlinable public var value: Value { core.state }
 
     /// The problem found when the document was loaded, if it had to be kept aside; `nil` when
     /// it loaded cleanly or did not exist.
