@@ -205,7 +205,8 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     /// Changes the state on disk and in memory as one transaction, then posts the change: the
     /// transaction every `update` and `set` runs.
     private func write<Result>(_ body: (inout State) -> Result) throws(StorageError) -> Result {
-        try waitingTransaction(body)
+        guard let result = try transaction(waits: true, body) else { throw .gaveUpWaiting(forKey: document.key) }
+        return result
     }
 
     /// Like `update(_:)`, but never waits for another process: when it holds the document's
@@ -219,10 +220,13 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         try transaction(waits: false, body)
     }
 
-    /// Changes the state on disk and in memory as one transaction, as `update(_:)` does, with
-    /// a body that may also read or change another document under this one's lock (the
-    /// countdown spends an item in the purchases ledger so), and throw a ``StorageError`` to
-    /// change nothing.
+    /// The one transaction every change goes through, as `update(_:)` does it, with a body that
+    /// may also read or change another document under this one's lock (the countdown spends an
+    /// item in the purchases ledger so), and throw a ``StorageError`` to change nothing.
+    ///
+    /// The storage's locked read-modify-write runs `body` after numbering the write under the
+    /// lock (writes reach memory in disk order); a committed write is then adopted in memory
+    /// and posted.
     ///
     /// - Parameters:
     ///   - waits: Whether to wait for another process's lock, as `update(_:)` does; when
@@ -234,47 +238,19 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     package func transaction<Result>(
         waits: Bool, _ body: (inout State) throws(StorageError) -> Result
     ) throws(StorageError) -> Result? {
-        guard waits else {
-            return try transaction(
-                body, through: { (run) throws(StorageError) in try storage.updateIfAvailable(document, run) }, { $0 })?.outcome
-        }
-        return try waitingTransaction(body)
-    }
-
-    /// A transaction that waits for another process's lock (up to the storage's timeout).
-    private func waitingTransaction<Result>(
-        _ body: (inout State) throws(StorageError) -> Result
-    ) throws(StorageError) -> Result {
-        try transaction(body, through: { (run) throws(StorageError) in try storage.update(document, run) }, { $0 }).outcome
-    }
-
-    /// The one transaction every change goes through: `write` runs the storage's locked
-    /// read-modify-write with `run`, which numbers the write under the lock (writes reach
-    /// memory in disk order) and applies `body`; a committed write is then adopted in memory
-    /// and posted. `Committed` is the storage's answer (optional when the lock may be
-    /// held), `committedUpdate` finds the committed update in it.
-    private func transaction<Result, Committed>(
-        _ body: (inout State) throws(StorageError) -> Result,
-        through write: (_ run: (inout State) throws(StorageError) -> Result) throws(StorageError) -> Committed,
-        _ committedUpdate: (Committed) -> StorageUpdate<State, Result>?
-    ) throws(StorageError) -> Committed {
         if let refusal { throw refusal }
         let follows = tracker.beginWrite()
         defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
         var sequence: UInt64 = 0
         var folded: UInt64?
-        // `write` is called once, before this function returns: `body` does not escape.
-        let committed = try withoutActuallyEscaping(body) { (body) throws(StorageError) -> Committed in
-            try write { (state: inout State) throws(StorageError) -> Result in
-                (sequence, folded) = begin(&state)
-                return try body(&state)
-            }
+        let committed = try storage.update(document, waits: waits) { (state: inout State) throws(StorageError) -> Result in
+            (sequence, folded) = begin(&state)
+            return try body(&state)
         }
-        if let update = committedUpdate(committed) {
-            writes?.transactionCommitted(folded: folded)
-            adopt(update, sequence: sequence)
-        }
-        return committed
+        guard let committed else { return nil }
+        writes?.transactionCommitted(folded: folded)
+        adopt(committed, sequence: sequence)
+        return committed.outcome
     }
 
     /// Reads the document now, as a watch's news does, adopting what another process wrote.

@@ -24,14 +24,14 @@ extension StoreStorage {
     public func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError)
         -> StorageLoad<Value>
     {
-        let key = try document.validKey()
-        guard let stored = try read(key) else { return StorageLoad(value: document.defaultValue, isStored: false) }
+        guard let stored = try read(document.validKey()) else {
+            return StorageLoad(value: document.defaultValue, isStored: false)
+        }
+        let transaction = DocumentTransaction(document: document, storage: self)
         // A document long enough to be read as a stream is read once: under the lock when it is
         // free at once, so that the smaller value read from it is written back at once.
-        if DocumentReading.isStreamed(stored, as: document),
-            let rewritten = try? DocumentTransaction(document: document, storage: self).runReading(waits: false, { _ in () })
-        {
-            return StorageLoad(value: rewritten.update.value, isStored: rewritten.wasStored, recovery: rewritten.update.recovery)
+        if DocumentReading.isStreamed(stored, as: document), let locked = try? transaction.loadUnderLock() {
+            return locked
         }
         let first = DocumentReading.read(stored, as: document)
         if let failure = first.failure {
@@ -43,35 +43,13 @@ extension StoreStorage {
         if let value = first.value {
             // A migrated or long document is rewritten when the lock is free at once: best
             // effort, as the next write rewrites it anyway (and says why, if it still can't).
-            let rewritten = try? DocumentTransaction(document: document, storage: self).run(waits: false) { _ in () }
-            return StorageLoad(value: rewritten?.value ?? value, isStored: true)
+            return (try? transaction.loadUnderLock()) ?? StorageLoad(value: value, isStored: true)
         }
         guard let problem = first.problem else { return StorageLoad(value: document.defaultValue, isStored: false) }
         // Another program's file in the document's place is left alone: no lock is taken for it.
         try DocumentReading.checkMaySetAside(stored, problem: problem)
         // Moved aside only when the lock is free at once, after a look at what is there now.
-        var setAside: (DocumentProblem, StoredBytes)?
-        let moved = try transaction(key, waits: false) {
-            (current: StoredBytes?) throws(StorageError) -> DocumentDecision<StorageLoad<Value>> in
-            setAside = nil
-            let again = current.map { DocumentReading.read($0, as: document) } ?? DocumentRead()
-            if let failure = again.failure {
-                return DocumentDecision(StorageLoad(value: document.defaultValue, isStored: false, recovery: failure))
-            }
-            if let value = again.value { return DocumentDecision(StorageLoad(value: value, isStored: true)) }
-            guard let current, let problem = again.problem else {
-                return DocumentDecision(StorageLoad(value: document.defaultValue, isStored: false))
-            }
-            try DocumentReading.checkMaySetAside(current, problem: problem)
-            setAside = (problem, current)
-            return DocumentDecision(
-                StorageLoad(value: document.defaultValue, isStored: false), change: DocumentChange(settingAside: problem))
-        }
-        guard var moved else { return StorageLoad(value: document.defaultValue, isStored: false) }
-        if let (problem, current) = setAside {
-            moved.result.recovery = DocumentReading.report(problem, of: current, keptAt: moved.keptAt)
-        }
-        return moved.result
+        return try transaction.loadUnderLock() ?? StorageLoad(value: document.defaultValue, isStored: false)
     }
 
     /// Replaces what `document` holds with `value`, moving a bad document aside first.
@@ -120,10 +98,7 @@ extension StoreStorage {
         _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> StorageUpdate<Value, Outcome> {
         guard let update = try DocumentTransaction(document: document, storage: self).run(waits: true, body) else {
-            // A transaction that waits never comes back without a result; should a storage
-            // break that promise, say what happened.
-            throw .writeFailed(
-                file: URL(filePath: document.key), reason: "the storage gave up waiting for the document's lock")
+            throw .gaveUpWaiting(forKey: document.key)
         }
         return update
     }
@@ -157,9 +132,11 @@ struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
     }
 
     /// ``run(waits:_:)``, also saying whether `body` started from a stored value (`false`: from
-    /// the default, there being no usable document).
+    /// the default, there being no usable document). With `rewrites`, the value `body` leaves
+    /// is written even when it is the one read (a save: the document then records this
+    /// version's format).
     func runReading<Outcome>(
-        waits: Bool, _ body: (inout Value) throws(StorageError) -> Outcome
+        waits: Bool, rewrites: Bool = false, _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> (update: StorageUpdate<Value, Outcome>, wasStored: Bool)? {
         let key = try document.validKey()
         var wasStored = false
@@ -183,8 +160,10 @@ struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
             var value = read.value ?? document.defaultValue
             // The bytes read, when this process committed them, are the encoding of `value`:
             // then an unchanged value is one whose encoding is byte for byte what is stored.
-            let before: Data
-            if let encoding = read.encoding {
+            let before: Data?
+            if rewrites {
+                before = nil
+            } else if let encoding = read.encoding {
                 before = encoding
             } else {
                 before = try DocumentCoding.encode(value, key: key, store: document.identity, valueVersion: valueVersion)
@@ -214,29 +193,42 @@ struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
     /// Replaces the document's value with `value`; the report of a bad document moved aside
     /// first, if any.
     func save(_ value: Value) throws(StorageError) -> StorageError? {
-        let key = try document.validKey()
-        let valueVersion = document.migrations?.version
-        let data = try DocumentCoding.encode(value, key: key, store: document.identity, valueVersion: valueVersion)
-        var problem: (DocumentProblem, StoredBytes)?
-        var location: URL?
-        let commit = try storage.transaction(key, waits: true) {
-            (current: StoredBytes?) throws(StorageError) -> DocumentDecision<Void> in
-            problem = nil
-            location = current?.location
-            let read = current.map { DocumentReading.read($0, as: document) } ?? DocumentRead()
-            if let failure = read.failure { throw failure }
-            if let current, let bad = read.problem {
-                try DocumentReading.checkMaySetAside(current, problem: bad)
-                problem = (bad, current)
-            }
-            return DocumentDecision((), change: DocumentChange(bytes: data, settingAside: read.problem, backup: read.migration))
+        guard let saved = try runReading(waits: true, rewrites: true, { $0 = value }) else {
+            throw .gaveUpWaiting(forKey: document.key)
         }
-        guard let commit else {
-            throw .writeFailed(file: URL(filePath: key), reason: "the storage gave up waiting for the document's lock")
+        return saved.update.recovery
+    }
+
+    /// The document's value read under its lock when it is free at once (`nil` otherwise),
+    /// committing what the read calls for — a migrated or long document rewritten, a bad one
+    /// moved aside — with a document this store may not use (a newer version's, another
+    /// store's, one whose migration fails) reported as the load's recovery, as ``StoreStorage/load(_:)`` reports it.
+    func loadUnderLock() throws(StorageError) -> StorageLoad<Value>? {
+        do throws(StorageError) {
+            guard let read = try runReading(waits: false, { _ in () }) else { return nil }
+            return StorageLoad(value: read.update.value, isStored: read.wasStored, recovery: read.update.recovery)
+        } catch {
+            guard error.refusesWrites else { throw error }
+            return StorageLoad(value: document.defaultValue, isStored: false, recovery: error)
         }
-        if let location { WrittenDocuments.remember(data, of: Value.self, in: location, valueVersion: valueVersion) }
-        guard let (bad, current) = problem else { return nil }
-        return DocumentReading.report(bad, of: current, keptAt: commit.keptAt)
+    }
+}
+
+extension StoreStorage {
+    /// ``update(_:_:)`` when `waits`, else ``updateIfAvailable(_:_:)``: the one call for code
+    /// that chooses at run time.
+    func update<Value: Codable & Sendable, Outcome>(
+        _ document: StoreDocument<Value>, waits: Bool, _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> StorageUpdate<Value, Outcome>? {
+        try DocumentTransaction(document: document, storage: self).run(waits: waits, body)
+    }
+}
+
+extension StorageError {
+    /// What a transaction that waits reports should its storage come back without a result,
+    /// breaking the promise of ``StoreStorage/transaction(_:waits:_:)``: nothing was written.
+    static func gaveUpWaiting(forKey key: String) -> StorageError {
+        .writeFailed(file: URL(filePath: key), reason: "the storage gave up waiting for the document's lock")
     }
 }
 
