@@ -161,33 +161,17 @@ enum SlotFile {
     }
 
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, digits: Int) -> UInt64? {
-        guard bytes.count - position >= digits else { return nil }
-        var value: UInt64 = 0
-        for offset in 0..<digits {
-            let byte = bytes[position + offset]
-            guard (0x30...0x39).contains(byte) else { return nil }
-            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = times.addingReportingOverflow(UInt64(byte - 0x30))
-            guard !overflow, !carry else { return nil }
-            value = sum
-        }
+        guard bytes.count - position >= digits,
+            let value = FixedDigits.value(bytes[position..<(position + digits)], radix: 10)
+        else { return nil }
         position += digits
         return value
     }
 
     private static func hexNumber(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, digits: Int) -> UInt64? {
-        guard bytes.count - position >= digits else { return nil }
-        var value: UInt64 = 0
-        for offset in 0..<digits {
-            let byte = bytes[position + offset]
-            let digit: UInt8
-            switch byte {
-            case 0x30...0x39: digit = byte - 0x30
-            case 0x61...0x66: digit = byte - 0x61 + 10
-            default: return nil
-            }
-            value = value << 4 | UInt64(digit)
-        }
+        guard bytes.count - position >= digits,
+            let value = FixedDigits.value(bytes[position..<(position + digits)], radix: 16)
+        else { return nil }
         position += digits
         return value
     }
@@ -215,8 +199,7 @@ enum SlotFile {
 
     /// `bytes` as a decimal number of exactly `digits` digits.
     private static func decimal(_ bytes: ArraySlice<UInt8>, digits: Int) -> UInt64? {
-        guard bytes.count == digits, bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return UInt64(String(decoding: bytes, as: UTF8.self))
+        bytes.count == digits ? FixedDigits.value(bytes, radix: 10) : nil
     }
 
     // MARK: Writing
@@ -311,5 +294,27 @@ struct CRC32C {
         var crc = UInt32(index)
         for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
         return crc
+    }
+}
+
+/// Numbers written with a fixed count of digits, as file names and two-slot files hold them.
+enum FixedDigits {
+    /// `digits` as a number in `radix` (10, or 16 with lowercase letters); `nil` when a byte is
+    /// not such a digit or the number does not fit 64 bits.
+    static func value(_ digits: some Collection<UInt8>, radix: UInt64) -> UInt64? {
+        var value: UInt64 = 0
+        for byte in digits {
+            let digit: UInt64
+            switch byte {
+            case 0x30...0x39: digit = UInt64(byte - 0x30)
+            case 0x61...0x66 where radix == 16: digit = UInt64(byte - 0x61 + 10)
+            default: return nil
+            }
+            let (times, overflow) = value.multipliedReportingOverflow(by: radix)
+            let (sum, carry) = times.addingReportingOverflow(digit)
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        return value
     }
 }

@@ -150,18 +150,7 @@ enum TemporaryNames {
 
     /// The value of exactly 16 lowercase hexadecimal digits, as ``hex(_:)`` writes them.
     private static func lowercaseHex(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
-        guard digits.count == 16 else { return nil }
-        var value: UInt64 = 0
-        for byte in digits {
-            let digit: UInt8
-            switch byte {
-            case 0x30...0x39: digit = byte - 0x30
-            case 0x61...0x66: digit = byte - 0x61 + 10
-            default: return nil
-            }
-            value = value << 4 | UInt64(digit)
-        }
-        return value
+        digits.count == 16 ? FixedDigits.value(digits, radix: 16) : nil
     }
 
     /// The process id `digits` spell, when they are decimal digits only and name a valid one
