@@ -142,6 +142,23 @@ struct TwoSlotFileTests {
         }
     }
 
+    /// A document with a second name (a backup tool's hard link) is replaced, never written in
+    /// place: the other name keeps its bytes.
+    @Test func aDocumentWithAnotherNameIsNotWrittenInPlace() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: 1), to: Self.document)
+            let file = try storage.fileURL(forKey: "counter")
+            let snapshot = folder.appending(path: "snapshot-of-counter")
+            #expect(link(file.path(percentEncoded: false), snapshot.path(percentEncoded: false)) == 0)
+            let before = try Data(contentsOf: snapshot)
+            try storage.update(Self.document) { $0.count = 2 }
+            #expect(try Data(contentsOf: snapshot) == before, "the other name's bytes are unchanged")
+            #expect(FileStamp.of(file) != FileStamp.of(snapshot))
+            #expect(try storage.load(Self.document).value.count == 2)
+        }
+    }
+
     @Test func aPlainDocumentIsReadAsItIsAndConvertedAtItsFirstWrite() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })

@@ -23,7 +23,8 @@ struct OpenedDocument {
     let stored: StoredBytes?
     /// The slots of a two-slot file; `nil` for a plain document, a damaged one, or none.
     let slots: SlotFile.Contents?
-    /// The bytes of a two-slot file as read, to put a slot back as it was after a failed write.
+    /// The bytes of a two-slot file as read, to put a slot back as it was after a failed write;
+    /// empty when the file must not be written in place.
     private var fileBytes = Data()
 
     /// How opening went.
@@ -67,7 +68,12 @@ struct OpenedDocument {
         }
         let (stored, slots) = storage.stored(contents, at: file)
         var document = OpenedDocument(descriptor: descriptor, stamp: stamp, stored: stored, slots: slots)
-        if slots != nil, case .bytes(let bytes) = contents { document.fileBytes = bytes }
+        // A file with another name too (a backup tool's hard link, say) is never written in
+        // place, which would change the other name's bytes: it is replaced the rename way.
+        var info = stat()
+        if slots != nil, case .bytes(let bytes) = contents, fstat(descriptor, &info) == 0, info.st_nlink == 1 {
+            document.fileBytes = bytes
+        }
         return .opened(document)
         #else
         var stamp: FileStamp?
