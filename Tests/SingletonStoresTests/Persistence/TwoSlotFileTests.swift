@@ -212,6 +212,28 @@ struct TwoSlotFileTests {
         }
     }
 
+    /// A store whose write took effect but was not flushed holds the new state, as the disk
+    /// does, and says why it threw.
+    @Test func aStoreWhoseWriteWasNotFlushedHoldsWhatTheDiskHolds() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try writePlainCounter(1, in: storage)
+            let store = PersistentStoreCore(
+                key: "counter", default: PersistedCounter(), storage: storage, channel: .heldCounter,
+                center: NotificationCenter(), watching: .off, reportIssue: { _ in })
+            #expect(store.state.count == 1)
+            #expect {
+                try FileFaults.$current.withValue(FileFaults([.syncFolder: [EIO]])) {
+                    try store.update { $0.count = 2 }
+                }
+            } throws: { error in
+                if case StorageError.notDurable = error { true } else { false }
+            }
+            #expect(store.state.count == 2, "memory follows the disk")
+            #expect(try storage.load(Self.document).value.count == 2)
+        }
+    }
+
     /// A polled watch tells two versions written in place apart by their sequence, even when the
     /// file's size and times are the same.
     @Test func twoVersionsWrittenInPlaceHaveDifferentIdentities() throws {
