@@ -95,15 +95,14 @@ struct FileStorageTransientErrorTests {
 
     @Test(arguments: [
         (WriteWay.inPlace, FileFaults.Call.write, ENOSPC), (.inPlace, .write, EIO), (.inPlace, .fsync, EIO),
-        (.inPlace, .openDocument, EMFILE),
+        (.inPlace, .openForWriting, EMFILE),
         (.renamed, .write, ENOSPC), (.renamed, .write, EIO), (.renamed, .fsync, EIO), (.renamed, .openTemporary, EROFS),
         (.renamed, .openTemporary, EMFILE), (.renamed, .rename, EIO),
     ])
     func writeFailureSaysTheDocumentIsUnchangedAndItIs(way: WriteWay, call: FileFaults.Call, code: Int32) throws {
         try Self.withGoodDocument(way) { storage, folder in
             let before = try snapshot(of: folder)
-            // The document is opened to be read, then (in place) to be written: the second fails.
-            let faults = FileFaults([call: call == .openDocument ? [0, code] : [code]])
+            let faults = FileFaults([call: [code]])
             #expect {
                 try FileFaults.$current.withValue(faults) { try Self.update(storage) }
             } throws: { error in
@@ -137,13 +136,13 @@ struct FileStorageTransientErrorTests {
     @Test(arguments: WriteWay.allCases)
     func interruptedCallsAreRetried(way: WriteWay) throws {
         try Self.withGoodDocument(way) { storage, _ in
-            // In place the document is opened twice (to read, then to write) and flushed; the
-            // rename way opens it once and writes a temporary file.
+            // In place the document is opened again to be written, and flushed; the rename way
+            // writes a temporary file.
             var calls: [FileFaults.Call: [Int32]] = [
                 .openLock: [EINTR], .flock: [EINTR, EINTR], .openDocument: [EINTR], .read: [EINTR], .write: [EINTR],
             ]
             switch way {
-            case .inPlace: (calls[.openDocument], calls[.fsync]) = ([EINTR, EINTR], [EINTR])
+            case .inPlace: (calls[.openForWriting], calls[.fsync]) = ([EINTR], [EINTR])
             case .renamed: calls[.openTemporary] = [EINTR]
             }
             let faults = FileFaults(calls)

@@ -132,7 +132,7 @@ struct TwoSlotFileTests {
             let grown = try Data(contentsOf: file)
             let read = try SlotFile.read(grown)
             #expect(read.slotSize == 8_192 && grown.count == 4_096 + 2 * 8_192)
-            #expect(read.current?.sequence == 2, "the sequence goes on in the new file")
+            #expect(read.current?.sequence == 3, "the sequence goes on in the new file (2 was the first save's)")
             #expect(FileStamp.of(file) != inode, "a new file, renamed into place")
             #expect(try storage.load(Self.document).value.label == long)
             // A shorter value later keeps the larger slots, written in place.
@@ -170,7 +170,11 @@ struct TwoSlotFileTests {
             try storage.update(Self.document) { $0.count += 1 }
             let converted = try Data(contentsOf: file)
             #expect(DocumentFileText.isSlotFile(converted))
-            #expect(try SlotFile.read(converted).current?.sequence == 1)
+            // The new version as sequence 2, and slot 1 filled with the same envelope as 1 once
+            // the file's name was durable.
+            let slots = try SlotFile.read(converted)
+            #expect(slots.current?.sequence == 2 && slots.current?.index == 0)
+            #expect(slots.slots.map(\.sequence) == [2, 1] && slots.slots[0].envelope == slots.slots[1].envelope)
             #expect(try storage.load(Self.document).value.count == 5)
         }
     }
@@ -181,7 +185,8 @@ struct TwoSlotFileTests {
             try storage.save(PersistedCounter(count: 3), to: Self.document)
             let file = try storage.fileURL(forKey: "counter")
             var bytes = try Data(contentsOf: file)
-            bytes.replaceSubrange(4_096..<4_100, with: Data("XXXX".utf8))  // slot 0 (the only version)
+            bytes.replaceSubrange(4_096..<4_100, with: Data("XXXX".utf8))  // slot 0
+            bytes.replaceSubrange(8_192..<8_196, with: Data("XXXX".utf8))  // slot 1
             try bytes.write(to: file)
             let loaded = try storage.load(Self.document)
             #expect(loaded.value == PersistedCounter(), "never a value from a torn slot")
@@ -234,6 +239,39 @@ struct TwoSlotFileTests {
         }
     }
 
+    /// A file whose slot 1 was never filled — its writer killed between the rename and the end
+    /// of its flushes, or its folder's flush failed — may have a name a power cut undoes: a write
+    /// in place flushes the folder too, and fails, changing nothing, when that fails. A file
+    /// with both slots whole is written with the file's flush alone.
+    @Test func aWriteInPlaceFlushesTheFolderUntilBothSlotsAreWhole() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let file = try storage.fileURL(forKey: "counter")
+            let envelope = try DocumentCoding.encode(PersistedCounter(count: 1), key: "counter", store: "PersistedCounter")
+            try #require(SlotFile.file(envelope: envelope, sequence: 2, slotSize: 4_096)).write(to: file)
+            try storage.update(Self.document) { _ in }  // the lock file
+            let before = try Data(contentsOf: file)
+
+            let failing = FileFaults([.syncFolder: [EIO]])
+            #expect {
+                try FileFaults.$current.withValue(failing) { try storage.update(Self.document) { $0.count = 2 } }
+            } throws: { error in
+                guard case StorageError.writeFailed(_, let reason) = error else { return false }
+                return reason.contains("the folder could not be flushed")
+            }
+            #expect(failing.isUsedUp)
+            #expect(try Data(contentsOf: file) == before, "the slot was put back")
+
+            let flushed = FileFaults([.syncFolder: [0]])
+            try FileFaults.$current.withValue(flushed) { try storage.update(Self.document) { $0.count = 3 } }
+            #expect(flushed.isUsedUp, "the folder was flushed")
+            let unflushed = FileFaults([.syncFolder: [0]])
+            try FileFaults.$current.withValue(unflushed) { try storage.update(Self.document) { $0.count = 4 } }
+            #expect(!unflushed.isUsedUp, "both slots whole: the file's flush alone")
+            #expect(try storage.load(Self.document).value.count == 4)
+        }
+    }
+
     /// A polled watch tells two versions written in place apart by their sequence, even when the
     /// file's size and times are the same.
     @Test func twoVersionsWrittenInPlaceHaveDifferentIdentities() throws {
@@ -251,7 +289,7 @@ struct TwoSlotFileTests {
             #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
             let after = try #require(FileIdentity.of(path))
             #expect(after.inode == before.inode && after.size == before.size && after.modified == before.modified)
-            #expect(before.sequence == 1 && after.sequence == 2)
+            #expect(before.sequence == 2 && after.sequence == 3)
             #expect(after != before)
         }
     }

@@ -496,7 +496,7 @@ enum DocumentFile {
     ///
     /// - Returns: The descriptor, or why it could not be opened.
     static func openForWritingInPlace(_ path: String, expected: FileStamp) -> Result<Int32, WriteInPlaceFailure> {
-        let descriptor = openRetrying(.openDocument, path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
+        let descriptor = openRetrying(.openForWriting, path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
         if descriptor < 0 { return .failure(.notWritten(describe(errno))) }
         var info = stat()
         guard fstat(descriptor, &info) == 0,
@@ -550,6 +550,18 @@ enum DocumentFile {
             }
             return nil
         }
+    }
+
+    /// Writes `marker` into the file open as `descriptor` and flushes it, best effort and with no
+    /// injected failures (a test's faults are for the write it reports on).
+    static func fill(_ marker: InPlaceWrite, of descriptor: Int32) {
+        let written = marker.bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(marker.offset)) }
+        guard written == marker.bytes.count else { return }
+        #if canImport(Darwin)
+        _ = fcntl(descriptor, F_FULLFSYNC)
+        #else
+        _ = fdatasync(descriptor)
+        #endif
     }
 
     /// Flushes the data of the file open as `descriptor` to the disk: `fdatasync` (on Apple

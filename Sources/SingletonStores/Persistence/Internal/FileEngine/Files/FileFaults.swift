@@ -21,6 +21,8 @@ final class FileFaults: Sendable {
         case openDocument, openLock, openTemporary, fstat, read, write, fsync, flock, rename
         /// Flushing the data folder after a rename.
         case syncFolder
+        /// Opening a document to write it in place.
+        case openForWriting
         /// Watching a data folder for file events (inotify).
         case watchFolder
         /// Listing a data folder for the temporary files of writers that were killed.

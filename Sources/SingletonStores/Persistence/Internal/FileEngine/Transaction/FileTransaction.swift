@@ -57,9 +57,10 @@ struct FileTransaction {
                     }
                     // The rename way: a new file, for a new document, one in an earlier format, one
                     // set aside, migrated, or grown past its slot.
+                    let new = try document.wholeFile(holding: bytes, file: file)
                     return try storage.write(
-                        document.wholeFile(holding: bytes, file: file), to: file, key: key, replacing: change.settingAside,
-                        backup: change.backup, lease: lease, read: document.stamp, notices: &notices
+                        new.data, to: file, key: key, replacing: change.settingAside, backup: change.backup, lease: lease,
+                        read: document.stamp, marking: new.marker, notices: &notices
                     ).map { recovery in DocumentCommit(decision.result, keptAt: recovery?.keptFile) }
                 }
                 storage.removeStaleTemporaries(forKey: key, holding: lease)
@@ -121,13 +122,16 @@ extension FileStorage {
     ///   case where the bad document was moved aside, the new one could not be put in its place
     ///   and the bad one could not be moved back, the report of the move is thrown instead.
     ///
+    /// With `marker`, the write that fills slot 1 of a new two-slot file, that slot is written
+    /// once the rename and the folder are flushed.
+    ///
     /// With `backup`, the document as it was is first copied aside (see
     /// ``backUp(_:file:key:lease:)``), then replaced; a crash between the two leaves it in place
     /// beside its copy. The notice of a migration goes to `notices`, to be reported once the
     /// lock is released.
     func write(
         _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, backup: DocumentBackup?,
-        lease: LockLease, read: FileStamp?, notices: inout [StorageNotice]
+        lease: LockLease, read: FileStamp?, marking marker: InPlaceWrite? = nil, notices: inout [StorageNotice]
     ) throws(StorageError) -> WriteAttempt<StorageError?> {
         FaultInjection.reach(.willWrite(key))
         // The temporary file stays locked by this writer until it is renamed or removed (see
@@ -171,6 +175,11 @@ extension FileStorage {
                 // doubt. Reported as it is, never as saved.
                 throw .notDurable(file: file, reason: "the folder could not be flushed (\(unflushed))")
             }
+            // Its name durable, a two-slot file gets its slot 1 filled (the same envelope, as
+            // the version before): until then, writes in place flush the folder too, as a
+            // writer killed before the folder's flush would have left it unknown. A failure
+            // here only costs that flush: the document is saved.
+            if let marker { DocumentFile.fill(marker, of: held) }
             FaultInjection.reach(.didWrite(key))
             if let backup, let copy {
                 notices.append(.documentMigrated(file: file, from: backup.from, to: backup.to, backup: copy))

@@ -104,27 +104,36 @@ struct OpenedDocument {
         guard fileBytes.count >= offset + slots.slotSize else { return nil }
         let start = fileBytes.startIndex + offset
         return InPlaceWrite(
-            bytes: bytes, offset: offset, previous: [UInt8](fileBytes[start..<(start + slots.slotSize)]))
+            bytes: bytes, offset: offset, previous: [UInt8](fileBytes[start..<(start + slots.slotSize)]),
+            flushesFolder: slots.slots.count < 2)
         #else
         return nil
         #endif
     }
 
     /// The whole new file holding `envelope`, for the rename way: the next version in slot 0,
-    /// with slots as large as the current ones, doubled until it fits.
+    /// with slots as large as the current ones, doubled until it fits; and the write that fills
+    /// its slot 1 once the file's name is durable (see ``FileStorage/write(_:to:key:replacing:backup:lease:read:marking:notices:)``).
     ///
     /// - Throws: ``StorageError/writeFailed(file:reason:)`` for an envelope longer than the
     ///   largest slot (1 GiB).
-    func wholeFile(holding envelope: Data, file: URL) throws(StorageError) -> Data {
-        let sequence = slots?.current.map { $0.sequence < UInt64.max ? $0.sequence + 1 : 1 } ?? 1
+    func wholeFile(holding envelope: Data, file: URL) throws(StorageError) -> (data: Data, marker: InPlaceWrite) {
+        // At least 2: slot 1 is then filled with the same envelope as the version before.
+        let sequence = slots?.current.map { $0.sequence < UInt64.max ? max($0.sequence + 1, 2) : 2 } ?? 2
         guard let slotSize = SlotFile.slotSize(fitting: envelope.count, from: slots?.slotSize ?? SlotFile.smallestSlot),
-            let data = SlotFile.file(envelope: envelope, sequence: sequence, slotSize: slotSize)
+            let data = SlotFile.file(envelope: envelope, sequence: sequence, slotSize: slotSize),
+            let marker = SlotFile.slot(1, slotSize: slotSize, sequence: sequence - 1, envelope: envelope)
         else {
             throw .writeFailed(
                 file: file,
                 reason: "the document would hold \(envelope.count) bytes, more than a document may hold; store less in it")
         }
-        return data
+        return (
+            data,
+            InPlaceWrite(
+                bytes: marker, offset: SlotFile.headerSize + slotSize, previous: SlotFile.emptySlot(1, slotSize: slotSize),
+                flushesFolder: false)
+        )
     }
 }
 
@@ -141,12 +150,19 @@ struct InPlaceWrite {
     let bytes: [UInt8]
     let offset: Int
     let previous: [UInt8]
+    /// Whether the folder is flushed after the file: the slot written was never whole (see
+    /// ``FileStorage/writeInPlace(_:to:key:document:lease:)``).
+    let flushesFolder: Bool
 }
 
 extension FileStorage {
     /// Writes `slot` into the two-slot document `file` read as `document`, in place: one
     /// positioned write of the older slot, then one flush of the file's data. The current slot
     /// is never touched, so a crash at any point leaves the version before or this one.
+    ///
+    /// The first writes into a file made the rename way — while its other slot was never whole —
+    /// also flush the folder: that rename's own flush may have failed (it was then reported as
+    /// not durable), and a write acknowledged on a name a power cut may undo would be lost.
     ///
     /// Call only while holding the key's lock, `lease`, and the document's. When the lock file was
     /// removed or replaced, or another file is at the path, nothing is written and the result is
@@ -187,7 +203,13 @@ extension FileStorage {
             written = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor, wroteAny: &wroteAny)
         }
         if written == nil { wroteAny = true }
-        guard let failure = written ?? DocumentFile.syncData(descriptor) else {
+        // A file whose other slot was never written (made the rename way, whose flush of the
+        // folder may have failed) has a name that may not be durable: the folder is flushed too,
+        // until a write in place has filled both slots.
+        let unflushedFolder =
+            slot.flushesFolder
+            ? { DocumentFile.flushFolder(of: file).map { "the folder could not be flushed (\($0))" } } : { nil }
+        guard let failure = written ?? DocumentFile.syncData(descriptor) ?? unflushedFolder() else {
             FaultInjection.reach(.didWrite(key))
             return .done(())
         }
