@@ -549,6 +549,21 @@ ssize_t pwrite64(int fd, const void *buffer, size_t count, off_t offset) {
     offset = planted_offset(fd, offset);
     WRITE_BODY(fd, offset, &one, 1, real_pwrite64(fd, buffer, count, offset))
 }
+ssize_t pwritev(int fd, const struct iovec *vector, int count, off_t offset) {
+    REAL(ssize_t, pwritev, int, const struct iovec *, int, off_t);
+    offset = planted_offset(fd, offset);
+    WRITE_BODY(fd, offset, vector, count, real_pwritev(fd, vector, count, offset))
+}
+ssize_t pwritev64(int fd, const struct iovec *vector, int count, off_t offset) {
+    REAL(ssize_t, pwritev64, int, const struct iovec *, int, off_t);
+    offset = planted_offset(fd, offset);
+    WRITE_BODY(fd, offset, vector, count, real_pwritev64(fd, vector, count, offset))
+}
+ssize_t pwritev2(int fd, const struct iovec *vector, int count, off_t offset, int flags) {
+    REAL(ssize_t, pwritev2, int, const struct iovec *, int, off_t, int);
+    if (offset >= 0) offset = planted_offset(fd, offset);
+    WRITE_BODY(fd, offset, vector, count, real_pwritev2(fd, vector, count, offset, flags))
+}
 ssize_t writev(int fd, const struct iovec *vector, int count) {
     REAL(ssize_t, writev, int, const struct iovec *, int);
     WRITE_BODY(fd, -1, vector, count, real_writev(fd, vector, count))
