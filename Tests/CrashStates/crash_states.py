@@ -650,14 +650,20 @@ def states_at(model: Model, point: int, live_only=False):
             continue
         for names, names_how in names_variants(model, point, live_only):
             nodes = sorted(set(names.values()))
-            # A file named only as a temporary in this state is never read as a document: its
-            # writes are kept or lost, not torn (a torn one is built where it has a document's name).
-            per_node = [file_variants(model, node, point, live_only,
-                                      tears=any(TEMPORARY not in n for n, v in names.items() if v == node))
-                        for node in nodes]
+            per_node = [file_variants(model, node, point, live_only) for node in nodes]
             total = 1
             for variants in per_node:
                 total *= len(variants)
+            if total > STATES_PER_POINT_CAP:
+                # Past the bound, a file named only as a temporary in this state (never read as a
+                # document) has its writes kept or lost, not torn; a torn one is still built
+                # wherever it has a document's name.
+                per_node = [file_variants(model, node, point, live_only,
+                                          tears=any(TEMPORARY not in n for n, v in names.items() if v == node))
+                            for node in nodes]
+                total = 1
+                for variants in per_node:
+                    total *= len(variants)
             if total > STATES_PER_POINT_CAP:
                 raise OverflowError(f"{total} states at call {point}")
             LARGEST[0] = max(LARGEST[0], total)
