@@ -82,7 +82,7 @@ class Step:
 class Workload:
     def __init__(self, name: str, groups: list[list[Step]], readers: list[str], recovery: list[str],
                  setup: list[list[str]] | None = None, plant_first_format: bool = False,
-                 setup_until=None):
+                 setup_until=None, grows_to: tuple[list[str], int] | None = None):
         self.name = name
         self.groups = groups  # the steps of a group run at once, as separate processes
         self.readers = readers  # "profile" and/or "ledger"
@@ -91,6 +91,7 @@ class Workload:
         self.plant_first_format = plant_first_format
         # (command, done(data folder) -> bool): run before the recording until done, at most 100 times
         self.setup_until = setup_until
+        self.grows_to = grows_to  # (documents, slot size): one of them ends with slots this big
 
 
 def profile(nickname: str, fault=None) -> list[Step]:
@@ -119,12 +120,14 @@ def make_workloads() -> dict[str, Workload]:
     # each growth followed by a write that fits the grown slots (written in place).
     w["growth"] = Workload("growth", [profile("g" * n) for n in (300, 900, 2200, PAST_4K, PAST_4K + 100,
                                                                  PAST_8K, PAST_8K + 100)], ["profile"],
-                           ["profile", "set", "--nickname", "r"], setup=[["profile", "set", "--nickname", "g0"]])
+                           ["profile", "set", "--nickname", "r"], setup=[["profile", "set", "--nickname", "g0"]],
+                           grows_to=(["profile.json"], 16384))
     w["ledger"] = Workload("ledger", [buy(1), buy(2), buy(3), [Step(["boost", "use"])]], ["ledger"],
                            ["purchase", "buy", "--items", "1"])
     w["ledger-growth"] = Workload("ledger-growth", [buy(1), buy(2), buy(3), buy(1), [Step(["boost", "use"])]],
                                   ["ledger"], ["purchase", "buy", "--items", "1"],
-                                  setup_until=(["purchase", "buy", "--items", "1"], ledger_near_slot))
+                                  setup_until=(["purchase", "buy", "--items", "1"], ledger_near_slot),
+                                  grows_to=(["purchases.json", "receipts.json"], 8192))
     w["two-writers"] = Workload(
         "two-writers", [profile("A") + profile("B"), buy(1) + buy(2)], ["profile", "ledger"],
         ["profile", "set", "--nickname", "r"], setup=[["profile", "set", "--nickname", "w0"]])
@@ -152,6 +155,26 @@ def ledger_near_slot(data: str) -> bool:
     sizes = [len(document_file.envelope_bytes(open(os.path.join(data, name), "rb").read()) or b"")
              for name in ("purchases.json", "receipts.json") if os.path.exists(os.path.join(data, name))]
     return max(sizes, default=0) >= LEDGER_SETUP_BYTES
+
+
+def check_growth(workload: Workload, data: str) -> list[str]:
+    """Whether a growth workload did grow a two-slot document past its first slots (nothing to
+    check where the documents are plain JSON)."""
+    names, size = workload.grows_to
+    sizes = {}
+    for name in names:
+        try:
+            with open(os.path.join(data, name), "rb") as f:
+                content = f.read(document_file.HEADER)
+        except OSError:
+            continue
+        if not document_file.is_two_slot(content):
+            return []
+        sizes[name] = document_file.slot_size(content)
+    if not any(s >= size for s in sizes.values()):
+        return [f"the workload never grew {' or '.join(names)} to slots of {size} bytes (slots at the end: {sizes}): "
+                "it does not test what it is named for"]
+    return []
 
 
 # ---- running demo-cli
@@ -941,6 +964,8 @@ def run_workload(runner: Runner, workload: Workload, plant: str, reader: Reader,
     rng = random.Random(args.seed)
     rec = record_workload(runner, workload, plant, base)
     outcome.plant_acts += rec.plant_acts
+    if workload.grows_to and not plant:
+        outcome.errors += check_growth(workload, os.path.join(base, "home", "data"))
     if args.verbose:
         for line in rec.outputs:
             print(f"  {workload.name}: {line}", flush=True)

@@ -42,6 +42,12 @@ def is_two_slot(content: bytes) -> bool:
     return _HEADER.match(content[:HEADER]) is not None
 
 
+def slot_size(content: bytes) -> int:
+    """The slot size a two-slot file's header names (0 when it is not one)."""
+    header = _HEADER.match(content[:HEADER])
+    return int(header.group(1)) if header else 0
+
+
 def slots(content: bytes) -> list[tuple[int, bytes] | None]:
     """The two slots of a two-slot file, each (sequence, envelope bytes) when valid, else None."""
     header = _HEADER.match(content[:HEADER])
