@@ -49,6 +49,10 @@ import tempfile
 import threading
 import time
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "FaultSpace"))
+import document_file  # noqa: E402  (the reader's view of a document file: plain JSON or two slots)
+
 SECTOR = 512
 # A torn write of up to this many sectors is enumerated in every combination of new, zero and
 # old bytes per sector; a longer one in the patterns of `tear_patterns`.
@@ -57,6 +61,7 @@ FULL_TEAR_SECTORS = 3
 # run says so (and fails): the bound is part of the proof, never silently cut.
 STATES_PER_POINT_CAP = 4000
 RUN_TIMEOUT = 60
+TEMPORARY = "~w-"  # in the name of a writer's temporary file
 LARGEST = [0]  # the most states one crash point had (before identical ones were merged)
 PLANTS = ["no-file-sync", "no-folder-sync", "in-place", "current-slot", "ftruncate-prealloc"]
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "v1")
@@ -76,13 +81,17 @@ class Step:
 
 class Workload:
     def __init__(self, name: str, groups: list[list[Step]], readers: list[str], recovery: list[str],
-                 setup: list[list[str]] | None = None, plant_first_format: bool = False):
+                 setup: list[list[str]] | None = None, plant_first_format: bool = False,
+                 setup_until=None, grows_to: tuple[list[str], int] | None = None):
         self.name = name
         self.groups = groups  # the steps of a group run at once, as separate processes
         self.readers = readers  # "profile" and/or "ledger"
         self.recovery = recovery  # the next writer's command, for the second crash
         self.setup = setup or []
         self.plant_first_format = plant_first_format
+        # (command, done(data folder) -> bool): run before the recording until done, at most 100 times
+        self.setup_until = setup_until
+        self.grows_to = grows_to  # (documents, slot size): one of them ends with slots this big
 
 
 def profile(nickname: str, fault=None) -> list[Step]:
@@ -93,27 +102,79 @@ def buy(items: int) -> list[Step]:
     return [Step(["purchase", "buy", "--items", str(items)])]
 
 
+# A nickname whose profile outgrows a two-slot file's first slots (4,096 bytes): written the
+# rename way, into a file with slots of 8,192; and one that outgrows those (slots of 16,384).
+PAST_4K, PAST_8K = 4600, 9000
+# The ledger-growth workload buys before it is recorded until the ledger's or the receipts'
+# document holds this many bytes (a little short of a 4 KiB slot); the recorded purchases then
+# take it past its first slots.
+LEDGER_SETUP_BYTES = 3550
+
+
 def make_workloads() -> dict[str, Workload]:
     w: dict[str, Workload] = {}
     w["create"] = Workload("create", [profile("c1")], ["profile"], ["profile", "set", "--nickname", "r"])
     w["updates"] = Workload("updates", [profile("u1"), profile("u2"), profile("u3")], ["profile"],
                             ["profile", "set", "--nickname", "r"], setup=[["profile", "set", "--nickname", "u0"]])
-    # Each bigger than the last: 1, 2, 5 and 10 sectors.
-    w["growth"] = Workload("growth", [profile("g" * n) for n in (300, 900, 2200, 4600)], ["profile"],
-                           ["profile", "set", "--nickname", "r"], setup=[["profile", "set", "--nickname", "g0"]])
+    # Each bigger than the last (1, 2, 5, 10, 18 sectors), past a 4 KiB slot and past an 8 KiB one,
+    # each growth followed by a write that fits the grown slots (written in place).
+    w["growth"] = Workload("growth", [profile("g" * n) for n in (300, 900, 2200, PAST_4K, PAST_4K + 100,
+                                                                 PAST_8K, PAST_8K + 100)], ["profile"],
+                           ["profile", "set", "--nickname", "r"], setup=[["profile", "set", "--nickname", "g0"]],
+                           grows_to=(["profile.json"], 16384))
     w["ledger"] = Workload("ledger", [buy(1), buy(2), buy(3), [Step(["boost", "use"])]], ["ledger"],
                            ["purchase", "buy", "--items", "1"])
+    w["ledger-growth"] = Workload("ledger-growth", [buy(1), buy(2), buy(3), buy(1), [Step(["boost", "use"])]],
+                                  ["ledger"], ["purchase", "buy", "--items", "1"],
+                                  setup_until=(["purchase", "buy", "--items", "1"], ledger_near_slot),
+                                  grows_to=(["purchases.json", "receipts.json"], 8192))
     w["two-writers"] = Workload(
         "two-writers", [profile("A") + profile("B"), buy(1) + buy(2)], ["profile", "ledger"],
         ["profile", "set", "--nickname", "r"], setup=[["profile", "set", "--nickname", "w0"]])
     w["migration"] = Workload("migration", [profile("m1"), buy(1)], ["profile", "ledger"],
                               ["purchase", "buy", "--items", "1"], plant_first_format=True)
+    # Faults in the rename way: the faulted write outgrows the document's slots (the temporary
+    # file's write and fsync, the rename, the folder's fsync).
     for kind, calls in (("EIO", ["write:1", "fsync:1", "rename:1", "fsync:2"]), ("ENOSPC", ["write:1", "fsync:1"])):
         for call in calls:
             name = f"fault-{kind}-{call.replace(':', '')}"
+            w[name] = Workload(name, [profile("f1"), profile("f2" + "x" * PAST_4K, (kind, call)), profile("f3")],
+                               ["profile"], ["profile", "set", "--nickname", "r"],
+                               setup=[["profile", "set", "--nickname", "f0"]])
+    # Faults in place: the faulted write fits its slot (the pwrite of the slot, the document's
+    # fdatasync).
+    for kind in ("EIO", "ENOSPC"):
+        for name, call in (("pwrite1", "write:1"), ("fdatasync1", "fdatasync:1")):
+            name = f"fault-{kind}-{name}"
             w[name] = Workload(name, [profile("f1"), profile("f2", (kind, call)), profile("f3")], ["profile"],
                                ["profile", "set", "--nickname", "r"], setup=[["profile", "set", "--nickname", "f0"]])
     return w
+
+
+def ledger_near_slot(data: str) -> bool:
+    sizes = [len(document_file.envelope_bytes(open(os.path.join(data, name), "rb").read()) or b"")
+             for name in ("purchases.json", "receipts.json") if os.path.exists(os.path.join(data, name))]
+    return max(sizes, default=0) >= LEDGER_SETUP_BYTES
+
+
+def check_growth(workload: Workload, data: str) -> list[str]:
+    """Whether a growth workload did grow a two-slot document past its first slots (nothing to
+    check where the documents are plain JSON)."""
+    names, size = workload.grows_to
+    sizes = {}
+    for name in names:
+        try:
+            with open(os.path.join(data, name), "rb") as f:
+                content = f.read(document_file.HEADER)
+        except OSError:
+            continue
+        if not document_file.is_two_slot(content):
+            return []
+        sizes[name] = document_file.slot_size(content)
+    if not any(s >= size for s in sizes.values()):
+        return [f"the workload never grew {' or '.join(names)} to slots of {size} bytes (slots at the end: {sizes}): "
+                "it does not test what it is named for"]
+    return []
 
 
 # ---- running demo-cli
@@ -219,6 +280,17 @@ def record_workload(runner: Runner, workload: Workload, plant: str, base: str, i
             code, out, err = runner.run(data, args)
             if code != 0:
                 raise SystemExit(f"{workload.name}: setting up, demo-cli {' '.join(args)} exited {code}: {out}{err}")
+        if workload.setup_until:
+            args, done = workload.setup_until
+            for _ in range(100):
+                if done(data):
+                    break
+                code, out, err = runner.run(data, args)
+                if code != 0:
+                    raise SystemExit(f"{workload.name}: setting up, demo-cli {' '.join(args)} exited {code}: {out}{err}")
+            else:
+                raise SystemExit(f"{workload.name}: setting up, 100 runs of demo-cli {' '.join(args)} did not reach "
+                                 "the state the workload needs")
     rec = Recording()
     rec.initial = snapshot_folder(data)
     record = os.path.join(base, "record.txt")
@@ -437,7 +509,7 @@ class Model:
                 elif fields[0] == "..":
                     self.syncs[("folder",)].append(position)
             elif call == "rename":
-                if int(fields[2]) != 0:
+                if int(fields[2]) not in (0, 1):  # RENAME_NOREPLACE succeeded: a rename to a free name
                     self.problems.append(f"call {position + 1}: renameat2 with flags {fields[2]} is not modelled")
                 if flat(fields[0]) and flat(fields[1]):
                     self.changes[("names",)].append((position, ("rename", fields[0], fields[1])))
@@ -517,8 +589,9 @@ def sectors_of(change: tuple) -> int:
     return (offset + len(data) - 1) // SECTOR - offset // SECTOR + 1
 
 
-def file_variants(model: Model, node: int, point: int, live_only=False) -> list[tuple[bytes, str]]:
-    """The bytes the file `node` may hold after a crash at `point`, each with how."""
+def file_variants(model: Model, node: int, point: int, live_only=False, tears=True) -> list[tuple[bytes, str]]:
+    """The bytes the file `node` may hold after a crash at `point`, each with how (torn writes
+    left out unless `tears`)."""
     durable, pending = model.pending(("file", node), point)
     content = bytearray(model.initial_content.get(node, b""))
     for change in durable:
@@ -532,7 +605,7 @@ def file_variants(model: Model, node: int, point: int, live_only=False) -> list[
         before = content
         content = apply_file_change(content, change)
         variants.append((bytes(content), f"{count}/{len(pending)} unsynced changes"))
-        if change[0] == "write":
+        if change[0] == "write" and tears:
             for pattern in tear_patterns(sectors_of(change)):
                 variants.append((bytes(apply_file_change(before, change, pattern)),
                                  f"{count - 1}/{len(pending)} unsynced changes + change {count} torn "
@@ -605,6 +678,16 @@ def states_at(model: Model, point: int, live_only=False):
             for variants in per_node:
                 total *= len(variants)
             if total > STATES_PER_POINT_CAP:
+                # Past the bound, a file named only as a temporary in this state (never read as a
+                # document) has its writes kept or lost, not torn; a torn one is still built
+                # wherever it has a document's name.
+                per_node = [file_variants(model, node, point, live_only,
+                                          tears=any(TEMPORARY not in n for n, v in names.items() if v == node))
+                            for node in nodes]
+                total = 1
+                for variants in per_node:
+                    total *= len(variants)
+            if total > STATES_PER_POINT_CAP:
                 raise OverflowError(f"{total} states at call {point}")
             LARGEST[0] = max(LARGEST[0], total)
             for combination in itertools.product(*per_node):
@@ -659,6 +742,47 @@ def describe_event(event: tuple) -> str:
     return f"pid {pid} {call} " + " ".join(str(f) for f in fields)
 
 
+def self_test() -> int:
+    """Checks the model on a made-up record: an overwrite inside a file's bytes (a two-slot
+    file's in-place write) is torn per sector into new, old or zero bytes; an fdatasync makes
+    the bytes and the size durable; a file's creation is durable only once its folder is synced."""
+    old, new = b"A" * 2048, b"B" * 1024
+    rec = Recording()
+    rec.initial = {"doc.json": (11, old)}
+    rec.events = [("write", 1, "11", "512", new.hex()), ("sync", 1, "11"),
+                  ("write", 1, "11", "2048", new.hex()), ("setsize", 1, "11", "4096"), ("sync", 1, "11"),
+                  ("open", 1, "new.json", "12", "1", "0"), ("write", 1, "12", "0", new.hex()), ("sync", 1, "12"),
+                  ("syncdir", 1, ".")]
+    model = Model(rec)
+    failures = []
+
+    def contents(point: int, name: str = "doc.json") -> set:
+        return {None if state is None or name not in state else state[name] for state, _ in states_at(model, point).values()}
+
+    before = contents(1)  # after the overwrite, before its sync
+    want = {old, old[:512] + new + old[1536:], old[:512] + b"A" * 512 + new[512:] + old[1536:],
+            old[:512] + bytes(512) + new[512:] + old[1536:], old[:512] + new[:512] + bytes(512) + old[1536:]}
+    if not want <= before:
+        failures.append("an overwrite is not torn into new, old and zero sectors")
+    if any(len(c) != 2048 for c in before):
+        failures.append("an overwrite inside the file changed its size")
+    if contents(2) != {old[:512] + new + old[1536:]}:
+        failures.append("an fdatasync did not make the overwrite durable")
+    grown = old[:512] + new + old[1536:] + new + bytes(1024)
+    if grown not in contents(4) or old[:512] + new + old[1536:] not in contents(4):
+        failures.append("an append and a size change not yet synced are not each kept or lost")
+    if contents(5) != {grown}:
+        failures.append("an fdatasync did not make an append and a size change durable")
+    if contents(8, "new.json") != {None, new}:
+        failures.append("a file made and synced is not missing before its folder's sync")
+    if contents(9, "new.json") != {new}:
+        failures.append("the folder's sync did not make a file's creation durable")
+    for failure in failures:
+        print("SELF-TEST FAILED: " + failure)
+    print(f"the model's self-test: {7 - len(failures)} of 7 checks passed")
+    return 1 if failures else 0
+
+
 # ---- reading a state back, and the oracle
 
 class Reader:
@@ -703,11 +827,7 @@ def ledger_facts(data: str):
     """The receipt ids in the receipts document, and how often each receipt id is credited in
     the ledger, as the reader left them."""
     def load(name):
-        try:
-            with open(os.path.join(data, name)) as f:
-                return json.load(f)
-        except (OSError, ValueError):
-            return None
+        return document_file.load(os.path.join(data, name))
     receipts = load("receipts.json")
     ids = set()
     if isinstance(receipts, dict) and isinstance(receipts.get("value"), list):
@@ -793,7 +913,7 @@ def check_recording(workload: Workload, rec: Recording, reader: Reader, outcome:
     initial_receipts = set()
     if rec.initial and "receipts.json" in rec.initial:
         try:
-            initial_receipts = {r.get("id") for r in json.loads(rec.initial["receipts.json"][1])["value"]}
+            initial_receipts = {r.get("id") for r in document_file.envelope(rec.initial["receipts.json"][1])["value"]}
         except (ValueError, KeyError, TypeError, AttributeError):
             pass
     judge = Judge(workload, model, reader, initial_receipts)
@@ -844,6 +964,8 @@ def run_workload(runner: Runner, workload: Workload, plant: str, reader: Reader,
     rng = random.Random(args.seed)
     rec = record_workload(runner, workload, plant, base)
     outcome.plant_acts += rec.plant_acts
+    if workload.grows_to and not plant:
+        outcome.errors += check_growth(workload, os.path.join(base, "home", "data"))
     if args.verbose:
         for line in rec.outputs:
             print(f"  {workload.name}: {line}", flush=True)
@@ -870,6 +992,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", required=True, help="the demo-cli executable")
     parser.add_argument("--shim", required=True, help="iofault.so")
+    parser.add_argument("--self-test", action="store_true", help="only check the model on a made-up record")
     parser.add_argument("--workloads", default="", help="comma-separated; all when empty")
     parser.add_argument("--skip", default="", help="comma-separated workloads to leave out")
     parser.add_argument("--plant", default="", choices=[""] + PLANTS)
@@ -882,6 +1005,8 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
+    if args.self_test:
+        return self_test()
 
     workloads = make_workloads()
     chosen = [w for w in args.workloads.split(",") if w] or list(workloads)

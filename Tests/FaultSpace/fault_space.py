@@ -47,6 +47,10 @@ import threading
 import time
 import uuid
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import document_file  # noqa: E402  (the reader's view of a document file, shared with the crash states)
+
 ERROR_FAULTS = ["ENOSPC", "EIO", "EACCES"]
 KILL_FAULTS = ["KILL_BEFORE", "KILL_AFTER"]
 LOCK_FAULT = "LOCK_HELD"
@@ -157,8 +161,7 @@ class Harness:
         newest one (written by the library itself) with a new id: what `count` more purchases
         made while the ledger was held leave, without running them one by one."""
         path = os.path.join(data, "receipts.json")
-        with open(path) as f:
-            document = json.load(f)
+        document = document_file.load(path)  # written back as plain JSON, which the library reads
         model = next(r for r in reversed(document["value"]) if r.get("credited") is False)
         for _ in range(count):
             receipt = dict(model)
@@ -216,10 +219,10 @@ class Harness:
                 shutil.rmtree(data)
                 self.must(data, ["purchase", "buy", "--items", "6"])
                 path = os.path.join(data, "purchases.json")
-                with open(path) as f:
-                    text = f.read()
-                with open(path, "w") as f:
-                    f.write(re.sub(r'"formatVersion" : 2', '"formatVersion" : 3', text, count=1))
+                with open(path, "rb") as f:
+                    content = f.read()
+                with open(path, "wb") as f:
+                    f.write(document_file.newer_format(content))
                 planted.append(path)  # a newer version's document: this version must leave it as it is
             return planted
         if name in UNUSABLE_BOOST:
@@ -257,10 +260,9 @@ class Harness:
         try:
             if not stat.S_ISREG(os.lstat(path).st_mode):
                 return {}
-            with open(path) as f:
-                document = json.load(f)
-        except (OSError, ValueError):
+        except OSError:
             return {}
+        document = document_file.load(path)
         value = document.get("value") if isinstance(document, dict) else None
         if not isinstance(value, list):
             return {}

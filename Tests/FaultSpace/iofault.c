@@ -31,11 +31,16 @@
 //                 in-place        a rename of a temporary file ("~w-" in its name) over a
 //                                 document ("*.json") writes the document in place instead:
 //                                 open with O_TRUNC, write, fsync, then the temporary is removed
-//                 current-slot    (for a two-slot document file) a pwrite into a document at the
-//                                 offset of one slot goes to the other slot's offset instead;
-//                                 IOFAULT_SLOT_LAYOUT="<header bytes>,<slot bytes>" (4096,4096)
-//                 ftruncate-prealloc  (for a document file that preallocates) a fallocate(mode 0)
-//                                 of a document becomes an ftruncate to the same end
+//                 current-slot    a pwrite into a two-slot document at the offset of one slot
+//                                 goes to the other slot's offset instead (the slot size read
+//                                 from the file's header, `"slotSize":"<10 digits>"` in its first
+//                                 4096 bytes; else IOFAULT_SLOT_LAYOUT="<header bytes>,<slot
+//                                 bytes>", 4096,4096)
+//                 ftruncate-prealloc  a rename of a temporary file over a document that does not
+//                                 exist yet makes the document in place instead: open it with
+//                                 O_CREAT, ftruncate it to the temporary's size (preallocated,
+//                                 zero-filled), write the temporary's bytes, fsync, then the
+//                                 temporary is removed
 //                 Each time a plant acts, "<pid> plant <name>" is recorded.
 //
 // Built by the script with `cc -shared -fPIC -O1 -o iofault.so iofault.c -ldl`; never part of the
@@ -479,12 +484,28 @@ static void record_write(int fd, long long offset, ssize_t written, const struct
     record_put("\n");
 }
 
+// The layout of the two-slot file open as `fd`: its header's slot size (a file grown past its
+// first slots has bigger ones), else IOFAULT_SLOT_LAYOUT's.
+static void slot_layout(int fd, long *header, long *size) {
+    *header = slot_header;
+    *size = slot_size;
+    char text[4097];
+    ssize_t n = syscall(SYS_pread64, fd, text, 4096, (off_t)0);
+    if (n <= 0) return;
+    text[n] = 0;
+    const char *field = strstr(text, "\"slotSize\":\"");
+    if (field == NULL) return;
+    long parsed = strtol(field + strlen("\"slotSize\":\""), NULL, 10);
+    if (parsed > 0) { *header = 4096; *size = parsed; }
+}
+
 // The offset a pwrite into a document goes to under the current-slot plant: the other slot's
 // (recorded as the plant acting).
 static off_t planted_offset(int fd, off_t offset) {
-    if (!fd_tracked(fd) || !recording() || !planted("current-slot") || offset < slot_header || slot_size <= 0
-        || !fd_names_document(fd))
-        return offset;
+    if (!fd_tracked(fd) || !recording() || !planted("current-slot") || !fd_names_document(fd)) return offset;
+    long slot_header, slot_size;
+    slot_layout(fd, &slot_header, &slot_size);
+    if (offset < slot_header || slot_size <= 0) return offset;
     long slot = (long)((offset - slot_header) / slot_size);
     if (slot > 1) return offset;
     record_begin();
@@ -527,6 +548,21 @@ ssize_t pwrite64(int fd, const void *buffer, size_t count, off_t offset) {
     struct iovec one = {(void *)buffer, count};
     offset = planted_offset(fd, offset);
     WRITE_BODY(fd, offset, &one, 1, real_pwrite64(fd, buffer, count, offset))
+}
+ssize_t pwritev(int fd, const struct iovec *vector, int count, off_t offset) {
+    REAL(ssize_t, pwritev, int, const struct iovec *, int, off_t);
+    offset = planted_offset(fd, offset);
+    WRITE_BODY(fd, offset, vector, count, real_pwritev(fd, vector, count, offset))
+}
+ssize_t pwritev64(int fd, const struct iovec *vector, int count, off_t offset) {
+    REAL(ssize_t, pwritev64, int, const struct iovec *, int, off_t);
+    offset = planted_offset(fd, offset);
+    WRITE_BODY(fd, offset, vector, count, real_pwritev64(fd, vector, count, offset))
+}
+ssize_t pwritev2(int fd, const struct iovec *vector, int count, off_t offset, int flags) {
+    REAL(ssize_t, pwritev2, int, const struct iovec *, int, off_t, int);
+    if (offset >= 0) offset = planted_offset(fd, offset);
+    WRITE_BODY(fd, offset, vector, count, real_pwritev2(fd, vector, count, offset, flags))
 }
 ssize_t writev(int fd, const struct iovec *vector, int count) {
     REAL(ssize_t, writev, int, const struct iovec *, int);
@@ -594,25 +630,14 @@ int fallocate(int fd, int mode, off_t offset, off_t length) {
     if (ours && begin("fallocate", NULL, fd, &number)) return -1;
     int records = ours && recording();
     if (records) record_begin();
-    int result;
-    if (records && mode == 0 && planted("ftruncate-prealloc") && fd_names_document(fd)) {
-        record_plant();
-        struct stat info;
-        result = 0;
-        if (stat_fd(fd, &info) == 0 && info.st_size < offset + length) {
-            result = (int)syscall(SYS_ftruncate, fd, (long)(offset + length));
-            if (result == 0) { record_line_start("setsize"); record_number(inode_of(fd)); record_number(offset + length); record_put("\n"); }
-        }
-    } else {
-        result = real_fallocate(fd, mode, offset, length);
-        if (records && result == 0) {
-            record_line_start("fallocate");
-            record_number(inode_of(fd));
-            record_number(mode);
-            record_number(offset);
-            record_number(length);
-            record_put("\n");
-        }
+    int result = real_fallocate(fd, mode, offset, length);
+    if (records && result == 0) {
+        record_line_start("fallocate");
+        record_number(inode_of(fd));
+        record_number(mode);
+        record_number(offset);
+        record_number(length);
+        record_put("\n");
     }
     int saved = errno;
     if (records) record_done();
@@ -720,13 +745,18 @@ int faccessat(int dirfd, const char *path, int mode, int flags) {
 #define CHANGE_CALL(label, ours, path, realcall, RECORD) \
     RECORDED_CALL(int, label, ours, path, -1, realcall, RECORD; record_put("\n"))
 
-// The in-place plant: the temporary file's bytes written over the document (O_TRUNC, write,
-// fsync), the temporary removed; recorded as those calls. Returns 1 when it acted.
+// The in-place and ftruncate-prealloc plants: the temporary file's bytes written into the
+// document itself (in-place: over it, with O_TRUNC; ftruncate-prealloc: only when it does not
+// exist yet, made and sized to the temporary's size before the bytes are written), fsync, the
+// temporary removed; recorded as those calls. Returns 1 when it acted.
 static int write_in_place(int fromfd, const char *from, int tofd, const char *to, int *result) {
     char source[4200], target[4200];
-    if (!planted("in-place") || !recording()) return 0;
+    int prealloc = planted("ftruncate-prealloc");
+    if (!(planted("in-place") || prealloc) || !recording()) return 0;
     if (!absolute_at(fromfd, from, source, sizeof source) || !absolute_at(tofd, to, target, sizeof target)) return 0;
     if (strstr(strrchr(source, '/') ? strrchr(source, '/') : source, "~w-") == NULL || !names_document(target)) return 0;
+    struct stat present;
+    if (prealloc && stat_at(AT_FDCWD, target, &present) == 0) return 0;  // an update: renamed as it is
     int in = (int)syscall(SYS_openat, AT_FDCWD, source, O_RDONLY | O_CLOEXEC);
     if (in < 0) return 0;
     struct stat info;
@@ -754,6 +784,12 @@ static int write_in_place(int fromfd, const char *from, int tofd, const char *to
         record_number(!existed);
         record_number(existed && before.st_size > 0);
         record_put("\n");
+        if (prealloc && syscall(SYS_ftruncate, out, (long)got) == 0) {
+            record_line_start("setsize");
+            record_number(inode_of(out));
+            record_number((long long)got);
+            record_put("\n");
+        }
         size_t done = 0;
         while (done < got) {
             ssize_t n = syscall(SYS_write, out, bytes + done, got - done);
@@ -805,7 +841,9 @@ int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned i
     REAL(int, renameat2, int, const char *, int, const char *, unsigned int);
     int planted_result;
     int ours = at_in_folder(fromfd, from) || at_in_folder(tofd, to);
-    if (ours && flags == 0 && write_in_place(fromfd, from, tofd, to, &planted_result)) return planted_result;
+    if (ours && (flags == 0 || (flags == RENAME_NOREPLACE && planted("ftruncate-prealloc")))
+        && write_in_place(fromfd, from, tofd, to, &planted_result))
+        return planted_result;
     CHANGE_CALL("rename", ours, to, real_renameat2(fromfd, from, tofd, to, flags),
                 RECORD_TWO("rename", fromfd, from, tofd, to); record_number(flags))
 }
