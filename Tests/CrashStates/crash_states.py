@@ -313,14 +313,33 @@ def record_workload(runner: Runner, workload: Workload, plant: str, base: str, i
             rec.outputs.append(f"{step.label()}: exit {process.returncode}: "
                                f"{(out + err).decode(errors='replace').strip()[:300]}")
             traces.append((index, trace))
-    parse_record(record, rec)
+    parse_record(record, rec, {index: pid for index, trace in traces if (pid := traced_pid(trace)) is not None})
     if runner.use_strace:
         rec.problems += compare_with_strace(record, traces, data)
     return rec
 
 
-def parse_record(record: str, rec: Recording):
+def traced_pid(trace: str) -> int | None:
+    """The process id of the run strace traced into `trace` (its first line's), if any."""
+    try:
+        with open(trace, errors="replace") as f:
+            for line in f:
+                match = re.match(r"^(\d+)\s", line)
+                if match:
+                    return int(match.group(1))
+    except OSError:
+        pass
+    return None
+
+
+def parse_record(record: str, rec: Recording, pids: dict[int, int] | None = None):
+    """Reads the record. A process's acknowledgement is placed after its own last call, not at
+    its end marker: of processes run at once, the harness marks each end as it collects it, which
+    may be after calls of the others (a write in place of a second writer, not yet synced, would
+    then count as acknowledged). `pids` maps each step to its process id, where strace told."""
     starts: dict[int, tuple[int, str]] = {}
+    last_after: dict[int, int] = {}  # pid -> position just after its last call
+    pids = pids or {}
     with open(record) as f:
         for line in f:
             parts = line.split()
@@ -335,7 +354,8 @@ def parse_record(record: str, rec: Recording):
                     start, label = starts.get(index, (0, "?"))
                     rec.steps.append((start, position, label, code))
                     if code == 0:
-                        rec.acks.append(position)
+                        pid = pids.get(index)
+                        rec.acks.append(position if pid is None else min(position, last_after.get(pid, start)))
                 continue
             pid, call, fields = int(parts[0]), parts[1], parts[2:]
             if call == "plant":
@@ -346,6 +366,7 @@ def parse_record(record: str, rec: Recording):
                         (i == 0 or (i == 1 and call in ("rename", "link"))):
                     fields[i] = unhex(field)
             rec.events.append((call, pid, *fields))
+            last_after[pid] = len(rec.events)
 
 
 STRACE_KIND = {

@@ -15,7 +15,8 @@ themselves, and one oracle is checked:
 - money: items owned = owned before + pending before + items of the receipts this run paid for
   - items spent; each receipt credited once; a payment is taken only when the ledger can take
   it; a spent item always has its boost running (and a boost started from an item spends one);
-- the exit status agrees with what happened: 0 done, 3 paid and not yet credited (buy only),
+- the exit status agrees with what happened: 0 done, 4 done but not flushed (judged as 0; the text
+  must say a power cut may undo it), 3 paid and not yet credited (buy only),
   1 nothing done; killed runs may leave either, never half; anything else (a trap, a hang) is
   a violation; the text says the same (never "try again" or a failure after a payment);
 - nothing but the library's own files changed: the files a state plants (another program's
@@ -388,8 +389,13 @@ def judge(h: Harness, case: Case, code, out: str, err: str, before: dict, after:
     if code is None:
         problems.append("hung: no exit within %d s" % RUN_TIMEOUT)
         return problems
-    if code not in (0, 1, 3) and not killed:
+    if code not in (0, 1, 3, 4) and not killed:
         problems.append(f"exit status {code} (a trap or an unknown status)")
+    if code == 4:
+        # Done, but a flush failed (StorageError.notDurable): judged as done, and said so.
+        if "power cut" not in text:
+            problems.append("exit 4 (done, not flushed) without saying a power cut may undo it")
+        code = 0
     if code == 3 and case.command != "buy":
         problems.append("exit 3 from a command that takes no payment")
 

@@ -235,28 +235,36 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///     observers.
     /// - Returns: What `body` returns, or `nil` when the lock was held and `waits` is `false`.
     /// - Throws: What `body` threw, or the ``StorageError`` of the failed write; then nothing
-    ///   changed, except after ``StorageError/notDurable(file:reason:)``, whose new state is on
-    ///   disk and in memory.
+    ///   changed. A write that took effect but whose flush failed
+    ///   (``StorageError/notDurable(file:reason:)``) is done: it returns, its state is on disk and
+    ///   in memory, and the error is reported as ``StoreIssue/storageRecovered(_:)``.
     package func transaction<Result>(
         waits: Bool, _ body: (inout State) throws(StorageError) -> Result
     ) throws(StorageError) -> Result? {
         if let refusal { throw refusal }
         let follows = tracker.beginWrite()
         // A write whose flush failed after it took effect (notDurable) is on disk and read by
-        // others: memory follows the disk before the error is thrown, as for news of a write.
+        // others: it is done. Memory follows the disk, as for news of a write, and the doubt
+        // about its durability is reported as an issue, not thrown as a failure.
         var tookEffect = false
         defer { if tracker.endWrite(since: follows) || tookEffect { follower.adoptDisk() } }
         var sequence: UInt64 = 0
         var folded: UInt64?
+        var outcome: Result?
         let committed: StorageUpdate<State, Result>?
         do {
             committed = try storage.update(document, waits: waits) { (state: inout State) throws(StorageError) -> Result in
                 (sequence, folded) = begin(&state)
-                return try body(&state)
+                let result = try body(&state)
+                outcome = result
+                return result
             }
         } catch {
-            if case .notDurable = error { tookEffect = true }
-            throw error
+            guard case .notDurable = error, let outcome else { throw error }
+            tookEffect = true
+            writes?.transactionCommitted(folded: folded)
+            reportIssue(.storageRecovered(error))
+            return outcome
         }
         guard let committed else { return nil }
         writes?.transactionCommitted(folded: folded)
@@ -339,9 +347,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///   and the document's file lock: it must not post, call observers or touch other stores.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` threw, or `Failure.storage(_:)` with the ``StorageError`` when the
-    ///   document could not be written; either way nothing changed — but for
-    ///   ``StorageError/notDurable(file:reason:)``: the new state was written and is the store's,
-    ///   and only its durability is in doubt.
+    ///   document could not be written; either way nothing changed. A change written whose flush
+    ///   failed (``StorageError/notDurable(file:reason:)``) is done, not thrown: the store reports
+    ///   it as ``StoreIssue/storageRecovered(_:)`` (a power cut may bring back the state before).
     @discardableResult
     public func update<Result, Failure: StoreFailure>(
         _ body: (inout State) throws(Failure) -> Result

@@ -42,7 +42,8 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     /// Records a receipt for `product`, not yet credited, and returns it.
     ///
     /// - Throws: ``PurchaseError/notRecorded(_:)`` when the receipt could not be written: then
-    ///   nothing was bought.
+    ///   nothing was bought. A receipt written whose flush failed
+    ///   (``StorageError/notDurable(file:reason:)``) is recorded: the purchase goes on.
     public func purchase(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         let receipt = PurchaseReceipt(id: UUID().uuidString, product: product, date: wallClock.now())
@@ -53,7 +54,8 @@ public struct LocalPurchaseBackend: PurchaseBackend {
                 Self.trim(&receipts)
             }
         } catch {
-            throw .notRecorded(error)  // no receipt, no payment
+            // Written, only its flush failed: the receipt is recorded, and is credited as any.
+            guard case .notDurable = error else { throw .notRecorded(error) }  // no receipt, no payment
         }
         return .purchased(receipt)
     }

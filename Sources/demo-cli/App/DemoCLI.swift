@@ -1,5 +1,6 @@
 import SingletonStoresLocking
 import Foundation
+import Synchronization
 import Stores
 
 /// The demo CLI: parses the command line, runs the command, returns the exit status.
@@ -90,6 +91,8 @@ extension DemoCLI {
     /// its output could not be written — with a message on standard error, if that one works —
     /// unless the command had failed already.
     static func finish(_ status: ExitStatus, console: Console) -> ExitStatus {
+        // Done, but a save's flush failed (reported as a warning): not done as far as the disk knows.
+        let status = status == .success && NotDurableWrites.occurred.load(ordering: .relaxed) ? .notDurable : status
         guard let failure = console.outputFailure() else { return status }
         let done = status == .success ? "; the command itself completed, do not run it again" : ""
         console.printError("demo-cli: could not write to standard output: \(failure.escapingControlCharacters)\(done).")
@@ -126,4 +129,35 @@ struct CommandContext: Sendable {
         console.printError("demo-cli: \(message.escapingControlCharacters)")
         return .failure
     }
+
+    /// Prints `error` as ``fail(_:)-(String)`` does and returns ``ExitStatus/failure`` — or, for
+    /// a change that was made but not flushed to the disk (a ``StorageError/notDurable(file:reason:)``
+    /// inside `error`), ``ExitStatus/notDurable``: never "nothing was done" for a change in place.
+    func fail(_ error: some Error & CustomStringConvertible) -> ExitStatus {
+        let status = fail(error.description)
+        return StorageError.found(in: error)?.isNotDurable == true ? .notDurable : status
+    }
+}
+
+extension StorageError {
+    /// The storage error `error` is or carries (as an associated value, at any depth), if any.
+    static func found(in error: Any, depth: Int = 4) -> StorageError? {
+        if let storage = error as? StorageError { return storage }
+        guard depth > 0 else { return nil }
+        for child in Mirror(reflecting: error).children {
+            if let found = found(in: child.value, depth: depth - 1) { return found }
+        }
+        return nil
+    }
+
+    /// Whether the change was made, its flush failed.
+    var isNotDurable: Bool {
+        if case .notDurable = self { true } else { false }
+    }
+}
+
+/// Whether a save of this run took effect but could not be flushed to the disk (a store reported
+/// ``StorageError/notDurable(file:reason:)``): the run then exits ``ExitStatus/notDurable``.
+enum NotDurableWrites {
+    static let occurred = Atomic<Bool>(false)
 }

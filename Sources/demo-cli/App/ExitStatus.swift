@@ -10,6 +10,10 @@ enum ExitStatus: Int32, Sendable {
     /// credited yet (another process holds the purchases store, the disk is full): it is credited
     /// when the purchases store is free, at the next run. Do not buy again.
     case purchaseNotYetCredited = 3
+    /// The change was made, and is what the app reads now, but the disk reported an error while
+    /// it was being flushed: a power cut may bring back the value before it. A message says
+    /// which file; run the command again (any save that succeeds) to make it durable.
+    case notDurable = 4
     /// The command line was wrong (`EX_USAGE` from sysexits.h).
     case usage = 64
     /// The command's work was done (a purchase is recorded, a boost saved), but its output could

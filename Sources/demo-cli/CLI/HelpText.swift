@@ -83,6 +83,11 @@ enum HelpText {
                         + "store, the disk is full…): it is credited when the purchases store is free, at the next "
                         + "run; do not buy again."
                 ),
+                (
+                    "4",
+                    "Done, and read so from now on, but the disk reported an error while saving it: a power cut may "
+                        + "bring back the value before. A message names the file; run the command again."
+                ),
                 ("64", "Bad command line."),
                 (
                     "74",

@@ -18,7 +18,7 @@ enum BoostCommand {
                 try stores.boost.start(duration: seconds)
             } catch {
                 // Never "Boost started" for a boost that was not saved.
-                return context.fail(error.description)
+                return context.fail(error)
             }
             console.print(
                 "Boost started: \(stores.boost.remainingSeconds.formatted(.countdown)) left\(replaced ? " (replaced the running boost)" : "")."
@@ -32,11 +32,11 @@ enum BoostCommand {
             let stores = context.stores()
             do {
                 try stores.purchases.useBoostItem(duration: seconds)
-            } catch .storage(let problem) {
+            } catch .storage(let problem) where !problem.isNotDurable {
                 // Decided before anything was spent: say so, with the file to see to.
                 return context.fail("The boost did not start and no item was spent. \(problem)")
             } catch {
-                return context.fail(error.description)
+                return context.fail(error)
             }
             console.print(
                 "Used a boost item: \(stores.boost.remainingSeconds.formatted(.countdown)) left. \(items(stores.purchases.ownedBoostItems)) left."
@@ -48,7 +48,7 @@ enum BoostCommand {
             do {
                 try stores.boost.stop()
             } catch {
-                return context.fail(error.description)
+                return context.fail(error)
             }
             console.print(wasRunning ? "Boost stopped." : "No boost was running.")
             return .success

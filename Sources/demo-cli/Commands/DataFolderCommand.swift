@@ -72,7 +72,7 @@ enum DataFolderCommand {
         let url = URL(filePath: folder.path, directoryHint: .isDirectory)
         let opened: LibraryFiles.Folder?
         do { opened = try LibraryFiles.open(url) } catch {
-            return context.fail(error.description)
+            return context.fail(error)
         }
         guard let opened else {
             console.print("No saved files in \(shown); nothing to remove.")

@@ -42,7 +42,7 @@ enum ExportCommand {
             context.console.print(String(decoding: shown, as: UTF8.self))
             return .success
         } catch {
-            return context.fail(error.description)
+            return context.fail(error)
         }
     }
 

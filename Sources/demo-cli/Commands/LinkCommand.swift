@@ -24,7 +24,7 @@ enum LinkCommand {
             do {
                 try stores.apiTarget.select(target)
             } catch {
-                return context.fail(error.description)
+                return context.fail(error)
             }
             context.console.print("API target: \(target) (\(target.baseWebURLString))")
             return .success

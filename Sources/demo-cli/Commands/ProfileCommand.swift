@@ -16,7 +16,7 @@ enum ProfileCommand {
                 if let nickname { try stores.profile.setNickname(nickname) }
                 if let gender { try stores.profile.setGender(gender) }
             } catch {
-                return context.fail(error.description)
+                return context.fail(error)
             }
             context.console.print("Profile saved.")
             for line in lines(stores.profile.profile) { context.console.print(line) }

@@ -25,7 +25,7 @@ enum PurchaseCommand {
                 )
                 return .purchaseNotYetCredited
             } catch {
-                return context.fail(error.description)
+                return context.fail(error)
             }
         case .purchaseRestore:
             do {
@@ -33,7 +33,7 @@ enum PurchaseCommand {
                 context.console.print("Restored \(added) purchase\(added == 1 ? "" : "s"). \(summary(purchases))")
                 return .success
             } catch {
-                return context.fail(error.description)
+                return context.fail(error)
             }
         case .purchaseShow:
             for line in lines(purchases) { context.console.print(line) }
