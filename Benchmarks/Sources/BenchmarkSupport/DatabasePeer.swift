@@ -65,10 +65,14 @@ public final class DocumentDatabase: @unchecked Sendable {
     /// file must keep its size over (it has been checkpointed and is being reused).
     public static let warmUpWrites = 1_000
     static let steadyWrites = 300
+    /// The size the WAL reaches before SQLite's automatic checkpoint (1,000 pages of 4 KiB,
+    /// its defaults): a WAL smaller than this has not been checkpointed yet.
+    static let checkpointedWALBytes = 1_000 * 4_096
 
     /// Writes with `write` until the database is as an app that has kept it open a while has
-    /// it: at least ``warmUpWrites`` writes, and the WAL file at `walPath` no longer growing over
-    /// the last 300 (its first checkpoint is past, and commits overwrite the WAL from its start).
+    /// it: at least ``warmUpWrites`` writes, the WAL file at `walPath` grown to the size of
+    /// SQLite's automatic checkpoint, and no longer growing over the last 300 (its first
+    /// checkpoint is past, and commits overwrite the WAL from its start).
     /// Returns the writes made; throws when the WAL still grows after 20,000.
     @discardableResult
     public func warmUpPastCheckpoint(walPath: String, _ write: () throws -> Void) throws -> Int {
@@ -80,7 +84,7 @@ public final class DocumentDatabase: @unchecked Sendable {
             guard stat(walPath, &status) == 0 else { throw DatabasePeerError.noWAL(walPath) }
             steady = Int(status.st_size) == size ? steady + 1 : 0
             size = Int(status.st_size)
-            if count >= Self.warmUpWrites, steady >= Self.steadyWrites {
+            if count >= Self.warmUpWrites, steady >= Self.steadyWrites, size >= Self.checkpointedWALBytes {
                 FileHandle.standardError.write(Data("GRDB long-lived: warmed with \(count) writes, WAL \(size) bytes\n".utf8))
                 return count
             }
