@@ -114,16 +114,18 @@ public enum PersistedWriter: String, CaseIterable, Sendable {
         }
     }
 
-    /// The bytes our store writes for the profile after its first change.
+    /// The document our store writes for the profile after its first change: its bytes as the
+    /// storage reads them back (the envelope, whatever the file around it).
     public static func storeBytes() throws -> Data {
         let folder = FileManager.default.temporaryDirectory
             .appending(path: "persisted-bytes-\(getpid())-\(UUID().uuidString.prefix(8))", directoryHint: .isDirectory)
         defer { try? FileManager.default.removeItem(at: folder) }
+        let storage = FileStorage(folder: folder)
         let store = ValueStore(
-            key: "profile", default: ProfileDocument(), storage: FileStorage(folder: folder),
-            center: NotificationCenter(), watching: .off)
+            key: "profile", default: ProfileDocument(), storage: storage, center: NotificationCenter(), watching: .off)
         try store.update { $0.nickname = "Mei" }
-        return try Data(contentsOf: folder.appending(path: "profile.json"))
+        guard let stored = try storage.read("profile") else { throw PersistedWriterError("the profile was not written") }
+        return stored.bytes
     }
 }
 
