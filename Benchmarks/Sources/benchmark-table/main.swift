@@ -666,6 +666,24 @@ if let costs {
     }
 }
 
+// The output of `scripts/strace-profile-set.sh`: the calls of one `demo-cli profile set` on an
+// existing document, and its verdict line.
+if let path = option("--strace-profile-set") {
+    guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    let counts = lines.compactMap { line -> String? in
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count == 2, Int(fields[1]) != nil else { return nil }
+        return "`\(fields[0])` \(fields[1])"
+    }
+    let verdictLine = lines.last { $0.hasPrefix("ok:") || $0.hasPrefix("FAIL:") }
+    row(
+        "`strace -f -c` of one release `demo-cli profile set` on an existing document (`scripts/strace-profile-set.sh`)",
+        counts.isEmpty ? "not run" : counts.joined(separator: ", "), "—", "—", "—",
+        "one `fsync`/`fdatasync`, no rename (nor `ftruncate`, `fallocate`)",
+        verdictLine.map { $0.hasPrefix("ok:") ? "met" : "**missed**: \($0.dropFirst("FAIL: ".count))" } ?? "not run")
+}
+
 // MARK: Printing
 
 let header = ["Operation", "Ours", "Limit", "Ours ÷ limit", "Peers: figure, ours ÷ peer", "Target", "Met"]
