@@ -239,23 +239,34 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///   - body: The change. It runs under the document's file lock: it must not post or call
     ///     observers.
     /// - Returns: What `body` returns, or `nil` when the lock was held and `waits` is `false`.
-    /// - Throws: What `body` threw, or the ``StorageError`` of the failed write; then nothing changed.
+    /// - Throws: What `body` threw, or the ``StorageError`` of the failed write; then nothing
+    ///   changed, except after ``StorageError/notDurable(file:reason:)``, whose new state is on
+    ///   disk and in memory.
     package func transaction<Result>(
         waits: Bool, _ body: (inout State) throws(StorageError) -> Result
     ) throws(StorageError) -> Result? {
         if let refusal { throw refusal }
         let follows = tracker.beginWrite()
-        defer { if tracker.endWrite(since: follows) { follower.adoptDisk() } }
+        // A write whose flush failed after it took effect (notDurable) is on disk and read by
+        // others: memory follows the disk before the error is thrown, as for news of a write.
+        var tookEffect = false
+        defer { if tracker.endWrite(since: follows) || tookEffect { follower.adoptDisk() } }
         var sequence: UInt64 = 0
         var folded: UInt64?
         func step(_ state: inout State) throws(StorageError) -> Result {
             (sequence, folded) = begin(&state)
             return try body(&state)
         }
-        let committed =
-            if let memory { try memory.transaction(waits: waits, step) } else {
-                try storage.update(document, waits: waits, step)
-            }
+        let committed: StorageUpdate<State, Result>?
+        do {
+            committed =
+                if let memory { try memory.transaction(waits: waits, step) } else {
+                    try storage.update(document, waits: waits, step)
+                }
+        } catch {
+            if case .notDurable = error { tookEffect = true }
+            throw error
+        }
         guard let committed else { return nil }
         writes?.transactionCommitted(folded: folded)
         adopt(committed, sequence: sequence)
@@ -337,7 +348,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     ///   and the document's file lock: it must not post, call observers or touch other stores.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` threw, or `Failure.storage(_:)` with the ``StorageError`` when the
-    ///   document could not be written; either way nothing changed.
+    ///   document could not be written; either way nothing changed — but for
+    ///   ``StorageError/notDurable(file:reason:)``: the new state was written and is the store's,
+    ///   and only its durability is in doubt.
     @discardableResult
     public func update<Result, Failure: StoreFailure>(
         _ body: (inout State) throws(Failure) -> Result

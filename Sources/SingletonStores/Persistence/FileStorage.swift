@@ -108,7 +108,8 @@ public struct FileStorage: StoreStorage {
 
     /// The bytes of the document of `key`; see ``StoreStorage/read(_:)``.
     ///
-    /// Takes no lock and never waits: documents are replaced whole, by rename. A link, or a file
+    /// Takes no lock and never waits: a document is replaced whole, by rename, or written into the
+    /// slot its readers are not reading (see "How a document is stored"). A link, or a file
     /// of another user, in the document's place is never read (the call throws); a folder or a
     /// pipe in its place, or a file larger than 256 MiB, comes back damaged, to be set aside.
     public func read(_ key: String) throws(StorageError) -> StoredBytes? {
@@ -116,8 +117,18 @@ public struct FileStorage: StoreStorage {
         guard try FileStorageFolder.prepare(folder, path: folderPath, creating: false, report: reportNotice) else {
             return nil
         }
-        var stamp: FileStamp?
-        return try stored(at: file, stamp: &stamp)
+        // A two-slot file is written in place while it is read: a read that finds neither slot
+        // whole may have met two writes in a row, and is made again (a damaged file reads so
+        // every time, and is set aside under the lock by the caller).
+        var attempt = 0
+        while true {
+            var stamp: FileStamp?
+            let (stored, slots) = try stored(at: file, stamp: &stamp)
+            attempt += 1
+            guard slots == nil, let stored, stored.damage != nil, attempt < 8,
+                SlotFile.isSlotFile(stored.bytes.prefix(SlotFile.signature.count))
+            else { return stored }
+        }
     }
 
     /// Runs `body` with the document of `key` under its lock file, and commits what it decided;

@@ -96,6 +96,11 @@ public enum StorageError: Error, Sendable, Equatable {
     /// The document could not be written; the file on disk is unchanged.
     case writeFailed(file: URL, reason: String)
 
+    /// The new version was written, but the system reported an error while flushing it to the
+    /// disk (`reason`): it is what other processes read now, yet a power cut before the next
+    /// successful save may bring back the version before it. Save again to make it durable.
+    case notDurable(file: URL, reason: String)
+
     /// The document is there but could not be read: permission denied, no free file
     /// descriptor, no memory, a disk error, it is a symbolic link (never followed), or it
     /// belongs to another user (never read as yours). It was left where it is, unchanged, and
@@ -133,7 +138,7 @@ public enum StorageError: Error, Sendable, Equatable {
             .newerFormat(let file, _, _, _), .newerValueVersion(let file, _, _, _),
             .newerFormatLeftInPlace(let file, _, _), .newerValueVersionLeftInPlace(let file, _, _),
             .documentOfAnotherStore(let file, _, _), .migrationFailed(let file, _, _, _), .writeFailed(let file, _),
-            .readFailed(let file, _),
+            .notDurable(let file, _), .readFailed(let file, _),
             .keepAsideFailed(let file, _), .lockFailed(let file, _), .lockTimedOut(let file, _, _):
             file
         }
@@ -216,6 +221,9 @@ extension StorageError: CustomStringConvertible {
             "The value of the store “\(key)” could not be saved as JSON: \(reason)."
         case .writeFailed(let file, let reason):
             "The saved data at \(file.filePath) could not be written: \(reason). The file on disk is unchanged."
+        case .notDurable(let file, let reason):
+            "The saved data at \(file.filePath) was written, but flushing it to the disk failed: \(reason). "
+                + "A power cut may bring back the version before it."
         case .lockFailed(let file, let reason):
             "The lock file \(file.filePath) could not be locked: \(reason). The saved data was not read or changed."
         case .lockTimedOut(let file, let holder, let waited) where Self.isTemporaryFile(file):
@@ -266,6 +274,8 @@ extension StorageError: CustomStringConvertible {
             "This is a bug in the app: report it. The previous saved data is still in place."
         case .writeFailed:
             "Check that the disk is not full and that the folder is writable by you, then try again."
+        case .notDurable:
+            "Check the disk, then save again: a save that succeeds makes the current value durable."
         case .lockFailed:
             "Check that the folder is writable by you, and that the app has free file descriptors and the "
                 + "disk is working; then try again."

@@ -67,7 +67,7 @@ struct PurchaseCreditBinaryTests {
             #expect(try binary.run(["purchase", "buy", "--items", "4"]).status == 0)
             #expect(try binary.run(["boost", "use", "--seconds", "600"]).status == 0)
             let ledger = binary.dataFolder.appending(path: "purchases.json")
-            let text = try String(contentsOf: ledger, encoding: .utf8)
+            let text = try DocumentFileText.text(at: ledger)
             let newer = text.replacingOccurrences(of: #""valueVersion" : 2"#, with: #""valueVersion" : 3"#)
             try #require(newer != text, "the ledger records no value version: \(text.prefix(200))")
             try Data(newer.utf8).write(to: ledger)

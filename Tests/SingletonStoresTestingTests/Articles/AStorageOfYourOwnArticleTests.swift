@@ -7,6 +7,8 @@
 // below checks what the article says of them beyond that.
 // QuickStartTests/ArticleSnippetTests checks that the article and this file agree.
 
+import SingletonStoresTestSupport
+
 // Article "AStorageOfYourOwn" snippet 1: begin
 import Foundation
 import SingletonStores
@@ -223,7 +225,7 @@ final class DictionaryStorage: StoreStorage, @unchecked Sendable {
             let backup = try Data(contentsOf: folder.appending(path: try #require(backups.first)))
             #expect(!String(decoding: backup, as: UTF8.self).contains("Rain"))
             #expect(String(decoding: Self.revealed(backup), as: UTF8.self).contains("Rain\\nSun"))
-            let document = try Data(contentsOf: folder.appending(path: "diary.json"))
+            let document = try DocumentFileText.envelope(at: folder.appending(path: "diary.json"))
             #expect(String(decoding: Self.revealed(document), as: UTF8.self).contains("Snow"))
         }
     }

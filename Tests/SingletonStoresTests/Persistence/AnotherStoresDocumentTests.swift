@@ -30,7 +30,7 @@ struct AnotherStoresDocumentTests {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             try storage.save(PersistedCounter(count: 6), to: Self.counter)
-            let text = try String(contentsOf: folder.appending(path: "counter.json"), encoding: .utf8)
+            let text = try DocumentFileText.text(at: folder.appending(path: "counter.json"))
             #expect(text.contains(#""store" : "PersistedCounter""#), "\(text)")
             // The format's first bytes, which tell the library's documents, are unchanged.
             #expect(text.hasPrefix("{\n  \"formatVersion\" : 2,\n  \"store\""))

@@ -38,7 +38,7 @@ struct DocumentFormatTests {
     private static let start = Date(timeIntervalSinceReferenceDate: 768_560_000.4316511)
 
     private static func text(of key: String, in storage: FileStorage) throws -> String {
-        try String(contentsOf: storage.fileURL(forKey: key), encoding: .utf8)
+        try DocumentFileText.text(at: storage.fileURL(forKey: key))
     }
 
     @Test func theCurrentFormatIsVersion2() {

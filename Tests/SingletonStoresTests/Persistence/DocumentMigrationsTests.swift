@@ -92,7 +92,9 @@ struct DocumentMigrationsTests {
     }
 
     private static func valueVersion(of folder: URL, key: String = "session") throws -> Int? {
-        let object = try JSONSerialization.jsonObject(with: contents(of: "\(key).json", in: folder)) as? [String: Any]
+        let object =
+            try JSONSerialization.jsonObject(with: DocumentFileText.envelope(of: contents(of: "\(key).json", in: folder)))
+            as? [String: Any]
         return object?["valueVersion"] as? Int
     }
 
@@ -135,7 +137,7 @@ struct DocumentMigrationsTests {
             let load = try storage.load(StoreDocument(key: "session", default: Session(), migrations: Self.migrations))
             #expect(load.value == Self.migrated)
             // The migrated document is in the current format, with the current version.
-            let text = try String(contentsOf: folder.appending(path: "session.json"), encoding: .utf8)
+            let text = try DocumentFileText.text(at: folder.appending(path: "session.json"))
             #expect(text.hasPrefix("{\n  \"formatVersion\" : 2,\n"))
             #expect(text.contains(#""since" : "2025-05-10T08:53:20.5Z""#))
             #expect(text.contains(#""valueVersion" : 3"#))

@@ -346,7 +346,7 @@ struct FileStorageLockTests {
         let binary = try Self.helper()
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 10), to: StoreDocument(key: "counter", default: PersistedCounter(count: 10)))
+            try writePlainCounter(10, in: storage)  // written the rename way, with a temporary file
             let marker = "paused-writer-\(UUID().uuidString)"
             let paused = DispatchSemaphore(value: 0)
             let resume = DispatchSemaphore(value: 0)

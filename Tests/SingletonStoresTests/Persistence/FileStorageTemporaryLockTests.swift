@@ -103,7 +103,7 @@ struct FileStorageTemporaryLockTests {
     private func checkStoppedWriter(in place: Place) throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, lockTimeout: .milliseconds(300), reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 10), to: Self.document)
+            try writePlainCounter(10, in: storage)  // written the rename way, with a temporary file
             let helper = try FileStorageLockTests.helper()
             let process = Process()
             let arguments = [folder.path(percentEncoded: false), "1", "counter", "--pause-at", "counter:temporary-written"]

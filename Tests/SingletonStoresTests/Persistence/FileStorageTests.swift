@@ -33,7 +33,7 @@ struct FileStorageTests {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder)
             try storage.save(PersistedCounter(count: 3), to: StoreDocument(key: "counter", default: PersistedCounter(count: 3)))
-            let data = try Data(contentsOf: try storage.fileURL(forKey: "counter"))
+            let data = try DocumentFileText.envelope(at: try storage.fileURL(forKey: "counter"))
             let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             #expect(json["formatVersion"] as? Int == FileStorage.formatVersion)
             let value = try #require(json["value"] as? [String: Any])
@@ -51,7 +51,7 @@ struct FileStorageTests {
             #expect(try permissions(of: file) == 0o600)
             #expect(try permissions(of: storage.lockURL(forKey: "counter")) == 0o600)
 
-            // Loosen it by hand: the next write replaces the file with a fresh 0600 one.
+            // Loosen it by hand: the next write narrows it to 0600 again.
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path(percentEncoded: false))
             try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
             #expect(try permissions(of: file) == 0o600)
@@ -161,7 +161,7 @@ struct FileStorageTests {
                 try storage.load(StoreDocument(key: "counter", default: PersistedCounter())).value
                     == PersistedCounter(count: 2, label: "c"))
             try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count += 1 }
-            let rewritten = try String(contentsOf: file, encoding: .utf8)
+            let rewritten = try DocumentFileText.text(at: file)
             #expect(rewritten.contains(#""count" : 3"#))
             #expect(!rewritten.contains("color") && !rewritten.contains("note"))
         }

@@ -28,11 +28,30 @@ struct Errno: Sendable, CustomTestStringConvertible {
 /// Failures of system calls, injected through ``FileFaults``: none may move a good document.
 @Suite("FileStorage: transient errors leave the files in place")
 struct FileStorageTransientErrorTests {
-    /// A folder holding a good document `counter` with count 7.
-    static func withGoodDocument(_ body: (FileStorage, URL) throws -> Void) throws {
+    /// How the next write of the good document goes.
+    enum WriteWay: String, CaseIterable, CustomTestStringConvertible {
+        /// Into the older slot of the two-slot file the library wrote.
+        case inPlace
+        /// As a new file renamed over the document: a plain document of an earlier version.
+        case renamed
+
+        var testDescription: String { rawValue }
+    }
+
+    /// A folder holding a good document `counter` with count 7, whose next write goes `way`.
+    static func withGoodDocument(_ way: WriteWay = .inPlace, _ body: (FileStorage, URL) throws -> Void) throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 7), to: StoreDocument(key: "counter", default: PersistedCounter(count: 7)))
+            switch way {
+            case .inPlace:
+                try storage.save(
+                    PersistedCounter(count: 7), to: StoreDocument(key: "counter", default: PersistedCounter(count: 7)))
+                #expect(DocumentFileText.isSlotFile(try Data(contentsOf: storage.fileURL(forKey: "counter"))))
+            case .renamed:
+                let plain = try DocumentCoding.encode(PersistedCounter(count: 7), key: "counter", store: "PersistedCounter")
+                try plain.write(to: storage.fileURL(forKey: "counter"))
+                try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { _ in }  // the lock file
+            }
             try body(storage, folder)
         }
     }
@@ -75,13 +94,16 @@ struct FileStorageTransientErrorTests {
     }
 
     @Test(arguments: [
-        (FileFaults.Call.write, ENOSPC), (.write, EIO), (.fsync, EIO), (.openTemporary, EROFS), (.openTemporary, EMFILE),
-        (.rename, EIO),
+        (WriteWay.inPlace, FileFaults.Call.write, ENOSPC), (.inPlace, .write, EIO), (.inPlace, .fsync, EIO),
+        (.inPlace, .openDocument, EMFILE),
+        (.renamed, .write, ENOSPC), (.renamed, .write, EIO), (.renamed, .fsync, EIO), (.renamed, .openTemporary, EROFS),
+        (.renamed, .openTemporary, EMFILE), (.renamed, .rename, EIO),
     ])
-    func writeFailureSaysTheDocumentIsUnchangedAndItIs(call: FileFaults.Call, code: Int32) throws {
-        try Self.withGoodDocument { storage, folder in
+    func writeFailureSaysTheDocumentIsUnchangedAndItIs(way: WriteWay, call: FileFaults.Call, code: Int32) throws {
+        try Self.withGoodDocument(way) { storage, folder in
             let before = try snapshot(of: folder)
-            let faults = FileFaults([call: [code]])
+            // The document is opened to be read, then (in place) to be written: the second fails.
+            let faults = FileFaults([call: call == .openDocument ? [0, code] : [code]])
             #expect {
                 try FileFaults.$current.withValue(faults) { try Self.update(storage) }
             } throws: { error in
@@ -112,12 +134,19 @@ struct FileStorageTransientErrorTests {
         }
     }
 
-    @Test func interruptedCallsAreRetried() throws {
-        try Self.withGoodDocument { storage, _ in
-            let faults = FileFaults([
-                .openLock: [EINTR], .flock: [EINTR, EINTR], .openDocument: [EINTR], .read: [EINTR],
-                .openTemporary: [EINTR], .write: [EINTR],
-            ])
+    @Test(arguments: WriteWay.allCases)
+    func interruptedCallsAreRetried(way: WriteWay) throws {
+        try Self.withGoodDocument(way) { storage, _ in
+            // In place the document is opened twice (to read, then to write) and flushed; the
+            // rename way opens it once and writes a temporary file.
+            var calls: [FileFaults.Call: [Int32]] = [
+                .openLock: [EINTR], .flock: [EINTR, EINTR], .openDocument: [EINTR], .read: [EINTR], .write: [EINTR],
+            ]
+            switch way {
+            case .inPlace: (calls[.openDocument], calls[.fsync]) = ([EINTR, EINTR], [EINTR])
+            case .renamed: calls[.openTemporary] = [EINTR]
+            }
+            let faults = FileFaults(calls)
             try FileFaults.$current.withValue(faults) { try Self.update(storage) }
             #expect(faults.isUsedUp)
             #expect(try Self.load(storage).value.count == 8)

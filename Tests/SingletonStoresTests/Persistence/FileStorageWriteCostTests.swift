@@ -33,23 +33,34 @@ struct FileStorageWriteCostTests {
 
     /// One listing of the folder a write, which both removes the temporary files of writers
     /// that are gone and finds a running writer's (two listings cost a write five system calls).
-    @Test func aWriteListsTheFolderOnce() throws {
+    /// How many times an update lists the folder: once for a new file renamed into place and for
+    /// an update that writes nothing (each removes the temporary files of killed writers), never
+    /// for a write in place.
+    @Test func aWriteListsTheFolderAtMostOnce() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), to: Self.document)
-            for changes in [true, false] {
-                let once = FileFaults([.listFolder: [0]])
-                try FileFaults.$current.withValue(once) {
+            // A plain document of an earlier version: its next write is a new file.
+            let file = try storage.fileURL(forKey: "counter")
+            try DocumentCoding.encode(PersistedCounter(count: 1), key: "counter", store: "PersistedCounter").write(to: file)
+            func listings(changing changes: Bool) throws -> Int {
+                let counted = FileFaults([.listFolder: [0, 0, 0]])
+                try FileFaults.$current.withValue(counted) {
                     try storage.update(Self.document) { if changes { $0.count += 1 } }
                 }
-                #expect(once.isUsedUp, "the update did not look for temporary files (changes: \(changes))")
-                let twice = FileFaults([.listFolder: [0, 0]])
-                try FileFaults.$current.withValue(twice) {
-                    try storage.update(Self.document) { if changes { $0.count += 1 } }
-                }
-                #expect(!twice.isUsedUp, "the update listed the folder twice (changes: \(changes))")
+                return 3 - counted.remaining(.listFolder)
             }
-            #expect(try storage.load(Self.document).value.count == 3)
+            #expect(try listings(changing: true) == 1, "the new file")
+            #expect(DocumentFileText.isSlotFile(try Data(contentsOf: file)))
+            // A write in place lists the folder only when it may have changed since the last
+            // listing: with the folder's time a while back, once, then not at all.
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -10)], ofItemAtPath: folder.path(percentEncoded: false))
+            #expect(try listings(changing: true) == 1, "in place, the folder changed since")
+            #expect(try listings(changing: true) == 0, "in place, the folder unchanged")
+            try Data().write(to: folder.appending(path: "counter~0123456789abcdef0123456789abcdef.tmp"))
+            #expect(try listings(changing: true) == 1, "in place, a file added")
+            #expect(try listings(changing: false) == 1, "nothing written")
+            #expect(try storage.load(Self.document).value.count == 5)
         }
     }
 

@@ -60,7 +60,7 @@ struct LongDocumentTests {
             #expect(loaded.recovery == nil, "not kept aside for its size")
             #expect(loaded.value == Tally(count: Self.itemCount))
             // The smaller value read from it was written back at once.
-            #expect(try Data(contentsOf: file).count < 1_024)
+            #expect(try DocumentFileText.envelope(at: file).count < 1_024)
         }
     }
 }

@@ -3,6 +3,14 @@ import Foundation
 import Testing
 @testable import SingletonStores
 
+/// Writes the `counter` document of `storage` as a plain document of an earlier version, count
+/// `count`: its next write is a new file renamed into place (with a temporary file), not a write
+/// in place.
+func writePlainCounter(_ count: Int, in storage: FileStorage) throws {
+    let plain = try DocumentCoding.encode(PersistedCounter(count: count), key: "counter", store: "PersistedCounter")
+    try plain.write(to: storage.fileURL(forKey: "counter"))
+}
+
 /// The POSIX permission bits of the item at `url`.
 func permissions(of url: URL) throws -> Int {
     let attributes = try FileManager.default.attributesOfItem(atPath: url.path(percentEncoded: false))

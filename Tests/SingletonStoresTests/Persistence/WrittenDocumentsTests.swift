@@ -12,7 +12,7 @@ struct WrittenDocumentsTests {
             try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { $0.count = 1 }
             // Another writer's document, of the same size as ours: other bytes, so it is decoded.
             let file = try storage.fileURL(forKey: "counter")
-            let ours = try Data(contentsOf: file)
+            let ours = try DocumentFileText.envelope(at: file)
             let theirs = try DocumentCoding.encode(PersistedCounter(count: 7), key: "counter", store: "PersistedCounter")
             #expect(theirs.count == ours.count)
             try theirs.write(to: file)

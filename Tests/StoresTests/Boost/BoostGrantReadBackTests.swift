@@ -44,8 +44,9 @@ struct BoostGrantReadBackTests {
             let (boost, purchases) = Self.launch(folder: folder, wall: wall, boot: boot, issues: issues)
             try await purchases.buy(.boostItems(2))
 
-            // The ledger's rename goes through; the boost record's finds the disk full.
-            let faults = FileFaults([.rename: [0, ENOSPC]])
+            // The ledger is written in place; the boost record, a new file, finds the disk full
+            // at its rename.
+            let faults = FileFaults([.rename: [ENOSPC]])
             try FileFaults.$current.withValue(faults) {
                 try purchases.useBoostItem(duration: 600)
             }

@@ -19,7 +19,7 @@ struct DocumentMigrationTests {
     private static var isoDate: Regex<Substring> { #/"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z"/# }
 
     private static func text(of key: String, in folder: URL) throws -> String {
-        try String(contentsOf: folder.appending(path: "\(key).json"), encoding: .utf8)
+        try DocumentFileText.text(at: folder.appending(path: "\(key).json"))
     }
 
     /// The values of every date field of a document's text.

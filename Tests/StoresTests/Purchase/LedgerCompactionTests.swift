@@ -108,7 +108,7 @@ struct LedgerCompactionTests {
         ledger.compact(keepingLast: 1)
         try withTemporaryFolder { folder in
             try FileStorage(folder: folder).save(ledger, to: StoreDocument(key: "purchases", default: ledger))
-            let text = try String(contentsOf: folder.appending(path: "purchases.json"), encoding: .utf8)
+            let text = try DocumentFileText.text(at: folder.appending(path: "purchases.json"))
             #expect(
                 text == """
                     {

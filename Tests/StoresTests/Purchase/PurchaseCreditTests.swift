@@ -7,7 +7,7 @@ import Testing
 import Timers
 
 /// What a purchase reports when its receipt is recorded but the ledger write that credits it
-/// fails (a full disk at the ledger's rename), what a boost reports when its own record fails
+/// fails (a full disk at the ledger's write), what a boost reports when its own record fails
 /// after the item was spent, and that neither loses or doubles anything.
 @Suite("Purchases and boosts whose second write fails")
 struct PurchaseCreditTests {
@@ -26,12 +26,14 @@ struct PurchaseCreditTests {
             watching: .off, reportIssue: { issues.append($0) })
     }
 
-    /// Buys `product` with the receipt's rename going through and the ledger's failing
+    /// Buys `product` with the receipt's write going through and the ledger's failing
     /// (`ENOSPC`); returns what the purchase threw.
-    private static func buyWithTheLedgerRenameFailing(
+    private static func buyWithTheLedgerWriteFailing(
         _ product: PurchaseProduct, _ purchases: PurchaseManager
     ) async -> PurchaseError? {
-        let faults = FileFaults([.rename: [0, ENOSPC]])
+        // The first flush (the receipt's) goes through, the second (the ledger's) finds the disk
+        // full: whether the ledger is written the rename way or in place, it is not written.
+        let faults = FileFaults([.fsync: [0, ENOSPC]])
         do {
             try await FileFaults.$current.withValue(faults) {
                 _ = try await purchases.buy(product)
@@ -66,11 +68,11 @@ struct PurchaseCreditTests {
         try await withTemporaryFolder { folder in
             let wall = ManualWallClock(now: Date(timeIntervalSince1970: 1_700_000_000))
             let purchases = Self.purchases(folder: folder, wall: wall)
-            // The receipt's write goes through; the ledger's rename finds the disk full — 70
+            // The receipt's write goes through; the ledger's finds the disk full — 70
             // times, more than the 64 credited receipts the backend keeps.
             for number in 1...70 {
                 let product = PurchaseProduct.boostItems(number == 1 ? 7 : 1)
-                let error = await Self.buyWithTheLedgerRenameFailing(product, purchases)
+                let error = await Self.buyWithTheLedgerWriteFailing(product, purchases)
                 guard case .notYetCredited(let receipt, .writeFailed)? = error else {
                     Issue.record("purchase \(number): \(String(describing: error))")
                     continue
@@ -97,7 +99,7 @@ struct PurchaseCreditTests {
         try await withTemporaryFolder { folder in
             let wall = ManualWallClock(now: Date(timeIntervalSince1970: 1_700_000_000))
             let purchases = Self.purchases(folder: folder, wall: wall)
-            let error = await Self.buyWithTheLedgerRenameFailing(.boostItems(3), purchases)
+            let error = await Self.buyWithTheLedgerWriteFailing(.boostItems(3), purchases)
             #expect(error.map { if case .notYetCredited = $0 { true } else { false } } == true, "\(String(describing: error))")
             purchases.acknowledge()
             try await purchases.buy(.boostItems(4))

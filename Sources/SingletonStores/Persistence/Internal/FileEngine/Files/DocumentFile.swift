@@ -60,10 +60,12 @@ package enum DocumentReadLimit {
 ///
 /// On Glibc, Musl and Darwin these are POSIX calls. Documents, lock files and temporary files
 /// are opened with `O_NOFOLLOW`: a symbolic link in their place is refused, never followed.
-/// Files are created `0600` whatever the process's umask (`fchmod` after creating). Writes go
-/// to a temporary file in the same folder, are `fsync`ed, then `rename`d over the target; the
-/// lock is `flock(LOCK_EX)` on a lock file, which belongs to the open file description, so it
-/// excludes other processes, other ``FileStorage`` instances and other threads alike.
+/// Files are created `0600` whatever the process's umask (`fchmod` after creating). A new file
+/// is written to a temporary file in the same folder, `fsync`ed, then `rename`d over the target
+/// and the folder flushed; a two-slot document (see ``SlotFile``) is then written in place, one
+/// slot at a time, with `pwrite` and `fdatasync`. The lock is `flock(LOCK_EX)` on a lock file,
+/// which belongs to the open file description, so it excludes other processes, other
+/// ``FileStorage`` instances and other threads alike.
 ///
 /// A failing system call (no free descriptor, no memory, permission denied, an I/O error…)
 /// throws and leaves every file where it is; only a document whose content is bad is ever
@@ -103,22 +105,43 @@ enum DocumentFile {
         of url: URL, limit: Int64 = maximumSize, mapsOver: Int64? = nil, stamp: inout FileStamp?
     ) throws(StorageError) -> FileContents {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let path = url.filePath
-        // O_NONBLOCK: a FIFO in place of the document must not block the open; it fails the
-        // regular-file check. O_NOFOLLOW: a link in place of the document is refused.
-        let descriptor = openDocument(path)
-        if descriptor < 0 {
-            let code = errno
-            stamp = nil
-            if code == ENOENT { return .missing }
-            stamp = FileStamp.of(url)
-            switch itemKind(at: path) {
-            case .symbolicLink: throw .readFailed(file: url, reason: symbolicLinkReason)
-            case .other(let kind): return .notARegularFile(kind: kind)
-            case .regularFile, .none: throw .readFailed(file: url, reason: describe(code))
-            }
-        }
+        let descriptor = openDocument(url.filePath)
+        if descriptor < 0 { return try openFailure(url, code: errno, stamp: &stamp) }
         defer { close(descriptor) }
+        return try contents(ofOpen: descriptor, url: url, limit: limit, mapsOver: mapsOver, stamp: &stamp)
+        #else
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.filePath, isDirectory: &isFolder) else {
+            return .missing
+        }
+        if isFolder.boolValue { return .notARegularFile(kind: "a folder") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.filePath)[.size] as? NSNumber)?.int64Value ?? 0
+        if size > limit { return .tooLarge(size: size) }
+        do { return .bytes(try Data(contentsOf: url)) } catch {
+            throw .readFailed(file: url, reason: error.localizedDescription)
+        }
+        #endif
+    }
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    /// What a document that could not be opened (`errno` `code`) is: missing, or not a regular
+    /// file; or the failure, thrown (a link is never read).
+    static func openFailure(_ url: URL, code: Int32, stamp: inout FileStamp?) throws(StorageError) -> FileContents {
+        stamp = nil
+        if code == ENOENT { return .missing }
+        stamp = FileStamp.of(url)
+        switch itemKind(at: url.filePath) {
+        case .symbolicLink: throw .readFailed(file: url, reason: symbolicLinkReason)
+        case .other(let kind): return .notARegularFile(kind: kind)
+        case .regularFile, .none: throw .readFailed(file: url, reason: describe(code))
+        }
+    }
+
+    /// ``contents(of:limit:mapsOver:stamp:)`` of the document `url` open as `descriptor`, read
+    /// from its start.
+    static func contents(
+        ofOpen descriptor: Int32, url: URL, limit: Int64, mapsOver: Int64?, stamp: inout FileStamp?
+    ) throws(StorageError) -> FileContents {
         var info = stat()
         if let code = FileFaults.injected(.fstat) ?? (fstat(descriptor, &info) == 0 ? nil : errno) {
             throw .readFailed(file: url, reason: describe(code))
@@ -154,19 +177,8 @@ enum DocumentFile {
             // at its end (a file that grew meanwhile fills one more byte, and is read on).
             if Int64(data.count) == size, count < buffer.count { return .bytes(data) }
         }
-        #else
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.filePath, isDirectory: &isFolder) else {
-            return .missing
-        }
-        if isFolder.boolValue { return .notARegularFile(kind: "a folder") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.filePath)[.size] as? NSNumber)?.int64Value ?? 0
-        if size > limit { return .tooLarge(size: size) }
-        do { return .bytes(try Data(contentsOf: url)) } catch {
-            throw .readFailed(file: url, reason: error.localizedDescription)
-        }
-        #endif
     }
+    #endif
 
     /// ``writeTemporary(_:at:for:)`` of the file at the path `temporary`.
     static func writeTemporary(_ data: Data, atPath temporary: String, for document: URL) throws(StorageError) {
@@ -279,10 +291,34 @@ enum DocumentFile {
     ///
     /// A file that says it is of a newer format is not proven the library's: a newer version's
     /// envelope can't be known here, and a file of another program can start the same way.
+    ///
+    /// A two-slot file (see ``SlotFile``) is the library's when its header is whole and its
+    /// current slot holds such an envelope.
     static func envelopeProblem(ofOpen descriptor: Int32) -> String? {
-        struct NotOurs: Error { let reason: String }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-        var stream = DocumentStream(handle: handle)
+        let start = (try? handle.read(upToCount: SlotFile.signature.count)) ?? Data()
+        guard SlotFile.isSlotFile(start) else {
+            guard (try? handle.seek(toOffset: 0)) != nil else { return "it could not be read" }
+            return envelopeProblem(of: DocumentStream(handle: handle))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size <= Int64(SlotFile.headerSize + 2 * SlotFile.largestSlot),
+            (try? handle.seek(toOffset: 0)) != nil, let bytes = try? handle.readToEnd()
+        else { return "it could not be read" }
+        do {
+            guard let current = try SlotFile.read(bytes).current else {
+                return "neither of its two copies is whole"
+            }
+            return envelopeProblem(of: DocumentStream(data: current.envelope))
+        } catch {
+            return error.reason
+        }
+    }
+
+    /// ``envelopeProblem(ofOpen:)`` of the envelope `stream` reads.
+    static func envelopeProblem(of stream: DocumentStream) -> String? {
+        struct NotOurs: Error { let reason: String }
+        var stream = stream
         var seen: Set<String> = []
         var formatVersion: Int?
         do {
@@ -437,14 +473,100 @@ enum DocumentFile {
         }
     }
 
-    /// Flushes the folder entry of the file at `path` so a rename survives a power cut; best
-    /// effort.
-    static func syncFolder(of path: String) {
+    /// Flushes the folder entry of the file at `path` so a rename survives a power cut.
+    ///
+    /// - Returns: Why the folder could not be flushed, or `nil` when it was.
+    static func syncFolder(of path: String) -> String? {
         let parent = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let folder = open(parent, O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NONBLOCK)
-        if folder >= 0 {
-            _ = fsync(folder)
-            close(folder)
+        guard folder >= 0 else { return describe(errno) }
+        defer { close(folder) }
+        while true {
+            if let code = FileFaults.injected(.syncFolder) {
+                if code == EINTR { continue }
+                return describe(code)
+            }
+            if fsync(folder) == 0 { return nil }
+            if errno != EINTR { return describe(errno) }
+        }
+    }
+
+    /// Opens the document at `path` to write it in place: read and write, not following a link,
+    /// and only when it is still the file `expected` (the one read under the lock).
+    ///
+    /// - Returns: The descriptor, or why it could not be opened.
+    static func openForWritingInPlace(_ path: String, expected: FileStamp) -> Result<Int32, WriteInPlaceFailure> {
+        let descriptor = openRetrying(.openDocument, path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
+        if descriptor < 0 { return .failure(.notWritten(describe(errno))) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0,
+            FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+                == expected
+        else {
+            close(descriptor)
+            return .failure(.replaced)
+        }
+        // Documents are the user's alone: a mode loosened by hand is narrowed again, as a write
+        // the rename way makes a fresh 0600 file.
+        if info.st_mode & 0o777 != 0o600, fchmod(descriptor, 0o600) != 0 {
+            let reason = describe(errno)
+            close(descriptor)
+            return .failure(.notWritten(reason))
+        }
+        return .success(descriptor)
+    }
+
+    /// Why a write in place did not commit.
+    enum WriteInPlaceFailure: Error {
+        /// Another file is at the document's path now: nothing was written.
+        case replaced
+        /// Nothing was written, for this reason.
+        case notWritten(String)
+    }
+
+    /// Writes all of `bytes` at `offset` of the file open as `descriptor` (`pwrite`, retrying
+    /// short writes); returns the failure, if any, and sets `wroteAny` when any byte was written.
+    static func writeAll(_ bytes: [UInt8], at offset: Int, to descriptor: Int32, wroteAny: inout Bool) -> String? {
+        var any = false
+        defer { wroteAny = wroteAny || any }
+        return bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> String? in
+            var done = 0
+            while done < buffer.count {
+                let written: Int
+                if let code = FileFaults.injected(.write) {
+                    errno = code
+                    written = -1
+                } else {
+                    written = pwrite(
+                        descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(offset + done))
+                    if written > 0 { any = true }
+                }
+                if written < 0 {
+                    let code = errno
+                    if code == EINTR { continue }
+                    return describe(code)
+                }
+                done += written
+            }
+            return nil
+        }
+    }
+
+    /// Flushes the data of the file open as `descriptor` to the disk: `fdatasync` (on Apple
+    /// platforms `F_FULLFSYNC`, which also empties the drive's cache); returns the failure, if any.
+    static func syncData(_ descriptor: Int32) -> String? {
+        while true {
+            if let code = FileFaults.injected(.fsync) {
+                if code == EINTR { continue }
+                return describe(code)
+            }
+            #if canImport(Darwin)
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return nil }
+            if errno == ENOTSUP || errno == EINVAL, fsync(descriptor) == 0 { return nil }
+            #else
+            if fdatasync(descriptor) == 0 { return nil }
+            #endif
+            if errno != EINTR { return describe(errno) }
         }
     }
 
@@ -470,33 +592,55 @@ extension FileStorage {
     /// The size over which a document file is mapped rather than read: 16 MiB.
     static let mapsOver: Int64 = 16 * 1_024 * 1_024
 
-    /// The document file `file` as stored bytes, `nil` when there is none, and the `stamp` of the
-    /// file read (see ``DocumentFile/contents(of:limit:stamp:)``).
+    /// The document file `file` as stored bytes, `nil` when there is none, with the slots of a
+    /// two-slot file, and the `stamp` of the file read (see
+    /// ``DocumentFile/contents(of:limit:mapsOver:stamp:)``).
     ///
     /// - Throws: When the file is there but could not be read (it is left as it is), including
     ///   when it is a link or belongs to another user.
-    func stored(at file: URL, stamp: inout FileStamp?) throws(StorageError) -> StoredBytes? {
+    func stored(at file: URL, stamp: inout FileStamp?) throws(StorageError) -> (StoredBytes?, SlotFile.Contents?) {
         // Any size is taken: the document layer decides what is too long for the document (a
         // long one may be read as a stream). Long files are mapped, not read.
-        let contents = try DocumentFile.contents(of: file, limit: .max, mapsOver: Self.mapsOver, stamp: &stamp)
-        let bytes: Data
+        stored(try DocumentFile.contents(of: file, limit: .max, mapsOver: Self.mapsOver, stamp: &stamp), at: file)
+    }
+
+    /// What `contents`, read from the document file `file`, holds for the document layer: the
+    /// file's bytes, or for a two-slot file the envelope in its current slot (see ``SlotFile``);
+    /// and the slots of a two-slot file.
+    func stored(_ contents: FileContents, at file: URL) -> (StoredBytes?, SlotFile.Contents?) {
+        var bytes: Data
         switch contents {
-        case .missing: return nil
+        case .missing: return (nil, nil)
         case .bytes(let data): bytes = data
         case .notARegularFile, .tooLarge: bytes = Data()
         }
-        let damage = DocumentCoding.fileProblem(contents, limit: .max)
+        var damage = DocumentCoding.fileProblem(contents, limit: .max)
+        var slots: SlotFile.Contents?
+        if SlotFile.isSlotFile(bytes) {
+            do {
+                let read = try SlotFile.read(bytes)
+                if let current = read.current {
+                    bytes = current.envelope
+                    slots = read
+                } else {
+                    damage = .corrupted(reason: "neither of its two copies is whole (both fail their checksum)")
+                }
+            } catch {
+                damage = .corrupted(reason: error.reason)
+            }
+        }
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         // Only a file in the library's format, or any file in a folder the library made for
         // itself, is moved aside when bad; the check is made only when a document is bad.
         let folder = folder
-        return StoredBytes(
+        let stored = StoredBytes(
             bytes, location: file, damage: damage,
             ownership: {
                 DocumentFile.isInLibraryFormat(file) || FileStorageFolder.isOwn(folder) ? nil : FileStorage.notOursReason
             })
         #else
-        return StoredBytes(bytes, location: file, damage: damage)
+        let stored = StoredBytes(bytes, location: file, damage: damage)
         #endif
+        return (stored, slots)
     }
 }

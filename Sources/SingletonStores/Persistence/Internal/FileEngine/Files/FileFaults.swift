@@ -19,6 +19,8 @@ final class FileFaults: Sendable {
     /// A system call that can be made to fail.
     enum Call: Hashable, Sendable {
         case openDocument, openLock, openTemporary, fstat, read, write, fsync, flock, rename
+        /// Flushing the data folder after a rename.
+        case syncFolder
         /// Watching a data folder for file events (inotify).
         case watchFolder
         /// Listing a data folder for the temporary files of writers that were killed.
@@ -43,6 +45,11 @@ final class FileFaults: Sendable {
     /// Whether every injected failure has been used.
     var isUsedUp: Bool {
         pending.withLock { $0.values.allSatisfy(\.isEmpty) }
+    }
+
+    /// How many injections of `call` are left.
+    func remaining(_ call: Call) -> Int {
+        pending.withLock { $0[call]?.count ?? 0 }
     }
 
     private func take(_ call: Call) -> Int32? {

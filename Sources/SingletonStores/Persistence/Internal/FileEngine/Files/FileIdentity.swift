@@ -7,15 +7,18 @@ import Darwin
 #endif
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-/// What tells one version of a document from the next without reading it: the file's device,
-/// inode, size and modification and status-change times. A document replaced by rename gets a
-/// new inode; one rewritten in place gets a new size or time.
+/// What tells one version of a document from the next without reading it whole: the file's
+/// device, inode, size and modification and status-change times, and for a two-slot file (see
+/// ``SlotFile``) the highest sequence number of its slots. A document replaced by rename gets a
+/// new inode; one written in place by the library gets a new sequence, whatever the clock's
+/// resolution (two writes within one tick of the file system's clock keep the same times).
 struct FileIdentity: Equatable, Sendable {
     let device: UInt64
     let inode: UInt64
     let size: Int64
     let modified: Int128
     let statusChanged: Int128
+    let sequence: UInt64?
 
     /// The identity of what is at `path` (a link is not followed), or `nil` when nothing is.
     static func of(_ path: String) -> FileIdentity? {
@@ -33,7 +36,20 @@ struct FileIdentity: Equatable, Sendable {
             inode: UInt64(truncatingIfNeeded: info.st_ino),
             size: Int64(truncatingIfNeeded: info.st_size),
             modified: nanoseconds(modified),
-            statusChanged: nanoseconds(statusChanged))
+            statusChanged: nanoseconds(statusChanged),
+            sequence: (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0 ? sequence(path) : nil)
+    }
+
+    /// The highest slot sequence of the two-slot file at `path`; `nil` for any other file.
+    private static func sequence(_ path: String) -> UInt64? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return SlotFile.peekSequence { offset, count in
+            var bytes = [UInt8](repeating: 0, count: count)
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+            return read > 0 ? Array(bytes[0..<read]) : []
+        }
     }
 
     private static func nanoseconds(_ time: timespec) -> Int128 {

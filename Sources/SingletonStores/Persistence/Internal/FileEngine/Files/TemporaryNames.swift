@@ -150,18 +150,7 @@ enum TemporaryNames {
 
     /// The value of exactly 16 lowercase hexadecimal digits, as ``hex(_:)`` writes them.
     private static func lowercaseHex(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
-        guard digits.count == 16 else { return nil }
-        var value: UInt64 = 0
-        for byte in digits {
-            let digit: UInt8
-            switch byte {
-            case 0x30...0x39: digit = byte - 0x30
-            case 0x61...0x66: digit = byte - 0x61 + 10
-            default: return nil
-            }
-            value = value << 4 | UInt64(digit)
-        }
-        return value
+        digits.count == 16 ? FixedDigits.value(digits, radix: 16) : nil
     }
 
     /// The process id `digits` spell, when they are decimal digits only and name a valid one
@@ -293,6 +282,7 @@ extension FileStorage {
     func sweepTemporaries(forKey key: String, holding lease: LockLease, own: String? = nil) -> (
         removed: Int, otherWriter: (pid: Int32?, temporary: URL)?
     ) {
+        TemporaryListings.willList(folderPath, key: key)
         let prefix = "\(key)~"
         let held = lease.identity?.inode
         var removed = 0
@@ -386,4 +376,57 @@ extension FileStorage {
     private static func modificationDate(of url: URL) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: url.filePath))?[.modificationDate] as? Date
     }
+}
+
+/// When the temporary files of each key were last looked for: a write in place lists the folder
+/// only when a file may have been added since (see ``mayHaveChanged(_:key:)``), so that in
+/// steady state it makes no listing at all.
+enum TemporaryListings {
+    private struct Listing {
+        /// The folder's modification time just before the listing, in nanoseconds.
+        let folderModified: Int128
+        /// When the listing began, on the same clock.
+        let began: Int128
+    }
+
+    private static let listings = Mutex<[String: Listing]>([:])
+
+    /// Whether the folder at `path` may hold files of `key` that its last listing did not see:
+    /// `false` only when the folder is unchanged since a listing that began more than a second
+    /// after the folder's last change (so that a file added after that listing, even within
+    /// one tick of the file system's clock, gives the folder a later time).
+    static func mayHaveChanged(_ path: String, key: String) -> Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        guard let modified = modificationTime(of: path),
+            let last = listings.withLock({ $0[path + "\u{0}" + key] })
+        else { return true }
+        return modified != last.folderModified || last.began - last.folderModified <= 1_000_000_000
+        #else
+        return true
+        #endif
+    }
+
+    /// Notes that the folder at `path` is about to be listed for the files of `key`.
+    static func willList(_ path: String, key: String) {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        guard let modified = modificationTime(of: path) else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let listing = Listing(folderModified: modified, began: Int128(now.tv_sec) * 1_000_000_000 + Int128(now.tv_nsec))
+        listings.withLock { $0[path + "\u{0}" + key] = listing }
+        #endif
+    }
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    private static func modificationTime(of path: String) -> Int128? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return Int128(time.tv_sec) * 1_000_000_000 + Int128(time.tv_nsec)
+    }
+    #endif
 }

@@ -150,6 +150,17 @@ extension DocumentFile {
         }
     }
 
+    /// Takes `flock(LOCK_EX | LOCK_NB)` on a document file open as `descriptor`, which a writer
+    /// holds from its read to its commit, beside the lock file's: two writers that each hold a
+    /// lock file (one removed or replaced meanwhile) still never write the same document file at
+    /// once. The lock goes with the descriptor's close.
+    ///
+    /// - Returns: `false` when another writer holds it; `true` when it is taken, or when the file
+    ///   system has no such locks (the lock file's lock alone then keeps writers apart).
+    static func tryLockDocument(_ descriptor: Int32) -> Bool {
+        lockRetrying(descriptor, LOCK_EX | LOCK_NB) == 0 || (errno != EWOULDBLOCK && errno != EAGAIN)
+    }
+
     /// Lets go of the lock on `descriptor`, if it holds one, then closes it: explicitly, so
     /// that a copy of the descriptor in a child process being started does not keep the lock.
     static func unlockAndClose(_ descriptor: Int32) {
@@ -290,7 +301,7 @@ struct LockPatience {
     private let document: URL?
     /// The document's stamp when the wait first had to look (`nil` inside: nothing was there);
     /// `nil` until then. A lock that is free at once never looks at the document.
-    private var stamp: FileStamp??
+    private var stamp: FileIdentity??
 
     init(limit: Duration, document: URL?) {
         self.limit = limit
@@ -309,7 +320,7 @@ struct LockPatience {
     mutating func remaining() -> Duration? {
         let now = ContinuousClock.now
         if let document {
-            let current = FileStamp.of(document)
+            let current = FileIdentity.of(document.filePath)
             if let seen = stamp, current != seen { lastProgress = now }
             stamp = current
         }

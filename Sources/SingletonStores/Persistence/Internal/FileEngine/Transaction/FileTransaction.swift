@@ -36,16 +36,30 @@ struct FileTransaction {
             var notices: [StorageNotice] = []
             let attempt = try DocumentFile.withExclusiveLock(on: storage.lockURL(forKey: key), waiting: wait) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<DocumentCommit<Result>> in
-                // The stamp of the file read: the write commits only while the document is still it.
-                var read: FileStamp?
-                let current = try storage.stored(at: file, stamp: &read)
-                let decision = try body(current)
+                let document: OpenedDocument
+                switch try OpenedDocument.open(file, storage: storage) {
+                case .opened(let opened): document = opened
+                case .busy:
+                    // Another writer holds the document file: one whose lock file was removed or
+                    // replaced, committing now. Named by its temporary file when it has one.
+                    let writer = storage.sweepTemporaries(forKey: key, holding: lease).otherWriter
+                    return .anotherWriterCommitting(
+                        writer?.pid ?? LockHolder.processID(ofFileAt: file.filePath), temporary: writer?.temporary ?? file)
+                case .replaced: return .lockLost
+                }
+                defer { document.close() }
+                let decision = try body(document.stored)
                 let change = decision.change
                 if let bytes = change.bytes {
-                    // The write's own listing removes the temporary files of writers that are gone.
+                    if change.settingAside == nil, change.backup == nil, let slot = document.nextSlot(holding: bytes) {
+                        return try storage.writeInPlace(slot, to: file, key: key, document: document, lease: lease)
+                            .map { DocumentCommit(decision.result) }
+                    }
+                    // The rename way: a new file, for a new document, one in an earlier format, one
+                    // set aside, migrated, or grown past its slot.
                     return try storage.write(
-                        bytes, to: file, key: key, replacing: change.settingAside, backup: change.backup, lease: lease,
-                        read: read, notices: &notices
+                        document.wholeFile(holding: bytes, file: file), to: file, key: key, replacing: change.settingAside,
+                        backup: change.backup, lease: lease, read: document.stamp, notices: &notices
                     ).map { recovery in DocumentCommit(decision.result, keptAt: recovery?.keptFile) }
                 }
                 storage.removeStaleTemporaries(forKey: key, holding: lease)
@@ -151,7 +165,12 @@ extension FileStorage {
                 throw error
             }
         }
-        guard let failure = DocumentFile.renameItem(atPath: temporary, to: file) else {
+        guard let failure = DocumentFile.renameItem(atPath: temporary, to: file, flushing: false) else {
+            if let unflushed = DocumentFile.flushFolder(of: file) {
+                // The new document is in place and others read it; only its durability is in
+                // doubt. Reported as it is, never as saved.
+                throw .notDurable(file: file, reason: "the folder could not be flushed (\(unflushed))")
+            }
             FaultInjection.reach(.didWrite(key))
             if let backup, let copy {
                 notices.append(.documentMigrated(file: file, from: backup.from, to: backup.to, backup: copy))
@@ -328,12 +347,15 @@ extension DocumentFile {
     }
 
     /// ``renameItem(_:to:)`` of the file at the path `source`.
-    static func renameItem(atPath source: String, to destination: URL) -> String? {
+    ///
+    /// With `flushing` (the default), the folder is then flushed, best effort: a caller that must
+    /// know the rename is durable passes `false` and calls ``flushFolder(of:)``.
+    static func renameItem(atPath source: String, to destination: URL, flushing: Bool = true) -> String? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         if let code = FileFaults.injected(.rename) { return describe(code) }
         let target = destination.filePath
         if rename(source, target) != 0 { return describe(errno) }
-        syncFolder(of: target)
+        if flushing { _ = syncFolder(of: target) }
         return nil
         #else
         let sourceFile = URL(filePath: source, directoryHint: .notDirectory)
@@ -347,6 +369,18 @@ extension DocumentFile {
         } catch {
             return error.localizedDescription
         }
+        #endif
+    }
+
+    /// Flushes the folder of `file` to the disk, so that a rename into it survives a power cut.
+    ///
+    /// - Returns: Why it could not be flushed, or `nil` when it was (or where there is no
+    ///   `fsync`).
+    static func flushFolder(of file: URL) -> String? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        syncFolder(of: file.filePath)
+        #else
+        nil
         #endif
     }
 }
