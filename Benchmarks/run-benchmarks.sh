@@ -59,6 +59,9 @@ echo "Building (release)…" >&2
 # SwiftPM does not recompile a client when only an @inlinable body in the library changed, so
 # the benchmark modules are always recompiled (a few seconds) to measure the library as it is.
 touch Sources/*/*.swift Benchmarks/*/*.swift
+# Nor does it see a source file added to the library since the last build ("cannot find type
+# in scope"): the build plan is made again (a few seconds).
+rm -f "$scratch/release.yaml" "$scratch/release/description.json"
 swift build -c release --scratch-path "$scratch" >&2
 bin="$scratch/release"
 

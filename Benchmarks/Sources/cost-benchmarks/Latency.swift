@@ -17,8 +17,8 @@ import Darwin
 ///
 /// Paths: `events` (a store that watches with `.automatic`: inotify), `poll` (a store polling
 /// every `pollMilliseconds`), and the limit, `inotify` — a bare inotify watch of the folder that
-/// reports the first event (a rename onto the document, or a write into it) after which the
-/// file holds the new revision, and does nothing else.
+/// reports the first event (a rename onto the document, or its close after a write in place)
+/// after which the file holds the new revision, and does nothing else.
 func measureLatency(changes: Int, pollMilliseconds: Int) throws -> [String: LatencyResult] {
     let folder = try makeFolder("latency")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -90,14 +90,14 @@ func runWatcher(_ arguments: [String]) -> Int32 {
 }
 
 #if canImport(Glibc)
-/// The limit: inotify on the folder, and for each event on the document — a rename onto it
-/// (`IN_MOVED_TO`), a write into it (`IN_MODIFY`, a document written in place) or its close
-/// after writing (`IN_CLOSE_WRITE`) — one read of the file, to report the newest revision it
-/// holds (the largest `"revision"` in it: a two-slot document also holds the one before) at the
-/// instant of the event that first showed it. No decoding, no store.
+/// The limit: inotify on the folder with the events the store watches, and for each event on
+/// the document — a rename onto it (`IN_MOVED_TO`) or its close after a write in place
+/// (`IN_CLOSE_WRITE`, after the write's sync) — one read of the file, to report the newest
+/// revision it holds (the largest `"revision"` in it: a two-slot document also holds the one
+/// before) at the instant of the event that first showed it. No decoding, no store.
 private func bareInotify(folder: URL) -> Int32 {
     let events = inotify_init1(Int32(IN_CLOEXEC))
-    let mask = UInt32(IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE)
+    let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE)
     guard events >= 0, inotify_add_watch(events, folder.path, mask) >= 0 else { return 1 }
     say("ready inotify")
     let name = Array("\(profileKey).json".utf8)
