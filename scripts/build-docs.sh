@@ -37,6 +37,7 @@ required_articles=(
     "SingletonStores|SwiftUIAndUIKit|SwiftUI and UIKit"
     "SingletonStores|ACountdownOfYourOwn|A countdown of your own"
     "SingletonStores|AStorageOfYourOwn|A storage of your own"
+    "SingletonStores|HowADocumentIsStored|How a document is stored"
     "SingletonStoresTesting|TestingWithStores|Testing with stores"
     "Timers|CountdownsThatAgree|Countdowns that agree"
     "Automaton|ScreenFlowsAsStateMachines|Screen flows as state machines"

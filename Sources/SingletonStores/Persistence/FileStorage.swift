@@ -3,7 +3,8 @@ import Foundation
 /// The production ``StoreStorage``: one JSON document per store in a per-user data folder.
 ///
 /// Name each document once, as a ``StoreDocument``; its value lives in `<folder>/<key>.json`.
-/// A write goes to a temporary file that is flushed and renamed over the document, under a lock
+/// A save writes the older of the document file's two slots in place and flushes it once (a new
+/// document, or one that outgrew its slot, is a new file renamed over it), under a lock
 /// file that excludes other processes, other instances and other threads, and waits at most
 /// ``lockTimeout`` for a writer that makes no progress. Reads never wait. A bad document is moved
 /// aside, never overwritten or deleted; links, files of other users and files that are not the
@@ -11,13 +12,14 @@ import Foundation
 ///
 /// <doc:StoringDocumentsInFiles> says where the data folder is, what a document looks like, how
 /// writers lock and wait, and what happens to bad documents, temporary files and documents of
-/// older or newer versions.
+/// older or newer versions; <doc:HowADocumentIsStored> shows the file byte by byte.
 public struct FileStorage: StoreStorage {
     /// The environment variable that chooses the data folder when no folder is passed.
     public static let environmentVariable = "SINGLETON_STORES_DATA_DIR"
 
     /// The document format this build writes (2), and the newest it reads; documents of
-    /// format 1 are read too. A newer document is left in place, never rewritten.
+    /// format 1 are read too. A newer document is left in place, never rewritten. (The file
+    /// around the document, two slots, states format 3: see <doc:HowADocumentIsStored>.)
     public static let formatVersion = DocumentFormat.current
 
     /// The environment variable that sets ``lockTimeout`` when none is passed: a number of
@@ -109,7 +111,7 @@ public struct FileStorage: StoreStorage {
     /// The bytes of the document of `key`; see ``StoreStorage/read(_:)``.
     ///
     /// Takes no lock and never waits: a document is replaced whole, by rename, or written into the
-    /// slot its readers are not reading (see "How a document is stored"). A link, or a file
+    /// slot its readers are not reading (see <doc:HowADocumentIsStored>). A link, or a file
     /// of another user, in the document's place is never read (the call throws); a folder or a
     /// pipe in its place, or a file larger than 256 MiB, comes back damaged, to be set aside.
     public func read(_ key: String) throws(StorageError) -> StoredBytes? {
@@ -134,7 +136,10 @@ public struct FileStorage: StoreStorage {
     /// Runs `body` with the document of `key` under its lock file, and commits what it decided;
     /// see ``StoreStorage/transaction(_:waits:_:)``.
     ///
-    /// A write goes to a temporary file, flushed and renamed over the document; a bad document
+    /// A write goes into the older slot of the document file, flushed once, or, for a new
+    /// document or one that outgrew its slot, to a temporary file, flushed and renamed over it
+    /// (see <doc:HowADocumentIsStored>); a save whose flush failed is never reported as saved
+    /// (``StorageError/notDurable(file:reason:)`` when the new version is in place). A bad document
     /// set aside is renamed to `<key>~corrupt-<UTC time>.json` (or `~unreadable-`) in the same
     /// step, and put back when the new document can't be written. A backup is copied to
     /// `<key>~before-v<N>-<UTC time>.json` first (reported as
@@ -154,12 +159,13 @@ public struct FileStorage: StoreStorage {
     /// Follows the document of `key` as `watching` says; see ``StoreStorage/watch(forKey:_:onChange:)``.
     ///
     /// One thread per process serves every watch. With file events (inotify on Linux) it watches
-    /// the data folder, not the file — documents are replaced by rename — and sleeps until the
-    /// folder changes; polled watches compare the document's inode, size and modification time
-    /// at their interval. A watch of a folder that does not exist yet polls until the folder
+    /// the data folder, not the file — a document may be replaced by rename — and sleeps until
+    /// the folder changes; polled watches compare the document's inode, size, modification time
+    /// and the sequence number of its current version (see <doc:HowADocumentIsStored>) at their
+    /// interval. A watch of a folder that does not exist yet polls until the folder
     /// appears, then switches to file events. A document written in place by another tool is
     /// seen when its writer closes it (file events) or at the next poll, which may find it half
-    /// written: write documents by replacing them, as this storage does.
+    /// written: write a document by replacing it with a new file.
     ///
     /// `onChange` runs on the watcher's thread; a slow handler delays other watches' news.
     /// Returns `nil` for `.off`, on a platform without POSIX files, or when the process has no

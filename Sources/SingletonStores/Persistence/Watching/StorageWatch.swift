@@ -37,7 +37,8 @@ public final class StorageWatch: Sendable {
 public enum StorageWatchMechanism: Sendable, Hashable {
     /// The operating system reports changes to the folder (inotify on Linux).
     case fileEvents
-    /// The document's identity (inode, size, modification time) is compared at an interval.
+    /// The document's identity (inode, size, modification time, and the sequence number of
+    /// its current version) is compared at an interval.
     case polling(interval: Duration)
 }
 

@@ -11,7 +11,8 @@
 /// ```
 ///
 /// With file events (inotify on Linux) a change arrives within milliseconds. Polling compares
-/// the document's identity — its inode, size and modification time — at each interval, so a
+/// the document's identity — its inode, size, modification time and the sequence number of its
+/// current version (see <doc:HowADocumentIsStored>) — at each interval, so a
 /// change arrives within one interval. On Apple platforms watching always polls.
 public struct StorageWatching: Sendable, Hashable, CustomStringConvertible {
     enum Mode: Hashable {

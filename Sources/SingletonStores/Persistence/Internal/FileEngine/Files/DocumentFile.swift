@@ -99,8 +99,8 @@ enum DocumentFile {
     ///
     /// A file longer than `mapsOver` bytes is mapped into memory rather than read: its pages are
     /// read as they are used, so a long document read front to back never sits in memory whole.
-    /// The library never changes a document file in place (each commit is a new file renamed
-    /// over it), so the mapping sees one version of it.
+    /// A two-slot file is written in place, one slot at a time, while it may be mapped: each
+    /// slot's envelope is copied before its checksum is checked (see ``SlotFile``).
     static func contents(
         of url: URL, limit: Int64 = maximumSize, mapsOver: Int64? = nil, stamp: inout FileStamp?
     ) throws(StorageError) -> FileContents {

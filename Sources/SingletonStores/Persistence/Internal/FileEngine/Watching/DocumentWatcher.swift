@@ -14,8 +14,8 @@ import SingletonStoresLocking
 ///
 /// One thread serves every subscription of the process. It sleeps in `poll(2)` on a wake-up
 /// pipe and, on Linux, an inotify descriptor that watches each subscribed folder (not each
-/// file: documents are replaced by rename, which a watch on the file would miss). Subscriptions
-/// without file events — forced polling, Apple platforms, no inotify, the watch limit reached,
+/// file: a document may be replaced by rename, which a watch on the file would miss).
+/// Subscriptions without file events — forced polling, Apple platforms, no inotify, the watch limit reached,
 /// a folder that does not exist yet — are polled: at each due time the watcher compares the
 /// document's ``FileIdentity`` with the last one it saw. With nothing due the thread does not
 /// wake up at all. When the last subscription ends the thread closes its descriptors and
