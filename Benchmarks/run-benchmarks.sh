@@ -59,6 +59,9 @@ echo "Building (release)…" >&2
 # SwiftPM does not recompile a client when only an @inlinable body in the library changed, so
 # the benchmark modules are always recompiled (a few seconds) to measure the library as it is.
 touch Sources/*/*.swift Benchmarks/*/*.swift
+# Nor does it see a source file added to the library since the last build ("cannot find type
+# in scope"): the build plan is made again (a few seconds).
+rm -f "$scratch/release.yaml" "$scratch/release/description.json"
 swift build -c release --scratch-path "$scratch" >&2
 bin="$scratch/release"
 
@@ -95,6 +98,12 @@ if [ "$costs" = 1 ]; then
     echo "Building demo-cli (release) for the cost against history…" >&2
     (cd .. && swift build -c release --product demo-cli >&2)
     demo_cli="$(cd .. && swift build -c release --show-bin-path)/demo-cli"
+    rm -f "$out/strace-profile-set.txt"
+    if command -v strace >/dev/null 2>&1; then
+        echo "Syncs and renames of one demo-cli profile set on an existing document (strace)…" >&2
+        # Its verdict line (ok or FAIL) goes into the table; a FAIL is a row's verdict, not an error.
+        ../scripts/strace-profile-set.sh "$demo_cli" >"$out/strace-profile-set.txt" 2>&1 || true
+    fi
     echo "Costs: persisted update, cross-process latency, energy, idle watchers, history, launch, slider, handles…" >&2
     if [ "$quick" = 1 ]; then
         "$bin/cost-benchmarks" --quick --demo-cli "$demo_cli" --json "$out/costs.json" >&2
@@ -114,6 +123,7 @@ set --
 if [ -f "$out/Current_run.jmh.json" ]; then set -- "$@" --jmh "$out/Current_run.jmh.json"; fi
 if [ -f "$out/countdown.json" ]; then set -- "$@" --countdown "$out/countdown.json"; fi
 if [ -f "$out/costs.json" ]; then set -- "$@" --costs "$out/costs.json"; fi
+if [ -f "$out/strace-profile-set.txt" ]; then set -- "$@" --strace-profile-set "$out/strace-profile-set.txt"; fi
 for pairs in "$out"/pairs-*.json; do
     if [ -f "$pairs" ]; then set -- "$@" --pairs "$pairs"; fi
 done

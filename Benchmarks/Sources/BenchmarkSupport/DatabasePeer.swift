@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 #if BENCHMARK_PEERS
 import GRDB
 #endif
@@ -55,6 +61,37 @@ public final class DocumentDatabase: @unchecked Sendable {
         #endif
     }
 
+    /// The fewest writes of ``warmUpPastCheckpoint(walPath:_:)``, and the run of writes the WAL
+    /// file must keep its size over (it has been checkpointed and is being reused).
+    public static let warmUpWrites = 1_000
+    static let steadyWrites = 300
+    /// The size the WAL reaches before SQLite's automatic checkpoint (1,000 pages of 4 KiB,
+    /// its defaults): a WAL smaller than this has not been checkpointed yet.
+    static let checkpointedWALBytes = 1_000 * 4_096
+
+    /// Writes with `write` until the database is as an app that has kept it open a while has
+    /// it: at least ``warmUpWrites`` writes, the WAL file at `walPath` grown to the size of
+    /// SQLite's automatic checkpoint, and no longer growing over the last 300 (its first
+    /// checkpoint is past, and commits overwrite the WAL from its start).
+    /// Returns the writes made; throws when the WAL still grows after 20,000.
+    @discardableResult
+    public func warmUpPastCheckpoint(walPath: String, _ write: () throws -> Void) throws -> Int {
+        var steady = 0
+        var size = -1
+        for count in 1...20_000 {
+            try write()
+            var status = stat()
+            guard stat(walPath, &status) == 0 else { throw DatabasePeerError.noWAL(walPath) }
+            steady = Int(status.st_size) == size ? steady + 1 : 0
+            size = Int(status.st_size)
+            if count >= Self.warmUpWrites, steady >= Self.steadyWrites, size >= Self.checkpointedWALBytes {
+                FileHandle.standardError.write(Data("GRDB long-lived: warmed with \(count) writes, WAL \(size) bytes\n".utf8))
+                return count
+            }
+        }
+        throw DatabasePeerError.walStillGrowing(walPath)
+    }
+
     /// One transaction that inserts or replaces the row `key` with `body`.
     public func upsert(key: String, body: Data) throws {
         #if BENCHMARK_PEERS
@@ -84,6 +121,16 @@ public final class DocumentDatabase: @unchecked Sendable {
 public enum DatabasePeerError: Error, CustomStringConvertible {
     /// The benchmark package was built without the peers (`--no-peers`).
     case notBuilt
+    /// The database in WAL mode has no WAL file at this path.
+    case noWAL(String)
+    /// The WAL file at this path still grew after the warm-up's 20,000 writes.
+    case walStillGrowing(String)
 
-    public var description: String { "GRDB is not built (run without --no-peers)" }
+    public var description: String {
+        switch self {
+        case .notBuilt: "GRDB is not built (run without --no-peers)"
+        case .noWAL(let path): "no WAL file at \(path): is the database in WAL mode?"
+        case .walStillGrowing(let path): "the WAL \(path) still grows after 20,000 writes: no checkpoint happened"
+        }
+    }
 }

@@ -24,7 +24,8 @@ public struct MeasuredOperation {
         read-limit-override, read-override-dependency, read-override-swinject, \
         read-override-anyobject, read-cast, scope, scope-limit, scope-dependency, notify<N>, \
         notify<N>-raw, notify<N>-combine, observe1, observe1-limit, persisted, persisted-limit, \
-        churn, churn-raw, read-valuestore, read-valuestore-stub, notify100-valuestore-stub
+        churn, churn-raw, read-valuestore, read-valuestore-stub, scope-valuestore, scope-valuestore-stub, \
+        notify100-valuestore, notify100-valuestore-stub
         """
 
     /// Makes the operation called `name` (see ``names``), or returns `nil` for an unknown name.
@@ -143,8 +144,20 @@ public struct MeasuredOperation {
         case "read-valuestore-stub":
             let fixture = ValueStoreFixture(onDisk: false)
             return MeasuredOperation { n in for _ in 0..<n { consume(fixture.read()) } }
-        case "notify100-valuestore-stub":
-            let fixture = ValueStoreFixture(onDisk: false, observers: 100)
+        case "scope-valuestore", "scope-valuestore-stub":
+            // One override scope that installs a `ValueStore` (made once, outside the loop).
+            let fixture = ValueStoreFixture(onDisk: name == "scope-valuestore")
+            return MeasuredOperation { n in
+                for _ in 0..<n {
+                    withStores {
+                        $0[BenchValueStoreKey.self] = fixture.store
+                    } operation: {
+                        consume(0)
+                    }
+                }
+            }
+        case "notify100-valuestore", "notify100-valuestore-stub":
+            let fixture = ValueStoreFixture(onDisk: name == "notify100-valuestore", observers: 100)
             return MeasuredOperation { n in for _ in 0..<n { fixture.mutate() } }
         case "logged1":
             let fixture = LoggedNotify()

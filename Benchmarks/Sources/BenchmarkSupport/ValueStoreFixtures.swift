@@ -42,3 +42,10 @@ public final class ValueStoreFixture {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 }
+
+/// The registry key of the `ValueStore` the benchmarks install in an override scope. Its
+/// production value is a stub too, so that no benchmark touches the app's data folder.
+public enum BenchValueStoreKey: ProductionStoreKey {
+    public static let productionValue = ValueStore(stub: ValueStoreFixture.Counter())
+    public static var stubValue: ValueStore<ValueStoreFixture.Counter> { ValueStore(stub: ValueStoreFixture.Counter()) }
+}

@@ -42,11 +42,18 @@ let pairs: [(row: String, ours: String, limit: String, block: Int)] = [
     ("readValueStore", "read-valuestore", "read-limit", 100_000),
     ("readValueStoreStub", "read-valuestore-stub", "read-limit", 100_000),
     ("scope", "scope", "scope-limit", 10_000),
+    // A scope that installs a README `ValueStore` (on a `FileStorage`, and a stub).
+    ("scopeValueStore", "scope-valuestore", "scope-limit", 10_000),
+    ("scopeValueStoreStub", "scope-valuestore-stub", "scope-limit", 10_000),
     // Ours against swift-dependencies' `withDependencies` (skipped when peers are not built).
     ("scopeVsDependencies", "scope", "scope-dependency", 10_000),
+    ("scopeValueStoreVsDependencies", "scope-valuestore", "scope-dependency", 10_000),
+    ("scopeValueStoreStubVsDependencies", "scope-valuestore-stub", "scope-dependency", 10_000),
     ("notify1", "notify1", "notify1-raw", 1_000),
     ("notify100", "notify100", "notify100-raw", 30),
     ("notify100ValueStoreStub", "notify100-valuestore-stub", "notify100-raw", 30),
+    // On a `FileStorage`: each change is also a durable write of the document.
+    ("notify100ValueStore", "notify100-valuestore", "notify100-raw", 30),
     ("notify10000", "notify10000", "notify10000-raw", 1),
     ("observe1", "observe1", "observe1-limit", 10_000),
     ("changeLog", "logged1", "notify1", 1_000),

@@ -17,7 +17,8 @@ import Darwin
 ///
 /// Paths: `events` (a store that watches with `.automatic`: inotify), `poll` (a store polling
 /// every `pollMilliseconds`), and the limit, `inotify` — a bare inotify watch of the folder that
-/// reports the rename that makes the change visible, and does nothing else.
+/// reports the first event (a rename onto the document, or its close after a write in place)
+/// after which the file holds the new revision, and does nothing else.
 func measureLatency(changes: Int, pollMilliseconds: Int) throws -> [String: LatencyResult] {
     let folder = try makeFolder("latency")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -89,30 +90,63 @@ func runWatcher(_ arguments: [String]) -> Int32 {
 }
 
 #if canImport(Glibc)
-/// The limit: inotify on the folder, `IN_MOVED_TO`, one report per rename onto the document.
+/// The limit: inotify on the folder with the events the store watches, and for each event on
+/// the document — a rename onto it (`IN_MOVED_TO`) or its close after a write in place
+/// (`IN_CLOSE_WRITE`, after the write's sync) — one read of the file, to report the newest
+/// revision it holds (the largest `"revision"` in it: a two-slot document also holds the one
+/// before) at the instant of the event that first showed it. No decoding, no store.
 private func bareInotify(folder: URL) -> Int32 {
     let events = inotify_init1(Int32(IN_CLOEXEC))
-    guard events >= 0, inotify_add_watch(events, folder.path, UInt32(IN_MOVED_TO)) >= 0 else { return 1 }
+    let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE)
+    guard events >= 0, inotify_add_watch(events, folder.path, mask) >= 0 else { return 1 }
     say("ready inotify")
     let name = Array("\(profileKey).json".utf8)
-    var seen = 0
+    let path = folder.appending(path: "\(profileKey).json").path
+    var reported = Int.min
     var buffer = [UInt8](repeating: 0, count: 64 * 1_024)
     while true {
         let count = buffer.withUnsafeMutableBytes { read(events, $0.baseAddress, $0.count) }
         let now = monotonicNanoseconds()
         guard count > 0 else { return 1 }
         var offset = 0
+        var aboutTheDocument = false
         // struct inotify_event: wd, mask, cookie, len (4 bytes each), then `len` bytes of name.
         while offset + 16 <= count {
             let length = buffer[(offset + 12)..<(offset + 16)].enumerated()
                 .reduce(0) { $0 | (Int($1.element) << (8 * $1.offset)) }
             let nameBytes = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
-            if Array(nameBytes) == name {
-                seen += 1
-                say("\(seen) \(now)")
-            }
+            if Array(nameBytes) == name { aboutTheDocument = true }
             offset += 16 + length
         }
+        if aboutTheDocument, let revision = newestRevision(atPath: path), revision > reported {
+            reported = revision
+            say("\(revision) \(now)")
+        }
     }
+}
+
+/// The largest number after a `"revision"` key in the file at `path` (JSON, spaces allowed
+/// around the colon), read in one go; `nil` when there is none.
+private func newestRevision(atPath path: String) -> Int? {
+    guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
+    let key = Array("\"revision\"".utf8)
+    var newest: Int?
+    var index = bytes.startIndex
+    while let found = bytes[index...].firstRange(of: key) {
+        var cursor = found.upperBound
+        while cursor < bytes.endIndex, bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: ":") {
+            cursor += 1
+        }
+        var value = 0
+        var digits = 0
+        while cursor < bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[cursor]), digits < 18 {
+            value = value * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
+            digits += 1
+            cursor += 1
+        }
+        if digits > 0 { newest = max(newest ?? value, value) }
+        index = cursor
+    }
+    return newest
 }
 #endif

@@ -21,13 +21,16 @@ import Darwin
 ///   (it never flushes), and the other process is the same watching store as for `ours`.
 /// - `userdefaults`: `UserDefaults` set + `synchronize()`; the other process reads the same
 ///   suite every 5 ms (`synchronize()`, then the value).
-/// - `grdb-full`: GRDB upserts, WAL, `synchronous = FULL`; the other process reads the row
-///   every 5 ms.
+/// - `grdb-full`: GRDB upserts, WAL, `synchronous = FULL`, on a database the writer has just
+///   opened; the other process reads the row every 5 ms.
+/// - `grdb-full-long-lived`: the same on a database the writer opened and warmed past its
+///   first WAL checkpoint before the drag (as an app that keeps its database open has it); its
+///   syncs are those of the drag (a run of the warm-up alone is subtracted).
 ///
 /// The variants run one after the other, each with its own folder.
 func measureSlider(hertz: Int, seconds: Int) throws -> SliderResult {
     var variants = ["ours", "ours-coalesced", "userdefaults"]
-    if DocumentDatabase.isBuilt { variants.append("grdb-full") }
+    if DocumentDatabase.isBuilt { variants += ["grdb-full", "grdb-full-long-lived"] }
     let strace = executableOnPath("strace")
     var results: [String: SliderVariant] = [:]
     for variant in variants {
@@ -64,15 +67,20 @@ func measureSlider(hertz: Int, seconds: Int) throws -> SliderResult {
         }
         var syncs: Int?
         if let strace {
-            let summary = folder.appending(path: "strace.txt").path
-            let executable = Bundle.main.executableURL?.path ?? CommandLine.arguments[0]
-            _ = try launch(
-                strace,
-                [
-                    "-f", "-c", "-e", "trace=fsync,fdatasync", "-o", summary, executable, "child", "slider", variant,
-                    String(hertz), String(seconds), folder.path, suite,
-                ])
-            syncs = try syncCalls(inSummary: String(contentsOfFile: summary, encoding: .utf8))
+            func traced(seconds: Int) throws -> Int {
+                let summary = folder.appending(path: "strace.txt").path
+                let executable = Bundle.main.executableURL?.path ?? CommandLine.arguments[0]
+                _ = try launch(
+                    strace,
+                    [
+                        "-f", "-c", "-e", "trace=fsync,fdatasync", "-o", summary, executable, "child", "slider", variant,
+                        String(hertz), String(seconds), folder.path, suite,
+                    ])
+                return try syncCalls(inSummary: String(contentsOfFile: summary, encoding: .utf8))
+            }
+            // The long-lived database's warm-up syncs too: a run of the warm-up alone (a drag of
+            // no seconds) is subtracted.
+            syncs = try traced(seconds: seconds) - (variant == "grdb-full-long-lived" ? traced(seconds: 0) : 0)
         }
         results[variant] = SliderVariant(
             cpuMilliseconds: cpu, writes: writes, lastSeenMilliseconds: seenAt.map { Double($0 - lastCall) / 1_000_000 },
@@ -97,7 +105,7 @@ struct SliderValue {
     /// the row measures the trailing write the policy makes by itself).
     var settle = Duration.zero
 
-    init(variant: String, folder: URL, suite: String, watching: StorageWatching) throws {
+    init(variant: String, folder: URL, suite: String, watching: StorageWatching, warmsUp: Bool = false) throws {
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()
         switch variant {
@@ -133,12 +141,22 @@ struct SliderValue {
                 return try defaults.data(forKey: "slider").map { try decoder.decode(ProfileDocument.self, from: $0).revision }
             }
             keep = defaults
-        case "grdb-full":
-            let database = try DocumentDatabase(path: folder.appending(path: "slider.sqlite").path, synchronous: .full)
-            set = { value in
+        case "grdb-full", "grdb-full-long-lived":
+            let path = folder.appending(path: "slider.sqlite").path
+            let database = try DocumentDatabase(path: path, synchronous: .full)
+            let write = { (value: Int) throws in
                 var document = ProfileDocument()
                 document.revision = value
                 try database.upsert(key: "slider", body: try encoder.encode(document))
+            }
+            set = write
+            // The writer warms its database before the drag (its follower reads it as it is).
+            if variant == "grdb-full-long-lived", warmsUp {
+                var warm = 0
+                try database.warmUpPastCheckpoint(walPath: path + "-wal") {
+                    warm -= 1
+                    try write(warm)
+                }
             }
             get = {
                 try database.read(keys: ["slider"]).first.flatMap { $0 }
@@ -152,21 +170,21 @@ struct SliderValue {
 }
 
 /// The writer: `slider <variant> <hertz> <seconds> <folder> <suite>`. Sets the values 1, 2, …
-/// at each tick; prints `result <cpu ms> <monotonic ns of the last call> <writes> <last value>`.
+/// at each tick (none with 0 seconds: the set-up alone, for strace); prints `result <cpu ms> <monotonic ns of the last call> <writes> <last value>`.
 func runSlider(_ arguments: [String]) -> Int32 {
     guard arguments.count == 5, let hertz = Int(arguments[1]), (1...1_000).contains(hertz),
-        let seconds = Int(arguments[2]), (1...600).contains(seconds)
+        let seconds = Int(arguments[2]), (0...600).contains(seconds)
     else { return 2 }
     do {
         let value = try SliderValue(
             variant: arguments[0], folder: URL(fileURLWithPath: arguments[3], isDirectory: true), suite: arguments[4],
-            watching: .off)
+            watching: .off, warmsUp: true)
         let period = 1_000_000_000 / Int64(hertz)
         let ticks = hertz * seconds
         let before = ResourceUsage.now
         let start = monotonicNanoseconds()
         var lastCall: Int64 = 0
-        for tick in 1...ticks {
+        for tick in stride(from: 1, through: ticks, by: 1) {
             let due = start + Int64(tick) * period
             let left = due - monotonicNanoseconds()
             if left > 0 {

@@ -73,6 +73,9 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
     // The pending set and its scheduled write, with the coalescing policy; `nil` when every
     // set is written at once.
     private let writes: CoalescedWrites<State>?
+    // A stub's document, kept in memory as a value and never encoded; `nil` for a store whose
+    // document is in `storage`.
+    private let memory: MemoryDocument<State>?
 
     /// When ``set(_:)`` reaches the disk: at once, or at most once per window.
     public let writePolicy: StoreWritePolicy
@@ -136,6 +139,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         watching: StorageWatching,
         writePolicy: StoreWritePolicy = .immediate,
         reading: StateReading<State>?,
+        memory: MemoryDocument<State>? = nil,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void
     ) {
         let key = document.key
@@ -150,7 +154,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         }
         // Watch first, load second: a version written in between is caught up on at once.
         let tracker = WriteTracker()
-        let reading = reading ?? .document(document, in: storage)
+        let reading = reading ?? memory?.reading ?? .document(document, in: storage)
         let follower = DiskFollower<State>(reading: reading, tracker: tracker, reportIssue: reportIssue)
         func follow(_ key: String) -> StorageWatch? {
             guard refusal == nil else { return nil }
@@ -177,6 +181,7 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         let core = StoreCore(loaded.value, channel: channel, center: center, object: object)
         self.core = core
         self.writePolicy = writePolicy
+        self.memory = memory
         if let window = writePolicy.window, let clock = writePolicy.clock {
             writes = CoalescedWrites(
                 window: window, clock: clock, document: document, storage: storage, tracker: tracker,
@@ -251,14 +256,18 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         var sequence: UInt64 = 0
         var folded: UInt64?
         var outcome: Result?
+        func step(_ state: inout State) throws(StorageError) -> Result {
+            (sequence, folded) = begin(&state)
+            let result = try body(&state)
+            outcome = result
+            return result
+        }
         let committed: StorageUpdate<State, Result>?
         do {
-            committed = try storage.update(document, waits: waits) { (state: inout State) throws(StorageError) -> Result in
-                (sequence, folded) = begin(&state)
-                let result = try body(&state)
-                outcome = result
-                return result
-            }
+            committed =
+                if let memory { try memory.transaction(waits: waits, step) } else {
+                    try storage.update(document, waits: waits, step)
+                }
         } catch {
             guard case .notDurable = error, let outcome else { throw error }
             tookEffect = true
@@ -403,7 +412,10 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         var recovered: StorageError?
         try core.update { (state: inout State) throws(StorageError) in
             try tracker.follow { () throws(StorageError) in
-                let loaded = try storage.load(document)
+                let loaded =
+                    if let memory { StorageLoad(value: memory.current, isStored: true) } else {
+                        try storage.load(document)
+                    }
                 recovered = loaded.recovery
                 state = loaded.value
             }
@@ -447,6 +459,24 @@ extension PersistentStoreCore {
 }
 
 extension PersistentStoreCore {
+    /// A store whose document is kept in memory as a value, never encoded and never watched:
+    /// the stub of a ``ValueStore``. It changes, refuses, posts and takes part in Observation as
+    /// a store on a storage does.
+    ///
+    /// - Parameters:
+    ///   - initial: The state it starts with.
+    ///   - key: The document's name, as a store on a storage would have it.
+    ///   - channel: The channel changes are posted on.
+    ///   - center: The notification center to post to.
+    package convenience init(
+        inMemory initial: State, key: String, channel: NotificationChannel<StoreChange<State>>,
+        center: NotificationCenter
+    ) {
+        self.init(
+            StoreDocument(key: key, default: initial), storage: InMemoryStorage(), channel: channel, center: center,
+            watching: .off, reading: nil, memory: MemoryDocument(initial), reportIssue: StoreIssue.printToStandardError)
+    }
+
     /// Loads the document named `key`, or starts from `defaultValue`: the store of
     /// ``init(_:storage:channel:center:object:watching:writePolicy:reportIssue:)`` on
     /// `StoreDocument(key: key, default: defaultValue)`.

@@ -114,14 +114,31 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
     }
 
     /// A stub for tests and previews: the same store, holding `value` in memory. It changes,
-    /// posts and takes part in Swift Observation like the persisted one.
+    /// refuses, posts and takes part in Swift Observation like the persisted one.
+    ///
+    /// It keeps the value as it is, without encoding it, so a change costs what a change of an
+    /// in-memory store costs. To test how a value is stored, give a store an
+    /// ``InMemoryStorage`` (which keeps the encoded document) or a ``FileStorage`` in a
+    /// temporary folder.
     ///
     /// - Parameters:
     ///   - value: The value it starts with.
     ///   - center: Where its changes are posted: a center of its own by default, so that tests
     ///     running in parallel never see each other's posts. Pass the center a test observes.
     public convenience init(stub value: Value, center: NotificationCenter = NotificationCenter()) {
-        self.init(key: "stub", default: value, storage: InMemoryStorage(), center: center, watching: .off)
+        let channel = NotificationChannel<StoreChange<Value>>("SingletonStores.ValueStore.stub")
+        self.init(
+            channel: channel, center: center,
+            core: PersistentStoreCore(inMemory: value, key: "stub", channel: channel, center: center))
+    }
+
+    /// A value store on `core`, which posts on `channel` to `center`.
+    private init(
+        channel: NotificationChannel<StoreChange<Value>>, center: NotificationCenter, core: PersistentStoreCore<Value>
+    ) {
+        self.channel = channel
+        self.center = center
+        self.core = core
     }
 
     /// The current value. Reading it inside `withObservationTracking` (a SwiftUI `body`)

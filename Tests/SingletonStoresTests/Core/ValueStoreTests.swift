@@ -57,6 +57,69 @@ struct ValueStoreTests {
         }
     }
 
+    /// Counts the encodings of the ``Tally`` values that share it.
+    final class Encodings: Sendable {
+        let count = Locked(0)
+    }
+
+    /// A value that counts each time it is encoded.
+    struct Tally: Codable, Sendable, Equatable {
+        var value = 0
+        let encodings: Encodings
+
+        enum CodingKeys: String, CodingKey { case value }
+
+        init(encodings: Encodings) { self.encodings = encodings }
+
+        init(from decoder: any Decoder) throws {
+            value = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .value)
+            encodings = Encodings()
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            encodings.count.withLock { $0 += 1 }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(value, forKey: .value)
+        }
+
+        static func == (left: Tally, right: Tally) -> Bool { left.value == right.value }
+    }
+
+    @Test func aStubKeepsItsValueAsItIsWithoutEncodingIt() throws {
+        let encodings = Encodings()
+        let stub = ValueStore(stub: Tally(encodings: encodings))
+        let posts = Recorder<Int>()
+        let token = stub.observe { posts.append($0.new.value) }
+        defer { token.cancel() }
+        for _ in 0..<3 { try stub.update { $0.value += 1 } }
+        try stub.set(Tally(encodings: encodings))
+        #expect(stub.value.value == 0)
+        #expect(posts.values == [1, 2, 3, 0])
+        #expect(encodings.count.withLock { $0 } == 0)
+    }
+
+    @Test func aStubsRefusedChangeLeavesItAsItWasAndPostsNothing() throws {
+        let stub = ValueStore(stub: Session(token: "t-0"))
+        let posts = Recorder<Int>()
+        let token = stub.observe { posts.append($0.new.logins) }
+        defer { token.cancel() }
+        #expect(throws: SessionError.signedOut) {
+            try stub.update { (session: inout Session) throws(SessionError) in
+                session.logins += 1
+                throw .signedOut
+            }
+        }
+        #expect(stub.value == Session(token: "t-0"))
+        #expect(posts.values.isEmpty)
+        let logins = try stub.update { (session: inout Session) throws(SessionError) -> Int in
+            session.logins += 1
+            return session.logins
+        }
+        #expect(logins == 1)
+        #expect(stub.value == Session(token: "t-0", logins: 1))
+        #expect(posts.values == [1])
+    }
+
     @Test func aScreenReadingTheValueIsToldOfTheNextChange() throws {
         let stub = ValueStore(stub: Session())
         let told = Locked(0)

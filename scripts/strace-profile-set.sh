@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Counts the syncs, renames and resizes of one persisted update of an existing document: what a
+# `demo-cli profile set` costs the file system once the profile exists.
+#
+#   scripts/strace-profile-set.sh                      # .build/debug/demo-cli
+#   scripts/strace-profile-set.sh .build/release/demo-cli
+#
+# Builds nothing: give it a demo-cli binary (`swift build --product demo-cli` makes the default
+# one). In a temporary data folder (`--data-dir`) it runs `profile set` once to create the
+# document, then once more with another nickname under
+# `strace -f -c -e trace=fsync,fdatasync,rename,renameat,renameat2,ftruncate,fallocate`, prints
+# the counts and one verdict line:
+#   ok: one sync, no rename                        (exit 0)
+#   FAIL: <what differs from one sync, no rename, no resize>   (exit 1)
+# Exit 2 when it could not measure (no strace, no binary, demo-cli failed).
+set -euo pipefail
+
+binary="${1:-.build/debug/demo-cli}"
+if [ ! -x "$binary" ]; then
+    echo "strace-profile-set.sh: no executable demo-cli at $binary (build it: swift build --product demo-cli)" >&2
+    exit 2
+fi
+if ! command -v strace >/dev/null 2>&1; then
+    echo "strace-profile-set.sh: strace is not installed (Debian: apt-get install strace)" >&2
+    exit 2
+fi
+
+folder="$(mktemp -d "${TMPDIR:-/tmp}/strace-profile-set.XXXXXX")"
+trap 'rm -rf "$folder"' EXIT
+data="$folder/data"
+summary="$folder/strace.txt"
+
+# The calls asked for, less those this architecture has no system call for (aarch64 has no
+# plain `rename`): strace refuses an unknown name.
+calls=""
+for call in fsync fdatasync rename renameat renameat2 ftruncate fallocate; do
+    if strace -f -qq -e trace="$call" -o /dev/null true 2>/dev/null; then calls="$calls${calls:+,}$call"; fi
+done
+
+if ! "$binary" --data-dir "$data" profile set --nickname First >"$folder/create.txt" 2>&1; then
+    echo "strace-profile-set.sh: creating the document failed:" >&2
+    cat "$folder/create.txt" >&2
+    exit 2
+fi
+if ! strace -f -c -e trace="$calls" -o "$summary" "$binary" --data-dir "$data" profile set --nickname Second \
+    >"$folder/update.txt" 2>&1; then
+    echo "strace-profile-set.sh: the traced update failed:" >&2
+    cat "$folder/update.txt" >&2
+    exit 2
+fi
+shown="$("$binary" --data-dir "$data" profile show 2>/dev/null || true)"
+if ! grep -q "^nickname: Second$" <<<"$shown"; then
+    echo "strace-profile-set.sh: the traced update did not leave the new nickname in the document" >&2
+    exit 2
+fi
+
+# `strace -c` columns: % time, seconds, usecs/call, calls, [errors,] syscall.
+count() {
+    awk -v name="$1" '$NF == name && $4 ~ /^[0-9]+$/ { print $4; found = 1 } END { if (!found) print 0 }' "$summary"
+}
+echo "demo-cli profile set on an existing document ($binary), strace -f -c:"
+total_syncs=0
+total_renames=0
+total_resizes=0
+for call in fsync fdatasync rename renameat renameat2 ftruncate fallocate; do
+    n="$(count "$call")"
+    printf '  %-10s %s\n' "$call" "$n"
+    case "$call" in
+        fsync | fdatasync) total_syncs=$((total_syncs + n)) ;;
+        rename*) total_renames=$((total_renames + n)) ;;
+        *) total_resizes=$((total_resizes + n)) ;;
+    esac
+done
+
+problems=()
+if [ "$total_syncs" -ne 1 ]; then problems+=("$total_syncs syncs (fsync + fdatasync), not one"); fi
+if [ "$total_renames" -ne 0 ]; then problems+=("$total_renames rename(s)"); fi
+if [ "$total_resizes" -ne 0 ]; then problems+=("$total_resizes resize(s) (ftruncate + fallocate)"); fi
+if [ "${#problems[@]}" -eq 0 ]; then
+    echo "ok: one sync, no rename"
+    exit 0
+fi
+(
+    IFS=';'
+    echo "FAIL: ${problems[*]}" | sed 's/;/; /g'
+)
+exit 1
