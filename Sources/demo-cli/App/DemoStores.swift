@@ -107,7 +107,9 @@ struct DemoStores: Sendable {
     static func reporter(_ console: Console) -> @Sendable (StoreIssue) -> Void {
         { issue in
             console.printError("demo-cli: warning: \("\(issue)".escapingControlCharacters)")
-            if case .storageRecovered(let error) = issue, error.isNotDurable { NotDurableWrites.occurred.store(true, ordering: .relaxed) }
+            if case .storageRecovered(let error) = issue, error.isNotDurable {
+                NotDurableWrites.occurred.store(true, ordering: .relaxed)
+            }
         }
     }
 
