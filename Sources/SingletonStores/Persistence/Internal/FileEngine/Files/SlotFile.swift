@@ -137,7 +137,7 @@ enum SlotFile {
             matches(region, lengthStart, at: &position),
             let length = number(region, at: &position, digits: lengthDigits),
             matches(region, checksumStart, at: &position),
-            let checksum = hexNumber(region, at: &position, digits: checksumDigits),
+            let checksum = number(region, at: &position, digits: checksumDigits, radix: 16),
             matches(region, documentStart, at: &position),
             length <= UInt64(capacity(ofSlot: region.count))
         else { return nil }
@@ -160,17 +160,11 @@ enum SlotFile {
         return true
     }
 
-    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, digits: Int) -> UInt64? {
+    private static func number(
+        _ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, digits: Int, radix: UInt64 = 10
+    ) -> UInt64? {
         guard bytes.count - position >= digits,
-            let value = FixedDigits.value(bytes[position..<(position + digits)], radix: 10)
-        else { return nil }
-        position += digits
-        return value
-    }
-
-    private static func hexNumber(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, digits: Int) -> UInt64? {
-        guard bytes.count - position >= digits,
-            let value = FixedDigits.value(bytes[position..<(position + digits)], radix: 16)
+            let value = FixedDigits.value(bytes[position..<(position + digits)], radix: radix)
         else { return nil }
         position += digits
         return value
