@@ -389,7 +389,7 @@ enum TemporaryListings {
         let began: Int128
     }
 
-    private static let listings = Mutex<[String: Listing]>([:])
+    private static let listings = Locked<[String: Listing]>([:])
 
     /// Whether the folder at `path` may hold files of `key` that its last listing did not see:
     /// `false` only when the folder is unchanged since a listing that began more than a second
