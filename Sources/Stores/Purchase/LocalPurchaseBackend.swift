@@ -43,7 +43,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     ///
     /// - Throws: ``PurchaseError/notRecorded(_:)`` when the receipt could not be written: then
     ///   nothing was bought. A receipt written whose flush failed
-    ///   (``StorageError/notDurable(file:reason:)``) is recorded: the purchase goes on.
+    ///   (`StorageError.notDurable`) is recorded: the purchase goes on.
     public func purchase(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         let receipt = PurchaseReceipt(id: UUID().uuidString, product: product, date: wallClock.now())
