@@ -481,12 +481,18 @@ enum DocumentFile {
         let folder = open(parent, O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NONBLOCK)
         guard folder >= 0 else { return describe(errno) }
         defer { close(folder) }
+        return retryingInterruptions(injecting: .syncFolder) { fsync(folder) }
+    }
+
+    /// Runs `call` (0 on success, else failing with `errno`) until a signal no longer interrupts
+    /// it, a test's failure for `injecting` first (see ``FileFaults``); returns the failure, if any.
+    static func retryingInterruptions(injecting fault: FileFaults.Call?, _ call: () -> Int32) -> String? {
         while true {
-            if let code = FileFaults.injected(.syncFolder) {
+            if let fault, let code = FileFaults.injected(fault) {
                 if code == EINTR { continue }
                 return describe(code)
             }
-            if fsync(folder) == 0 { return nil }
+            if call() == 0 { return nil }
             if errno != EINTR { return describe(errno) }
         }
     }
@@ -526,14 +532,17 @@ enum DocumentFile {
 
     /// Writes all of `bytes` at `offset` of the file open as `descriptor` (`pwrite`, retrying
     /// short writes); returns the failure, if any, and sets `wroteAny` when any byte was written.
-    static func writeAll(_ bytes: [UInt8], at offset: Int, to descriptor: Int32, wroteAny: inout Bool) -> String? {
+    /// With `injecting` false, no failure a test injects applies (see ``fill(_:of:)``).
+    static func writeAll(
+        _ bytes: [UInt8], at offset: Int, to descriptor: Int32, wroteAny: inout Bool, injecting: Bool = true
+    ) -> String? {
         var any = false
         defer { wroteAny = wroteAny || any }
         return bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> String? in
             var done = 0
             while done < buffer.count {
                 let written: Int
-                if let code = FileFaults.injected(.write) {
+                if injecting, let code = FileFaults.injected(.write) {
                     errno = code
                     written = -1
                 } else {
@@ -555,30 +564,24 @@ enum DocumentFile {
     /// Writes `marker` into the file open as `descriptor` and flushes it, best effort and with no
     /// injected failures (a test's faults are for the write it reports on).
     static func fill(_ marker: InPlaceWrite, of descriptor: Int32) {
-        let written = marker.bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(marker.offset)) }
-        guard written == marker.bytes.count else { return }
-        #if canImport(Darwin)
-        _ = fcntl(descriptor, F_FULLFSYNC)
-        #else
-        _ = fdatasync(descriptor)
-        #endif
+        var wroteAny = false
+        _ =
+            writeAll(marker.bytes, at: marker.offset, to: descriptor, wroteAny: &wroteAny, injecting: false)
+            ?? syncData(descriptor, injecting: false)
     }
 
     /// Flushes the data of the file open as `descriptor` to the disk: `fdatasync` (on Apple
     /// platforms `F_FULLFSYNC`, which also empties the drive's cache); returns the failure, if any.
-    static func syncData(_ descriptor: Int32) -> String? {
-        while true {
-            if let code = FileFaults.injected(.fsync) {
-                if code == EINTR { continue }
-                return describe(code)
-            }
+    ///
+    /// With `injecting` false, no failure a test injects applies (see ``fill(_:of:)``).
+    static func syncData(_ descriptor: Int32, injecting: Bool = true) -> String? {
+        retryingInterruptions(injecting: injecting ? .fsync : nil) {
             #if canImport(Darwin)
-            if fcntl(descriptor, F_FULLFSYNC) == 0 { return nil }
-            if errno == ENOTSUP || errno == EINVAL, fsync(descriptor) == 0 { return nil }
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+            return errno == ENOTSUP || errno == EINVAL ? fsync(descriptor) : -1
             #else
-            if fdatasync(descriptor) == 0 { return nil }
+            return fdatasync(descriptor)
             #endif
-            if errno != EINTR { return describe(errno) }
         }
     }
 

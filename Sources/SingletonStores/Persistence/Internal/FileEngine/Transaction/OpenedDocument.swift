@@ -186,7 +186,8 @@ extension FileStorage {
             if let writer = sweep.otherWriter { return .anotherWriterCommitting(writer.pid, temporary: writer.temporary) }
             removed = sweep.removed
         }
-        guard let stamp = document.stamp, lease.isStillHeld, FileStamp.of(file) == stamp else { return .lockLost }
+        // The path still naming the file read is checked by the open below.
+        guard let stamp = document.stamp, lease.isStillHeld else { return .lockLost }
         let descriptor: Int32
         switch DocumentFile.openForWritingInPlace(file.filePath, expected: stamp) {
         case .success(let opened): descriptor = opened
@@ -206,10 +207,11 @@ extension FileStorage {
         // A file whose other slot was never written (made the rename way, whose flush of the
         // folder may have failed) has a name that may not be durable: the folder is flushed too,
         // until a write in place has filled both slots.
-        let unflushedFolder =
-            slot.flushesFolder
-            ? { DocumentFile.flushFolder(of: file).map { "the folder could not be flushed (\($0))" } } : { nil }
-        guard let failure = written ?? DocumentFile.syncData(descriptor) ?? unflushedFolder() else {
+        var failure = written ?? DocumentFile.syncData(descriptor)
+        if failure == nil, slot.flushesFolder, let unflushed = DocumentFile.flushFolder(of: file) {
+            failure = "the folder could not be flushed (\(unflushed))"
+        }
+        guard let failure else {
             FaultInjection.reach(.didWrite(key))
             return .done(())
         }
