@@ -107,11 +107,14 @@ struct CountdownStoreObserveTests {
 
     @Test func aPauseAndAResumeMadeByAnotherInstanceAreHeard() async throws {
         try await withTemporaryFolder { folder in
+            // A wall clock of the test's own: on the system's, a loaded machine that takes a
+            // second between the write and the read would show 299.
+            let wall = WallClock.fixed(Date(timeIntervalSince1970: 1_700_000_000))
             let here = CountdownStore(
-                key: "sleep-timer", clock: ManualClock(), storage: FileStorage(folder: folder),
+                key: "sleep-timer", clock: ManualClock(), wallClock: wall, storage: FileStorage(folder: folder),
                 center: NotificationCenter(), watching: .automatic)
             let elsewhere = CountdownStore(
-                key: "sleep-timer", clock: ManualClock(), storage: FileStorage(folder: folder),
+                key: "sleep-timer", clock: ManualClock(), wallClock: wall, storage: FileStorage(folder: folder),
                 center: NotificationCenter(), watching: .off)
             try elsewhere.start(duration: .seconds(300))
             #expect(await waitUntil { here.remainingSeconds == 300 })
