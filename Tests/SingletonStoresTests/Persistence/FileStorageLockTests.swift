@@ -148,6 +148,41 @@ struct FileStorageLockTests {
         }
     }
 
+    /// A document's first write renames into place a temporary file its writer has held locked
+    /// from its creation, and writers lock the document file itself too: that lock is let go
+    /// explicitly as well, so a copy of the writer's descriptor in a child being started (here a
+    /// duplicate taken after the rename, as a fork would) leaves the new document free.
+    @Test func aDocumentMadeByRenameIsNotLeftLockedByACopyOfItsWritersDescriptor() throws {
+        try withTemporaryFolder { folder in
+            try LibraryFiles.markAsOwn(folder)
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let file = try storage.fileURL(forKey: "counter")
+            let documentPath = file.resolvingSymlinksInPath().path(percentEncoded: false)
+            let copy = Locked<Int32>(-1)
+            // Just before the folder is flushed the temporary file is the document, still open.
+            let faults = FileFaults([:]) { call in
+                guard call == .syncFolder else { return }
+                copy.withLock { if $0 < 0 { $0 = Self.duplicateOpenDescriptor(of: documentPath) } }
+            }
+            try FileFaults.$current.withValue(faults) {
+                try storage.update(StoreDocument(key: "counter", default: PersistedCounter(count: 0))) { $0.count = 1 }
+            }
+            let held = copy.withLock { $0 }
+            defer { if held >= 0 { close(held) } }
+            try #require(held >= 0, "no descriptor on the document was open when the folder was flushed")
+
+            let other = open(documentPath, O_RDONLY | O_CLOEXEC)
+            try #require(other >= 0)
+            defer { close(other) }
+            #expect(flock(other, LOCK_EX | LOCK_NB) == 0, "the copy of the writer's descriptor kept the document locked")
+            _ = flock(other, LOCK_UN)
+            // And a load that must not wait moves a bad document aside.
+            try Data("not json".utf8).write(to: file)
+            let loaded = try storage.load(StoreDocument(key: "counter", default: PersistedCounter(count: 9)))
+            #expect(loaded.recovery?.keptFile != nil, "the load found the document locked")
+        }
+    }
+
     /// A duplicate of this process's open descriptor on `path`, found under /proc/self/fd.
     static func duplicateOpenDescriptor(of path: String) -> Int32 {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return -1 }

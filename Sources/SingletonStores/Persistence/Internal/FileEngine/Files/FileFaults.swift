@@ -33,15 +33,21 @@ final class FileFaults: Sendable {
     @TaskLocal static var current: FileFaults?
 
     private let pending: Locked<[Call: [Int32]]>
+    private let observe: (@Sendable (Call) -> Void)?
 
-    /// Makes each call in `failures` fail with its `errno` values, one per call, in order.
-    init(_ failures: [Call: [Int32]]) {
+    /// Makes each call in `failures` fail with its `errno` values, one per call, in order, and
+    /// runs `observe` just before each call that can be made to fail (to act at that very
+    /// point, as another thread or process could).
+    init(_ failures: [Call: [Int32]], observe: (@Sendable (Call) -> Void)? = nil) {
         pending = Locked(failures)
+        self.observe = observe
     }
 
     /// The `errno` value the next `call` must fail with, if one is injected.
     static func injected(_ call: Call) -> Int32? {
-        current?.take(call)
+        guard let current else { return nil }
+        current.observe?(call)
+        return current.take(call)
     }
 
     /// Whether every injected failure has been used.

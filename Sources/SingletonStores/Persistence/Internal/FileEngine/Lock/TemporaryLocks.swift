@@ -62,9 +62,13 @@ extension DocumentFile {
 
     /// Closes the descriptor of a temporary file that ``writeLockedTemporary(_:atPath:for:)``
     /// returned, releasing its lock: call it once the file was renamed or removed.
+    ///
+    /// The lock is let go explicitly first: the file renamed is the document now, which writers
+    /// lock too (``tryLockDocument(_:)``), and a copy of this descriptor in a child process that
+    /// another thread is starting would otherwise keep it locked until the child runs its program.
     static func releaseTemporary(_ descriptor: Int32) {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0 { unlockAndClose(descriptor) }
         #endif
     }
 
@@ -96,7 +100,7 @@ extension DocumentFile {
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if descriptor < 0 { return .notOurs }
-        defer { close(descriptor) }
+        defer { unlockAndClose(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_dev == seen.st_dev, info.st_ino == seen.st_ino else {
             return .notOurs
