@@ -36,6 +36,7 @@ let package = Package(
         .executableTarget(name: "fuzz-profile", dependencies: fuzzed),
         .executableTarget(name: "fuzz-api-target", dependencies: fuzzed),
         .executableTarget(name: "fuzz-launch-variants", dependencies: fuzzed),
+        .executableTarget(name: "fuzz-document-file", dependencies: fuzzed),
         // The example flows the CLI replays: Sources/AutomatonExamples links to the root
         // package's AutomatonExamples, which is not a product and so not importable from here.
         // Target names must be unique across packages, hence the other name; fuzz-cli imports it
