@@ -19,6 +19,18 @@ struct TwoSlotFileTests {
 
     static func envelope(_ text: String) -> Data { Data(#"{"formatVersion":2,"value":"\#(text)"}"#.utf8) }
 
+    /// Runs `body` with a `FileStorage` in a temporary folder where the counter was saved once
+    /// (a two-slot file, made the rename way), the counter's file, and the folder.
+    static func withSavedCounter(
+        count: Int = 1, _ body: (FileStorage, URL, URL) throws -> Void
+    ) throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            try storage.save(PersistedCounter(count: count), to: Self.document)
+            try body(storage, try storage.fileURL(forKey: "counter"), folder)
+        }
+    }
+
     // MARK: The format
 
     @Test func theChecksumIsCRC32C() {
@@ -101,10 +113,7 @@ struct TwoSlotFileTests {
 
     /// A write in place goes to the older slot: the current one, and the file (no rename), stay.
     @Test func aWriteGoesToTheOlderSlotAndTheCurrentOneIsNeverTouched() throws {
-        try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), to: Self.document)
-            let file = try storage.fileURL(forKey: "counter")
+        try Self.withSavedCounter { storage, file, _ in
             let inode = FileStamp.of(file)
             for count in 2...5 {
                 let before = try Data(contentsOf: file)
@@ -123,10 +132,7 @@ struct TwoSlotFileTests {
     }
 
     @Test func aDocumentThatOutgrowsItsSlotIsWrittenAnewWithDoubledSlots() throws {
-        try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), to: Self.document)
-            let file = try storage.fileURL(forKey: "counter")
+        try Self.withSavedCounter { storage, file, _ in
             let inode = FileStamp.of(file)
             let long = String(repeating: "l", count: 5_000)
             try storage.update(Self.document) { $0.label = long }
@@ -146,10 +152,7 @@ struct TwoSlotFileTests {
     /// A document with a second name (a backup tool's hard link) is replaced, never written in
     /// place: the other name keeps its bytes.
     @Test func aDocumentWithAnotherNameIsNotWrittenInPlace() throws {
-        try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), to: Self.document)
-            let file = try storage.fileURL(forKey: "counter")
+        try Self.withSavedCounter { storage, file, folder in
             let snapshot = folder.appending(path: "snapshot-of-counter")
             #expect(link(file.path(percentEncoded: false), snapshot.path(percentEncoded: false)) == 0)
             let before = try Data(contentsOf: snapshot)
@@ -181,10 +184,7 @@ struct TwoSlotFileTests {
     }
 
     @Test func aFileWithNeitherSlotWholeIsDamagedAndKeptAside() throws {
-        try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 3), to: Self.document)
-            let file = try storage.fileURL(forKey: "counter")
+        try Self.withSavedCounter(count: 3) { storage, file, folder in
             var bytes = try Data(contentsOf: file)
             bytes.replaceSubrange(4_096..<4_100, with: Data("XXXX".utf8))  // slot 0
             bytes.replaceSubrange(8_192..<8_196, with: Data("XXXX".utf8))  // slot 1
@@ -279,10 +279,8 @@ struct TwoSlotFileTests {
     /// A polled watch tells two versions written in place apart by their sequence, even when the
     /// file's size and times are the same.
     @Test func twoVersionsWrittenInPlaceHaveDifferentIdentities() throws {
-        try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), to: Self.document)
-            let path = try storage.fileURL(forKey: "counter").path(percentEncoded: false)
+        try Self.withSavedCounter { storage, file, _ in
+            let path = file.path(percentEncoded: false)
             let before = try #require(FileIdentity.of(path))
             try storage.update(Self.document) { $0.count = 2 }
             // The same times as before, as a coarse clock would give.
@@ -300,10 +298,7 @@ struct TwoSlotFileTests {
 
     /// `reset` and `export` find the two-slot file to be the library's own.
     @Test func aTwoSlotFileIsProvenTheLibrarysOwn() throws {
-        try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
-            try storage.save(PersistedCounter(count: 1), to: Self.document)
-            let file = try storage.fileURL(forKey: "counter")
+        try Self.withSavedCounter { storage, file, _ in
             let descriptor = open(file.path(percentEncoded: false), O_RDONLY)
             defer { close(descriptor) }
             #expect(DocumentFile.envelopeProblem(ofOpen: descriptor) == nil)

@@ -306,10 +306,7 @@ enum DocumentFile {
             (try? handle.seek(toOffset: 0)) != nil, let bytes = try? handle.readToEnd()
         else { return "it could not be read" }
         do {
-            guard let current = try SlotFile.read(bytes).current else {
-                return "neither of its two copies is whole"
-            }
-            return envelopeProblem(of: DocumentStream(data: current.envelope))
+            return envelopeProblem(of: DocumentStream(data: try SlotFile.current(of: bytes).slot.envelope))
         } catch {
             return error.reason
         }
@@ -450,27 +447,44 @@ enum DocumentFile {
     private static let noAccessTime: Int32 = 0o1_000_000
     #endif
 
-    /// Writes all of `data`, retrying short writes; returns the failure, if any.
+    /// Writes all of `data` at the file's position (`write`), retrying short writes; returns the
+    /// failure, if any.
     static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String? in
-            var offset = 0
-            while offset < bytes.count {
-                let written: Int
-                if let code = FileFaults.injected(.write) {
-                    errno = code
-                    written = -1
-                } else {
-                    written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                }
-                if written < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    return describe(code)
-                }
-                offset += written
+        var wroteAny = false
+        return data.withUnsafeBytes { writeAll($0, at: nil, to: descriptor, wroteAny: &wroteAny) }.map(describe)
+    }
+
+    /// Writes all of `bytes` to the file open as `descriptor` — at `offset` (`pwrite`), or at the
+    /// file's position when it is `nil` (`write`) — retrying short writes and interrupted calls;
+    /// returns the `errno` of the failure, if any, and sets `wroteAny` when any byte was written.
+    /// A test's injected failure for ``FileFaults/Call/write`` applies to each call, unless
+    /// `injecting` is false (see ``fill(_:of:)``).
+    static func writeAll(
+        _ bytes: UnsafeRawBufferPointer, at offset: Int?, to descriptor: Int32, wroteAny: inout Bool,
+        injecting: Bool = true
+    ) -> Int32? {
+        var done = 0
+        while done < bytes.count {
+            let written: Int
+            if injecting, let code = FileFaults.injected(.write) {
+                errno = code
+                written = -1
+            } else {
+                let start = bytes.baseAddress.map { $0 + done }
+                written =
+                    if let offset { pwrite(descriptor, start, bytes.count - done, off_t(offset + done)) } else {
+                        write(descriptor, start, bytes.count - done)
+                    }
+                if written > 0 { wroteAny = true }
             }
-            return nil
+            if written < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                return code
+            }
+            done += written
         }
+        return nil
     }
 
     /// Flushes the folder entry of the file at `path` so a rename survives a power cut.
@@ -530,44 +544,21 @@ enum DocumentFile {
         case notWritten(String)
     }
 
-    /// Writes all of `bytes` at `offset` of the file open as `descriptor` (`pwrite`, retrying
-    /// short writes); returns the failure, if any, and sets `wroteAny` when any byte was written.
-    /// With `injecting` false, no failure a test injects applies (see ``fill(_:of:)``).
+    /// Writes all of `bytes` at `offset` of the file open as `descriptor` (`pwrite`); see
+    /// ``writeAll(_:at:to:wroteAny:injecting:)``.
     static func writeAll(
         _ bytes: [UInt8], at offset: Int, to descriptor: Int32, wroteAny: inout Bool, injecting: Bool = true
-    ) -> String? {
-        var any = false
-        defer { wroteAny = wroteAny || any }
-        return bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> String? in
-            var done = 0
-            while done < buffer.count {
-                let written: Int
-                if injecting, let code = FileFaults.injected(.write) {
-                    errno = code
-                    written = -1
-                } else {
-                    written = pwrite(
-                        descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(offset + done))
-                    if written > 0 { any = true }
-                }
-                if written < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    return describe(code)
-                }
-                done += written
-            }
-            return nil
-        }
+    ) -> Int32? {
+        bytes.withUnsafeBytes { writeAll($0, at: offset, to: descriptor, wroteAny: &wroteAny, injecting: injecting) }
     }
 
     /// Writes `marker` into the file open as `descriptor` and flushes it, best effort and with no
     /// injected failures (a test's faults are for the write it reports on).
     static func fill(_ marker: InPlaceWrite, of descriptor: Int32) {
         var wroteAny = false
-        _ =
-            writeAll(marker.bytes, at: marker.offset, to: descriptor, wroteAny: &wroteAny, injecting: false)
-            ?? syncData(descriptor, injecting: false)
+        guard writeAll(marker.bytes, at: marker.offset, to: descriptor, wroteAny: &wroteAny, injecting: false) == nil
+        else { return }
+        _ = syncData(descriptor, injecting: false)
     }
 
     /// Flushes the data of the file open as `descriptor` to the disk: `fdatasync` (on Apple
@@ -633,13 +624,9 @@ extension FileStorage {
         var slots: SlotFile.Contents?
         if SlotFile.isSlotFile(bytes) {
             do {
-                let read = try SlotFile.read(bytes)
-                if let current = read.current {
-                    bytes = current.envelope
-                    slots = read
-                } else {
-                    damage = .corrupted(reason: "neither of its two copies is whole (both fail their checksum)")
-                }
+                let found = try SlotFile.current(of: bytes)
+                slots = found.contents
+                bytes = found.slot.envelope
             } catch {
                 damage = .corrupted(reason: error.reason)
             }

@@ -24,19 +24,12 @@ struct FileIdentity: Equatable, Sendable {
     static func of(_ path: String) -> FileIdentity? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        let modified = info.st_mtimespec
-        let statusChanged = info.st_ctimespec
-        #else
-        let modified = info.st_mtim
-        let statusChanged = info.st_ctim
-        #endif
         return FileIdentity(
             device: UInt64(truncatingIfNeeded: info.st_dev),
             inode: UInt64(truncatingIfNeeded: info.st_ino),
             size: Int64(truncatingIfNeeded: info.st_size),
-            modified: nanoseconds(modified),
-            statusChanged: nanoseconds(statusChanged),
+            modified: info.modifiedNanoseconds,
+            statusChanged: info.statusChangedNanoseconds,
             sequence: (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0 ? sequence(path) : nil)
     }
 
@@ -51,9 +44,30 @@ struct FileIdentity: Equatable, Sendable {
             return read > 0 ? Array(bytes[0..<read]) : []
         }
     }
+}
 
-    private static func nanoseconds(_ time: timespec) -> Int128 {
-        Int128(time.tv_sec) * 1_000_000_000 + Int128(time.tv_nsec)
+extension stat {
+    /// The file's last modification time, in nanoseconds since 1970.
+    var modifiedNanoseconds: Int128 {
+        #if canImport(Darwin)
+        st_mtimespec.nanoseconds
+        #else
+        st_mtim.nanoseconds
+        #endif
     }
+
+    /// The file's last status change time, in nanoseconds since 1970.
+    var statusChangedNanoseconds: Int128 {
+        #if canImport(Darwin)
+        st_ctimespec.nanoseconds
+        #else
+        st_ctim.nanoseconds
+        #endif
+    }
+}
+
+extension timespec {
+    /// The time, in nanoseconds.
+    var nanoseconds: Int128 { Int128(tv_sec) * 1_000_000_000 + Int128(tv_nsec) }
 }
 #endif

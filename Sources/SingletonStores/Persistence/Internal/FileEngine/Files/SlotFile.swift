@@ -129,6 +129,17 @@ enum SlotFile {
         }.get()
     }
 
+    /// The slots of `bytes`, which start with ``signature``, and the current one.
+    ///
+    /// - Throws: ``Damage`` when the header is not whole, or neither slot is.
+    static func current(of bytes: Data) throws(Damage) -> (contents: Contents, slot: Slot) {
+        let contents = try read(bytes)
+        guard let current = contents.current else {
+            throw Damage(reason: "neither of its two copies is whole (both fail their checksum)")
+        }
+        return (contents, current)
+    }
+
     /// The slot in `region`, or `nil` when it is empty, torn or not whole.
     private static func slot(_ region: UnsafeBufferPointer<UInt8>, index: Int) -> Slot? {
         var position = 0

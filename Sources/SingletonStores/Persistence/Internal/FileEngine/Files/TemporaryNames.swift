@@ -412,7 +412,7 @@ enum TemporaryListings {
         guard let modified = modificationTime(of: path) else { return }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let listing = Listing(folderModified: modified, began: Int128(now.tv_sec) * 1_000_000_000 + Int128(now.tv_nsec))
+        let listing = Listing(folderModified: modified, began: now.nanoseconds)
         listings.withLock { $0[path + "\u{0}" + key] = listing }
         #endif
     }
@@ -420,13 +420,7 @@ enum TemporaryListings {
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
     private static func modificationTime(of path: String) -> Int128? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        let time = info.st_mtimespec
-        #else
-        let time = info.st_mtim
-        #endif
-        return Int128(time.tv_sec) * 1_000_000_000 + Int128(time.tv_nsec)
+        return stat(path, &info) == 0 ? info.modifiedNanoseconds : nil
     }
     #endif
 }

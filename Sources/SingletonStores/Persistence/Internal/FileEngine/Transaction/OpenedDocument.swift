@@ -200,14 +200,14 @@ extension FileStorage {
         // On a copy-on-write file system a write in place takes new blocks: a full disk may have
         // been freed by removing the temporary files of writers that were killed (just now, or
         // by the listing above), and the write is tried once more.
-        if written == DocumentFile.describe(ENOSPC), removed + removeStaleTemporaries(forKey: key, holding: lease) > 0 {
+        if written == ENOSPC, removed + removeStaleTemporaries(forKey: key, holding: lease) > 0 {
             written = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor, wroteAny: &wroteAny)
         }
         if written == nil { wroteAny = true }
         // A file whose other slot was never written (made the rename way, whose flush of the
         // folder may have failed) has a name that may not be durable: the folder is flushed too,
         // until a write in place has filled both slots.
-        var failure = written ?? DocumentFile.syncData(descriptor)
+        var failure = written.map(DocumentFile.describe) ?? DocumentFile.syncData(descriptor)
         if failure == nil, slot.flushesFolder, let unflushed = DocumentFile.flushFolder(of: file) {
             failure = "the folder could not be flushed (\(unflushed))"
         }
@@ -220,7 +220,7 @@ extension FileStorage {
         var restored = false
         if wroteAny,
             let restoring = DocumentFile.writeAll(slot.previous, at: slot.offset, to: descriptor, wroteAny: &restored)
-                ?? DocumentFile.syncData(descriptor)
+                .map(DocumentFile.describe) ?? DocumentFile.syncData(descriptor)
         {
             throw .notDurable(
                 file: file,
