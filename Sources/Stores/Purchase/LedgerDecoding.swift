@@ -6,7 +6,8 @@ import SingletonStoresLocking
 ///
 /// ```swift
 /// let tally = LedgerDecoding.Tally()
-/// LedgerDecoding.$tally.withValue(tally) { _ = PurchaseManager(storage: storage) }
+/// // Not watching: news of the launch's own write could be read again, and counted, meanwhile.
+/// LedgerDecoding.$tally.withValue(tally) { _ = PurchaseManager(storage: storage, watching: .off) }
 /// let entries = tally.counts.entries   // ledger entries decoded by the launch
 /// ```
 enum LedgerDecoding {

@@ -21,7 +21,8 @@ import Testing
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
 // Doc "Stores/Purchase/LedgerDecoding.swift" snippet 1: begin
 let tally = LedgerDecoding.Tally()
-LedgerDecoding.$tally.withValue(tally) { _ = PurchaseManager(storage: storage) }
+// Not watching: news of the launch's own write could be read again, and counted, meanwhile.
+LedgerDecoding.$tally.withValue(tally) { _ = PurchaseManager(storage: storage, watching: .off) }
 let entries = tally.counts.entries   // ledger entries decoded by the launch
 // Doc "Stores/Purchase/LedgerDecoding.swift" snippet 1: end
             #expect(entries == 3)
