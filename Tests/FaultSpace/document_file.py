@@ -2,8 +2,9 @@
 receipts a run paid for, the entries the ledger credited): a plain JSON envelope (formats 1 and
 2), or a two-slot file (format 3) — a 4,096-byte header naming the slot size S, then two slots of
 S bytes, each `{"sequence":"<20 digits>","length":"<10 digits>","crc32c":"<8 hex>","document":`
-+ the envelope (`length` bytes) + `}`, or `null`; the valid slot (CRC32C over the sequence and
-length digits and the envelope) with the highest sequence is the document.
++ the envelope (`length` bytes) + `}`, or `null`; the file is 4,096 + 2S bytes (any other length
+is damage); the valid slot (CRC32C over the sequence and length digits and the envelope) with the
+highest sequence is the document.
 
 Shared by Tests/FaultSpace/fault_space.py and Tests/CrashStates/crash_states.py.
 """
@@ -54,6 +55,8 @@ def slots(content: bytes) -> list[tuple[int, bytes] | None]:
     if header is None:
         return []
     size = int(header.group(1))
+    if len(content) != HEADER + 2 * size:
+        return [None, None]  # the file is written whole: another length is damage, never a crash's doing
     result: list[tuple[int, bytes] | None] = []
     for i in range(2):
         region = content[HEADER + i * size: HEADER + (i + 1) * size]

@@ -8,11 +8,18 @@
 //   IOFAULT_DIR   the folder, an absolute path without a trailing slash (required)
 //   IOFAULT_LOG   a file to which one line is appended per counted call:
 //                 "<n> <call> <path or fd path> <result> <errno>"
-//   IOFAULT_AT    the number of the call to act on (1 = the first counted call)
+//   IOFAULT_AT    the number of the call to act on (1 = the first counted call); up to 8 numbers,
+//                 comma-separated, for a fault inside the handling of another ("12,15")
 //   IOFAULT_KIND  ENOSPC | EIO | EACCES (the call fails with that errno, doing nothing),
-//                 KILL_BEFORE (SIGKILL before the call), KILL_AFTER (SIGKILL once it returned)
-//   IOFAULT_AT_CALL  <call>:<n>, instead of IOFAULT_AT: act on the n-th call of that kind (the
-//                 names of the log: "fsync:2" is the second fsync on the folder, "rename:1" ...)
+//                 KILL_BEFORE (SIGKILL before the call), KILL_AFTER (SIGKILL once it returned);
+//                 one per number of IOFAULT_AT, comma-separated (the last one for the rest)
+//   IOFAULT_AT_CALL  <call>:<n>[,<call>:<n> ...], instead of IOFAULT_AT: act on the n-th call of
+//                 that kind (the names of the log: "fsync:2" is the second fsync on the folder,
+//                 "rename:1" ...)
+//   IOFAULT_DELAY_MS  a call made to fail with an errno fails only after this many milliseconds
+//                 (a flush that fails late, while other processes read)
+// A sync made to fail is recorded (when recording) as "syncfail <inode>" or "syncdirfail
+// <path>": the crash-state model may take it to forget what it failed to write.
 //
 // Recording, for the crash-state enumerator (Tests/CrashStates, scripts/crash-states.sh):
 //   IOFAULT_RECORD  a file to which every call that changes the folder is appended, once it
@@ -56,6 +63,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
@@ -70,15 +78,18 @@
 static char folder[4096];
 static size_t folder_length;
 static int log_fd = -1;
-static long fault_at = 0;
-static int fault_errno = 0;
-static int fault_kill = 0;  // 1 before, 2 after
+#define MAX_FAULTS 8
+static long fault_ats[MAX_FAULTS];
+static int fault_errnos[MAX_FAULTS];
+static int fault_kills[MAX_FAULTS];  // 1 before, 2 after
+static int fault_count = 0;
+static long delay_ms = 0;
 static long counter = 0;
 static unsigned char tracked[MAX_FDS];
 static int ready = 0;
-static char fault_label[32];
-static long fault_label_at = 0;
-static long label_counter = 0;
+static char fault_labels[MAX_FAULTS][32];
+static long fault_label_ats[MAX_FAULTS];
+static long label_counters[MAX_FAULTS];
 
 // Recording (see the top of the file).
 static char record_path[4096];
@@ -98,24 +109,41 @@ __attribute__((constructor)) static void iofault_init(void) {
     const char *log = getenv("IOFAULT_LOG");
     if (log != NULL) log_fd = (int)syscall(SYS_open, log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     const char *at = getenv("IOFAULT_AT");
-    if (at != NULL) fault_at = strtol(at, NULL, 10);
-    const char *kind = getenv("IOFAULT_KIND");
-    if (kind != NULL) {
-        if (strcmp(kind, "ENOSPC") == 0) fault_errno = ENOSPC;
-        else if (strcmp(kind, "EIO") == 0) fault_errno = EIO;
-        else if (strcmp(kind, "EACCES") == 0) fault_errno = EACCES;
-        else if (strcmp(kind, "KILL_BEFORE") == 0) fault_kill = 1;
-        else if (strcmp(kind, "KILL_AFTER") == 0) fault_kill = 2;
-    }
     const char *at_call = getenv("IOFAULT_AT_CALL");
-    if (at_call != NULL) {
-        const char *colon = strchr(at_call, ':');
-        if (colon != NULL && (size_t)(colon - at_call) < sizeof(fault_label)) {
-            memcpy(fault_label, at_call, (size_t)(colon - at_call));
-            fault_label[colon - at_call] = 0;
-            fault_label_at = strtol(colon + 1, NULL, 10);
+    if (at != NULL) {
+        const char *next = at;
+        while (*next != 0 && fault_count < MAX_FAULTS) {
+            char *end_of;
+            long number = strtol(next, &end_of, 10);
+            if (end_of == next) break;
+            fault_ats[fault_count++] = number;
+            next = *end_of == ',' ? end_of + 1 : end_of;
+        }
+    } else if (at_call != NULL) {
+        const char *next = at_call;
+        while (*next != 0 && fault_count < MAX_FAULTS) {
+            const char *colon = strchr(next, ':');
+            if (colon == NULL || (size_t)(colon - next) >= sizeof(fault_labels[0])) break;
+            memcpy(fault_labels[fault_count], next, (size_t)(colon - next));
+            fault_labels[fault_count][colon - next] = 0;
+            char *end_of;
+            fault_label_ats[fault_count] = strtol(colon + 1, &end_of, 10);
+            fault_count++;
+            next = *end_of == ',' ? end_of + 1 : end_of;
         }
     }
+    const char *kind = getenv("IOFAULT_KIND");
+    for (int i = 0; kind != NULL && i < fault_count; i++) {
+        if (strncmp(kind, "ENOSPC", 6) == 0) fault_errnos[i] = ENOSPC;
+        else if (strncmp(kind, "EIO", 3) == 0) fault_errnos[i] = EIO;
+        else if (strncmp(kind, "EACCES", 6) == 0) fault_errnos[i] = EACCES;
+        else if (strncmp(kind, "KILL_BEFORE", 11) == 0) fault_kills[i] = 1;
+        else if (strncmp(kind, "KILL_AFTER", 10) == 0) fault_kills[i] = 2;
+        const char *comma = strchr(kind, ',');
+        if (comma != NULL) kind = comma + 1;  // else the last kind serves the rest
+    }
+    const char *delay = getenv("IOFAULT_DELAY_MS");
+    if (delay != NULL) delay_ms = strtol(delay, NULL, 10);
     const char *record = getenv("IOFAULT_RECORD");
     if (record != NULL && strlen(record) < sizeof(record_path)) strcpy(record_path, record);
     const char *planted = getenv("IOFAULT_PLANT");
@@ -170,31 +198,46 @@ static void describe_fd(int fd, char *out, size_t size) {
     out[n] = 0;
 }
 
+// The fault acting on call `number`, or -1.
+static int fault_of(long number) {
+    for (int i = 0; i < fault_count; i++)
+        if (__atomic_load_n(&fault_ats[i], __ATOMIC_SEQ_CST) == number) return i;
+    return -1;
+}
+
 // Takes a number for the call; returns 1 when the call must fail with errno set.
 static int begin(const char *name, const char *path, int fd, long *number) {
     *number = __atomic_add_fetch(&counter, 1, __ATOMIC_SEQ_CST);
-    if (fault_label[0] != 0 && strcmp(name, fault_label) == 0
-        && __atomic_add_fetch(&label_counter, 1, __ATOMIC_SEQ_CST) == fault_label_at)
-        __atomic_store_n(&fault_at, *number, __ATOMIC_SEQ_CST);
+    for (int i = 0; i < fault_count; i++) {
+        if (fault_labels[i][0] != 0 && strcmp(name, fault_labels[i]) == 0
+            && __atomic_add_fetch(&label_counters[i], 1, __ATOMIC_SEQ_CST) == fault_label_ats[i])
+            __atomic_store_n(&fault_ats[i], *number, __ATOMIC_SEQ_CST);
+    }
+    int fault = fault_of(*number);
     if (log_fd >= 0) {
         char described[4200];
         if (path == NULL) describe_fd(fd, described, sizeof described);
         char line[4400];
         int length = snprintf(line, sizeof line, "%ld %s %s%s\n", *number, name, path ? path : described,
-                              *number == fault_at ? " <fault>" : "");
+                              fault >= 0 ? " <fault>" : "");
         if (length > 0) syscall(SYS_write, log_fd, line, (size_t)(length < (int)sizeof line ? length : (int)sizeof line - 1));
     }
-    if (*number != fault_at) return 0;
-    if (fault_kill == 1) syscall(SYS_kill, getpid(), SIGKILL);
-    if (fault_errno != 0) {
-        errno = fault_errno;
+    if (fault < 0) return 0;
+    if (fault_kills[fault] == 1) syscall(SYS_kill, getpid(), SIGKILL);
+    if (fault_errnos[fault] != 0) {
+        if (delay_ms > 0) {
+            struct timespec pause = {delay_ms / 1000, (delay_ms % 1000) * 1000000L};
+            while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {}
+        }
+        errno = fault_errnos[fault];
         return 1;
     }
     return 0;
 }
 
 static void end(long number) {
-    if (number == fault_at && fault_kill == 2) syscall(SYS_kill, getpid(), SIGKILL);
+    int fault = fault_of(number);
+    if (fault >= 0 && fault_kills[fault] == 2) syscall(SYS_kill, getpid(), SIGKILL);
 }
 
 
@@ -580,8 +623,19 @@ ssize_t writev(int fd, const struct iovec *vector, int count) {
         isFolder = S_ISDIR(info.st_mode); \
         if (!ours && isFolder) { char path[4200]; describe_fd(fd, path, sizeof path); isParent = strcmp(path, parent) == 0; } \
     } \
-    if (ours && begin(label, NULL, fd, &number)) return -1; \
     int records = (ours || isParent) && recording(); \
+    if (ours && begin(label, NULL, fd, &number)) { \
+        if (records) { \
+            int failed = errno; \
+            record_begin(); \
+            if (isFolder) { record_line_start("syncdirfail"); record_path_at(fd, NULL); } \
+            else { record_line_start("syncfail"); record_number(inode_of(fd)); } \
+            record_put("\n"); \
+            record_done(); \
+            errno = failed; \
+        } \
+        return -1; \
+    } \
     if (records && ((isFolder && planted("no-folder-sync")) || (!isFolder && planted("no-file-sync")))) { \
         record_begin(); record_plant(); record_done(); \
         if (ours) end(number); \

@@ -107,6 +107,9 @@ enum DataFolderCommand {
                         + done.escapingControlCharacters)
             }
         }
+        // The removals are made durable before they are reported: until the folder is flushed, a
+        // power cut may bring the files back.
+        let unflushed = removed.isEmpty ? nil : LibraryFiles.flush(opened)
         if removed.isEmpty {
             console.print("No saved files in \(shown); nothing to remove.")
         } else {
@@ -124,6 +127,13 @@ enum DataFolderCommand {
             for file in left {
                 console.print("  \(file.name.escapingControlCharacters): \(file.reason)")
             }
+        }
+        if let unflushed {
+            console.printError(
+                "demo-cli: warning: the files are removed, and the app reads them so from now on, but the disk reported "
+                    + "an error while the folder \(shown) was being flushed (\(StandardStream.describe(unflushed))): "
+                    + "a power cut may bring them back (reset --yes would then remove them again).")
+            return .notDurable
         }
         return .success
     }

@@ -273,15 +273,15 @@ loop.cancel()               // later changes redraw nothing
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             try storage.save(7, to: StoreDocument(key: "counter", default: 7))
 // Doc "SingletonStores/Persistence/Internal/FileEngine/Files/FileFaults.swift" snippet 1: begin
-let faults = FileFaults([.read: [EINTR], .fsync: [EIO]])
-#expect(throws: StorageError.self) {  // the interrupted read is retried, the failed flush is not
+let faults = FileFaults([.read: [EINTR], .fsync: [EIO, EIO]])
+#expect(throws: StorageError.self) {  // the interrupted read is retried; a flush that fails twice is reported
     try FileFaults.$current.withValue(faults) {
         try storage.update(StoreDocument<Int>(key: "counter", default: 0)) { $0 += 1 }
     }
 }
 // Doc "SingletonStores/Persistence/Internal/FileEngine/Files/FileFaults.swift" snippet 1: end
             #expect(faults.isUsedUp)
-            #expect(try storage.load(StoreDocument<Int>(key: "counter", default: 0)).value == 7, "the document is unchanged")
+            #expect(try storage.load(StoreDocument<Int>(key: "counter", default: 0)).value == 8, "the new version stands")
         }
     }
 }

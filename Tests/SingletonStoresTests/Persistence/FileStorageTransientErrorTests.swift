@@ -94,8 +94,7 @@ struct FileStorageTransientErrorTests {
     }
 
     @Test(arguments: [
-        (WriteWay.inPlace, FileFaults.Call.write, ENOSPC), (.inPlace, .write, EIO), (.inPlace, .fsync, EIO),
-        (.inPlace, .openForWriting, EMFILE),
+        (WriteWay.inPlace, FileFaults.Call.write, ENOSPC), (.inPlace, .write, EIO), (.inPlace, .openForWriting, EMFILE),
         (.renamed, .write, ENOSPC), (.renamed, .write, EIO), (.renamed, .fsync, EIO), (.renamed, .openTemporary, EROFS),
         (.renamed, .openTemporary, EMFILE), (.renamed, .rename, EIO),
     ])

@@ -165,10 +165,19 @@ final class CoalescedWrites<State: Codable & Sendable & Equatable>: Sendable {
             }
         }
         let committed: StorageUpdate<State, Void>?
-        if waits {
-            committed = try storage.update(document, body)
-        } else {
-            committed = try storage.updateIfAvailable(document, body)
+        do {
+            if waits {
+                committed = try storage.update(document, body)
+            } else {
+                committed = try storage.updateIfAvailable(document, body)
+            }
+        } catch {
+            // Written, but its flush failed: the value is in the document, which others read. It
+            // is done, not lost, and the doubt about its durability is reported.
+            guard case .notDurable = error, written != nil else { throw error }
+            transactionCommitted(folded: written)
+            reportIssue(.storageRecovered(error))
+            return .done
         }
         guard let committed else { return .locked }
         transactionCommitted(folded: written)

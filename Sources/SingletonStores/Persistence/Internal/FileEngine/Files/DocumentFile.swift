@@ -151,7 +151,9 @@ enum DocumentFile {
         if (info.st_mode & S_IFMT) != S_IFREG { return .notARegularFile(kind: describeKind(info.st_mode)) }
         let size = Int64(info.st_size)
         if size > limit { return .tooLarge(size: size) }
-        if let mapsOver, size > mapsOver, let mapped = map(descriptor, size: size) { return .bytes(mapped) }
+        if let mapsOver, size > mapsOver, let mapped = mapPrivateCopy(of: descriptor, size: size, nextTo: url) {
+            return .bytes(mapped)
+        }
         var data = Data()
         data.reserveCapacity(Int(size))
         // Room for the whole file and one byte more (to see that it ends), up to 64 KiB a read:
@@ -545,18 +547,27 @@ enum DocumentFile {
     }
 
     /// Writes all of `bytes` at `offset` of the file open as `descriptor` (`pwrite`); see
-    /// ``writeAll(_:at:to:wroteAny:injecting:)``.
-    static func writeAll(
-        _ bytes: [UInt8], at offset: Int, to descriptor: Int32, wroteAny: inout Bool, injecting: Bool = true
-    ) -> Int32? {
-        bytes.withUnsafeBytes { writeAll($0, at: offset, to: descriptor, wroteAny: &wroteAny, injecting: injecting) }
+    /// ``writeAll(_:at:to:wroteAny:injecting:)``. Returns the `errno` of the failure, if any.
+    static func writeAll(_ bytes: [UInt8], at offset: Int, to descriptor: Int32, injecting: Bool = true) -> Int32? {
+        var wroteAny = false
+        return bytes.withUnsafeBytes {
+            writeAll($0, at: offset, to: descriptor, wroteAny: &wroteAny, injecting: injecting)
+        }
+    }
+
+    /// Whether the file open as `descriptor` has one name only: a file with another name too (a
+    /// backup tool's hard link, say) is never written in place, which would change the other
+    /// name's bytes. Checked on the descriptor that writes, just before each write.
+    static func hasOneName(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_nlink == 1
     }
 
     /// Writes `marker` into the file open as `descriptor` and flushes it, best effort and with no
-    /// injected failures (a test's faults are for the write it reports on).
+    /// injected failures (a test's faults are for the write it reports on); not when the file has
+    /// another name now (see ``hasOneName(_:)``).
     static func fill(_ marker: InPlaceWrite, of descriptor: Int32) {
-        var wroteAny = false
-        guard writeAll(marker.bytes, at: marker.offset, to: descriptor, wroteAny: &wroteAny, injecting: false) == nil
+        guard hasOneName(descriptor), writeAll(marker.bytes, at: marker.offset, to: descriptor, injecting: false) == nil
         else { return }
         _ = syncData(descriptor, injecting: false)
     }
@@ -576,15 +587,51 @@ enum DocumentFile {
         }
     }
 
-    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-    /// The file open as `descriptor`, `size` bytes, mapped read-only; `nil` when it can't be
-    /// mapped (the caller reads it instead).
-    static func map(_ descriptor: Int32, size: Int64) -> Data? {
+    /// A copy of the `size` bytes of the file open as `descriptor`, in a file of this process's
+    /// own with no name, mapped read-only: its pages are read as they are used, and the system may
+    /// drop them again, so a long document never sits in memory whole. `nil` where there is no
+    /// such file, or when the file was not `size` bytes long while it was copied (the caller
+    /// reads it instead, as it is now).
+    ///
+    /// The document itself is never mapped: another process that cuts it short (an editor, a
+    /// copy of a backup over it) would make every later use of the mapping's pages past its new
+    /// end crash the reader. Nobody else can reach a file with no name.
+    static func mapPrivateCopy(of descriptor: Int32, size: Int64, nextTo document: URL) -> Data? {
+        #if os(Linux)
         guard size > 0, let length = Int(exactly: size) else { return nil }
-        let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0)
+        let folder = document.deletingLastPathComponent().filePath
+        let copy = open(folder, unnamedFile | O_RDWR | O_CLOEXEC, 0o600)
+        guard copy >= 0 else { return nil }
+        defer { close(copy) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var done = 0
+        while done < length {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0, done + count <= length else { return nil }  // failed, shrank or grew
+            let failed = buffer.withUnsafeBytes { bytes in
+                var wroteAny = false
+                return writeAll(
+                    UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: done, to: copy, wroteAny: &wroteAny,
+                    injecting: false)
+            }
+            guard failed == nil else { return nil }
+            done += count
+        }
+        // One byte more would say the file grew meanwhile: read as it is now instead.
+        var probe: UInt8 = 0
+        guard pread(descriptor, &probe, 1, off_t(length)) == 0 else { return nil }
+        let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, copy, 0)
         guard let address, address != MAP_FAILED else { return nil }
         return Data(bytesNoCopy: address, count: length, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
+        #else
+        return nil
+        #endif
     }
+
+    #if os(Linux)
+    /// `O_TMPFILE` (`020000000 | O_DIRECTORY` on Linux), which Glibc's module does not export.
+    private static let unnamedFile: Int32 = 0o20_000_000 | O_DIRECTORY
     #endif
 
     /// The C library's message for an `errno` value.
@@ -627,6 +674,15 @@ extension FileStorage {
                 let found = try SlotFile.current(of: bytes)
                 slots = found.contents
                 bytes = found.slot.envelope
+                // A current slot whose checksum holds but that holds no envelope was never written
+                // whole by the library (a crash can't leave it): the other slot, when it holds
+                // one, is the document's last version.
+                if !DocumentFile.startsLikeADocument(bytes),
+                    let other = found.contents.slots.first(where: { $0.index != found.slot.index }),
+                    DocumentFile.startsLikeADocument(other.envelope)
+                {
+                    bytes = other.envelope
+                }
             } catch {
                 damage = .corrupted(reason: error.reason)
             }

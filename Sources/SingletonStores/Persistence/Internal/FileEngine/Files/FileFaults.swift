@@ -4,8 +4,8 @@ import SingletonStoresLocking
 /// task: conditions that are hard to cause for real (`EIO`, `ENOSPC`, an interrupted call…).
 ///
 /// ```swift
-/// let faults = FileFaults([.read: [EINTR], .fsync: [EIO]])
-/// #expect(throws: StorageError.self) {  // the interrupted read is retried, the failed flush is not
+/// let faults = FileFaults([.read: [EINTR], .fsync: [EIO, EIO]])
+/// #expect(throws: StorageError.self) {  // the interrupted read is retried; a flush that fails twice is reported
 ///     try FileFaults.$current.withValue(faults) {
 ///         try storage.update(StoreDocument<Int>(key: "counter", default: 0)) { $0 += 1 }
 ///     }

@@ -55,6 +55,17 @@ enum SlotFile {
         slotSize - slotPrefixSize - 1 - 3
     }
 
+    /// The slot size a file holding an envelope of `count` bytes is written with, when its slots
+    /// are `current` bytes now (`nil`: a new file): `current` while the envelope fits it and would
+    /// not fit a slot a quarter of its size; otherwise the smallest slot it fits, so that a
+    /// document that became small is written into small slots again (and one that shrinks and
+    /// grows a little does not change its slots at each write). `nil` past the largest slot.
+    static func slotSize(for count: Int, current: Int?) -> Int? {
+        guard let fitting = slotSize(fitting: count) else { return nil }
+        if let current, current >= fitting, current / 4 < fitting { return current }
+        return fitting
+    }
+
     /// The slot size for an envelope of `count` bytes: `current` (at least the smallest slot),
     /// doubled until it fits; `nil` past the largest slot.
     static func slotSize(fitting count: Int, from current: Int = smallestSlot) -> Int? {
@@ -117,10 +128,16 @@ enum SlotFile {
                 matches(all, headerEnd, at: &position)
             else { return .failure(Damage(reason: "its header does not state a slot size the app writes")) }
             let slotSize = size
+            // The file is written whole, header and both slots, so its length follows from the
+            // header: any other length is not a crash's doing (a file cut short, or a header
+            // changed), and its slots can't be found.
+            guard all.count == headerSize + 2 * slotSize else {
+                return .failure(
+                    Damage(reason: "its length (\(all.count) bytes) is not what its header's slot size (\(slotSize)) makes it"))
+            }
             var slots: [Slot] = []
             for index in 0..<2 {
                 let start = headerSize + index * slotSize
-                guard all.count >= start + slotSize else { continue }
                 if let slot = slot(UnsafeBufferPointer(rebasing: all[start..<(start + slotSize)]), index: index) {
                     slots.append(slot)
                 }

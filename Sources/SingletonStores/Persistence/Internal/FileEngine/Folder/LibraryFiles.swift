@@ -166,6 +166,24 @@ package enum LibraryFiles {
         #endif
     }
 
+    /// Flushes `folder`'s names to the disk, so that the removals made in it survive a power cut;
+    /// the `errno` value of the failure, if any.
+    package static func flush(_ folder: Folder) -> Int32? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        // The folder's descriptor may be one to find names through only (`O_PATH`): a descriptor
+        // of the same folder, opened for reading, is flushed.
+        let readable = folder.opened.readable()
+        guard readable >= 0 else { return errno }
+        defer { close(readable) }
+        while fsync(readable) != 0 {
+            if errno != EINTR { return errno }
+        }
+        return nil
+        #else
+        return nil
+        #endif
+    }
+
     /// Marks `folder`, an existing folder of the current user, as one the library made for
     /// itself (see ``FileStorageFolder/isOwn(_:)``), as if it had created it.
     package static func markAsOwn(_ folder: URL) throws(StorageError) {

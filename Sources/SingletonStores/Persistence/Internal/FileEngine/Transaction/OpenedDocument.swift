@@ -23,9 +23,9 @@ struct OpenedDocument {
     let stored: StoredBytes?
     /// The slots of a two-slot file; `nil` for a plain document, a damaged one, or none.
     let slots: SlotFile.Contents?
-    /// The bytes of a two-slot file as read, to put a slot back as it was after a failed write;
-    /// empty when the file must not be written in place.
-    private var fileBytes = Data()
+    /// How many bytes of a two-slot file were read, when it may be written in place; 0 when it
+    /// must not be (another name links to it, or it is not a two-slot file).
+    private var writableLength = 0
 
     /// How opening went.
     enum Opening {
@@ -70,9 +70,8 @@ struct OpenedDocument {
         var document = OpenedDocument(descriptor: descriptor, stamp: stamp, stored: stored, slots: slots)
         // A file with another name too (a backup tool's hard link, say) is never written in
         // place, which would change the other name's bytes: it is replaced the rename way.
-        var info = stat()
-        if slots != nil, case .bytes(let bytes) = contents, fstat(descriptor, &info) == 0, info.st_nlink == 1 {
-            document.fileBytes = bytes
+        if slots != nil, case .bytes(let bytes) = contents, DocumentFile.hasOneName(descriptor) {
+            document.writableLength = bytes.count
         }
         return .opened(document)
         #else
@@ -90,22 +89,23 @@ struct OpenedDocument {
     }
 
     /// The write of `envelope` into the older slot, as the next version; `nil` when it must be
-    /// written the rename way: no two-slot file was read, the envelope outgrows the slot, or the
-    /// sequence is at its end.
+    /// written the rename way: no two-slot file was read, or one not both of whose slots are whole
+    /// (made the rename way, its name maybe not durable yet: the rename is done again rather than
+    /// trusting a flush of the folder after one failed), the envelope outgrows the slot or would
+    /// fit slots a quarter of the size, or the sequence is at its end.
     func nextSlot(holding envelope: Data) -> InPlaceWrite? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        guard let slots, let current = slots.current, stamp != nil, current.sequence < UInt64.max else { return nil }
+        guard let slots, slots.slots.count == 2, let current = slots.current, stamp != nil,
+            current.sequence < UInt64.max, SlotFile.slotSize(for: envelope.count, current: slots.slotSize) == slots.slotSize
+        else { return nil }
         let index = slots.older
         guard
             let bytes = SlotFile.slot(
                 index, slotSize: slots.slotSize, sequence: current.sequence + 1, envelope: envelope)
         else { return nil }
         let offset = SlotFile.headerSize + index * slots.slotSize
-        guard fileBytes.count >= offset + slots.slotSize else { return nil }
-        let start = fileBytes.startIndex + offset
-        return InPlaceWrite(
-            bytes: bytes, offset: offset, previous: [UInt8](fileBytes[start..<(start + slots.slotSize)]),
-            flushesFolder: slots.slots.count < 2)
+        guard writableLength >= offset + slots.slotSize else { return nil }
+        return InPlaceWrite(bytes: bytes, offset: offset)
         #else
         return nil
         #endif
@@ -120,7 +120,7 @@ struct OpenedDocument {
     func wholeFile(holding envelope: Data, file: URL) throws(StorageError) -> (data: Data, marker: InPlaceWrite) {
         // At least 2: slot 1 is then filled with the same envelope as the version before.
         let sequence = slots?.current.map { $0.sequence < UInt64.max ? max($0.sequence + 1, 2) : 2 } ?? 2
-        guard let slotSize = SlotFile.slotSize(fitting: envelope.count, from: slots?.slotSize ?? SlotFile.smallestSlot),
+        guard let slotSize = SlotFile.slotSize(for: envelope.count, current: slots?.slotSize),
             let data = SlotFile.file(envelope: envelope, sequence: sequence, slotSize: slotSize),
             let marker = SlotFile.slot(1, slotSize: slotSize, sequence: sequence - 1, envelope: envelope)
         else {
@@ -128,12 +128,7 @@ struct OpenedDocument {
                 file: file,
                 reason: "the document would hold \(envelope.count) bytes, more than a document may hold; store less in it")
         }
-        return (
-            data,
-            InPlaceWrite(
-                bytes: marker, offset: SlotFile.headerSize + slotSize, previous: SlotFile.emptySlot(1, slotSize: slotSize),
-                flushesFolder: false)
-        )
+        return (data, InPlaceWrite(bytes: marker, offset: SlotFile.headerSize + slotSize))
     }
 }
 
@@ -144,15 +139,10 @@ private func closeDescriptor(_ descriptor: Int32) {
 }
 #endif
 
-/// A write of one slot of a two-slot file in place: its bytes and offset, and the slot's bytes
-/// before it, written back when the write or its flush fails.
+/// A write of one slot of a two-slot file in place: its bytes and offset.
 struct InPlaceWrite {
     let bytes: [UInt8]
     let offset: Int
-    let previous: [UInt8]
-    /// Whether the folder is flushed after the file: the slot written was never whole (see
-    /// ``FileStorage/writeInPlace(_:to:key:document:lease:)``).
-    let flushesFolder: Bool
 }
 
 extension FileStorage {
@@ -160,18 +150,15 @@ extension FileStorage {
     /// positioned write of the older slot, then one flush of the file's data. The current slot
     /// is never touched, so a crash at any point leaves the version before or this one.
     ///
-    /// The first writes into a file made the rename way — while its other slot was never whole —
-    /// also flush the folder: that rename's own flush may have failed (it was then reported as
-    /// not durable), and a write acknowledged on a name a power cut may undo would be lost.
-    ///
     /// Call only while holding the key's lock, `lease`, and the document's. When the lock file was
     /// removed or replaced, or another file is at the path, nothing is written and the result is
     /// ``WriteAttempt/lockLost``.
     ///
-    /// - Throws: ``StorageError/writeFailed(file:reason:)`` when the write or its flush failed:
-    ///   the slot is then put back as it was and flushed, so that the file is as it was and
-    ///   readers keep reading the version before (the system may keep the unflushed bytes in its
-    ///   cache). ``StorageError/notDurable(file:reason:)`` when even that failed.
+    /// - Throws: ``StorageError/writeFailed(file:reason:)`` when the slot could not be written
+    ///   whole: its checksum fails, and readers keep the current slot, untouched.
+    ///   ``StorageError/notDurable(file:reason:)`` when it was written and readers may have read
+    ///   it, but flushing it failed twice (the second time after writing it again): the new
+    ///   version stands, unconfirmed, and is never taken back.
     func writeInPlace(
         _ slot: InPlaceWrite, to file: URL, key: String, document: OpenedDocument, lease: LockLease
     ) throws(StorageError) -> WriteAttempt<Void> {
@@ -195,39 +182,40 @@ extension FileStorage {
         case .failure(.notWritten(let reason)): throw .writeFailed(file: file, reason: reason)
         }
         defer { closeDescriptor(descriptor) }
-        var wroteAny = false
-        var written = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor, wroteAny: &wroteAny)
+        // The one-name check is made again on the descriptor that writes, as late as the write: a
+        // hard link made since the document was opened would get the new bytes. The transaction
+        // is run again, and finds the document to be written the rename way.
+        guard DocumentFile.hasOneName(descriptor) else { return .lockLost }
+        var written = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor)
         // On a copy-on-write file system a write in place takes new blocks: a full disk may have
         // been freed by removing the temporary files of writers that were killed (just now, or
         // by the listing above), and the write is tried once more.
         if written == ENOSPC, removed + removeStaleTemporaries(forKey: key, holding: lease) > 0 {
-            written = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor, wroteAny: &wroteAny)
+            written = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor)
         }
-        if written == nil { wroteAny = true }
-        // A file whose other slot was never written (made the rename way, whose flush of the
-        // folder may have failed) has a name that may not be durable: the folder is flushed too,
-        // until a write in place has filled both slots.
-        var failure = written.map(DocumentFile.describe) ?? DocumentFile.syncData(descriptor)
-        if failure == nil, slot.flushesFolder, let unflushed = DocumentFile.flushFolder(of: file) {
-            failure = "the folder could not be flushed (\(unflushed))"
+        if let written {
+            // Not all of the slot was written: its checksum can't hold, so readers keep reading
+            // the current slot, which was not touched. The file reads as before.
+            throw .writeFailed(file: file, reason: DocumentFile.describe(written))
         }
-        guard let failure else {
+        // From here on readers may read the new version: it is never taken back. A failed flush
+        // may have left the system's cache holding pages it no longer means to write, so the
+        // slot is written again (the pages are written anew) and flushed once more; when that
+        // fails too, the new version stands, unconfirmed on disk.
+        guard let failure = DocumentFile.syncData(descriptor) else {
             FaultInjection.reach(.didWrite(key))
             return .done(())
         }
-        // The system may keep unflushed bytes in its cache, where readers would take them: the
-        // slot is put back as it was, and flushed, before the failure is reported.
-        var restored = false
-        if wroteAny,
-            let restoring = DocumentFile.writeAll(slot.previous, at: slot.offset, to: descriptor, wroteAny: &restored)
-                .map(DocumentFile.describe) ?? DocumentFile.syncData(descriptor)
-        {
-            throw .notDurable(
-                file: file,
-                reason: "\(failure); putting the slot back failed too (\(restoring)), so the file holds the new version "
-                    + "or the one before it")
+        guard let again = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor).map(DocumentFile.describe)
+                ?? DocumentFile.syncData(descriptor)
+        else {
+            FaultInjection.reach(.didWrite(key))
+            return .done(())
         }
-        throw .writeFailed(file: file, reason: failure)
+        throw .notDurable(
+            file: file,
+            reason: "flushing it failed (\(failure)), and writing and flushing it again failed too (\(again)); "
+                + "the file holds the new version, which others now read")
         #else
         return .lockLost
         #endif
