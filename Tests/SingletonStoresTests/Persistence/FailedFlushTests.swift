@@ -211,7 +211,9 @@ struct FailedFlushTests {
             let size = Int(FileStorage.mapsOver) + 4_096
             try Data(repeating: 0x20, count: size).write(to: file)
             var stamp: FileStamp?
-            guard case .bytes(let read) = try DocumentFile.contents(of: file, limit: .max, mapsOver: FileStorage.mapsOver, stamp: &stamp)
+            guard
+                case .bytes(let read) = try DocumentFile.contents(
+                    of: file, limit: .max, mapsOver: FileStorage.mapsOver, stamp: &stamp)
             else {
                 Issue.record("not read")
                 return

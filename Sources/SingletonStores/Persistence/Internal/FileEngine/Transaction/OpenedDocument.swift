@@ -206,7 +206,8 @@ extension FileStorage {
             FaultInjection.reach(.didWrite(key))
             return .done(())
         }
-        guard let again = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor).map(DocumentFile.describe)
+        guard
+            let again = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor).map(DocumentFile.describe)
                 ?? DocumentFile.syncData(descriptor)
         else {
             FaultInjection.reach(.didWrite(key))
