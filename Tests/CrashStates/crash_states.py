@@ -63,6 +63,7 @@ STATES_PER_POINT_CAP = 4000
 RUN_TIMEOUT = 60
 TEMPORARY = "~w-"  # in the name of a writer's temporary file
 LARGEST = [0]  # the most states one crash point had (before identical ones were merged)
+FORGET = [True]  # a failed sync may forget what it failed to write (--no-forget: it leaves it pending)
 PLANTS = ["no-file-sync", "no-folder-sync", "in-place", "current-slot", "ftruncate-prealloc"]
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "v1")
 
@@ -142,12 +143,23 @@ def make_workloads() -> dict[str, Workload]:
                                ["profile"], ["profile", "set", "--nickname", "r"],
                                setup=[["profile", "set", "--nickname", "f0"]])
     # Faults in place: the faulted write fits its slot (the pwrite of the slot, the document's
-    # fdatasync).
+    # fdatasync; and that flush failing twice: the first time, and again in its handling).
     for kind in ("EIO", "ENOSPC"):
-        for name, call in (("pwrite1", "write:1"), ("fdatasync1", "fdatasync:1")):
+        for name, call in (("pwrite1", "write:1"), ("fdatasync1", "fdatasync:1"),
+                           ("fdatasync1-2", "fdatasync:1,fdatasync:2")):
+            if kind == "ENOSPC" and name == "fdatasync1-2":
+                continue
             name = f"fault-{kind}-{name}"
             w[name] = Workload(name, [profile("f1"), profile("f2", (kind, call)), profile("f3")], ["profile"],
                                ["profile", "set", "--nickname", "r"], setup=[["profile", "set", "--nickname", "f0"]])
+    # A purchase whose receipts' flush fails twice: the receipt and the ledger must agree.
+    w["fault-EIO-buy-fdatasync1-2"] = Workload(
+        "fault-EIO-buy-fdatasync1-2", [buy(1), [Step(["purchase", "buy", "--items", "2"], ("EIO", "fdatasync:1,fdatasync:2"))],
+                                       buy(3)], ["ledger"], ["purchase", "buy", "--items", "1"], setup=[["purchase", "buy", "--items", "1"]])
+    # Every command that changes the folder: reset removes the documents (and must flush the folder).
+    w["reset"] = Workload("reset", [[Step(["reset", "--yes"])], profile("n1")], ["profile", "ledger"],
+                          ["profile", "set", "--nickname", "r"],
+                          setup=[["purchase", "buy", "--items", "2"], ["profile", "set", "--nickname", "z0"]])
     return w
 
 
@@ -362,7 +374,7 @@ def parse_record(record: str, rec: Recording, pids: dict[int, int] | None = None
                 rec.plant_acts += 1
                 continue
             for i, field in enumerate(fields):
-                if call in ("open", "syncdir", "rename", "unlink", "rmdir", "mkdir", "link", "symlink") and \
+                if call in ("open", "syncdir", "syncdirfail", "rename", "unlink", "rmdir", "mkdir", "link", "symlink") and \
                         (i == 0 or (i == 1 and call in ("rename", "link"))):
                     fields[i] = unhex(field)
             rec.events.append((call, pid, *fields))
@@ -475,6 +487,8 @@ class Model:
         # per object: [(position, change)], [sync positions]
         self.changes: dict[tuple, list[tuple[int, tuple]]] = collections.defaultdict(list)
         self.syncs: dict[tuple, list[int]] = collections.defaultdict(list)
+        # Syncs that failed: what each failed to write may be forgotten (see `pending`).
+        self.failed_syncs: dict[tuple, list[int]] = collections.defaultdict(list)
         self.describe: list[str] = []
         for position, event in enumerate(rec.events):
             call, pid, *fields = event
@@ -529,6 +543,15 @@ class Model:
                     self.syncs[("names",)].append(position)
                 elif fields[0] == "..":
                     self.syncs[("folder",)].append(position)
+            elif call == "syncfail":
+                node = node_of(fields[0])
+                if node is not None:
+                    self.failed_syncs[("file", node)].append(position)
+            elif call == "syncdirfail":
+                if fields[0] == ".":
+                    self.failed_syncs[("names",)].append(position)
+                elif fields[0] == "..":
+                    self.failed_syncs[("folder",)].append(position)
             elif call == "rename":
                 if int(fields[2]) not in (0, 1):  # RENAME_NOREPLACE succeeded: a rename to a free name
                     self.problems.append(f"call {position + 1}: renameat2 with flags {fields[2]} is not modelled")
@@ -550,14 +573,42 @@ class Model:
                 self.problems.append(f"call {position + 1}: a symbolic link made in the folder is not modelled")
         self.points = len(rec.events) + 1
 
-    def pending(self, key: tuple, point: int) -> tuple[list[tuple], list[tuple]]:
-        """The changes of `key` made before `point`: (durable, not yet synced)."""
-        made = [c for p, c in self.changes.get(key, []) if p < point]
-        positions = [p for p, _ in self.changes.get(key, []) if p < point]
-        synced = [s for s in self.syncs.get(key, []) if s < point]
-        last = max(synced) if synced else -1
-        durable = sum(1 for p in positions if p < last)
-        return made[:durable], made[durable:]
+    def pending(self, key: tuple, point: int) -> tuple[list[tuple[tuple, bool]], list[tuple]]:
+        """The changes of `key` made before `point`: (synced, not yet synced). Each synced change
+        comes with whether it may have been forgotten: made before a sync that failed, with no
+        successful sync between them, it may be on the disk or not, whatever syncs follow (on
+        Linux a failed fsync may drop the pages or entries it failed to write and mark them clean,
+        so a later fsync writes nothing of them: what was written before must be written again)."""
+        made = [(p, c) for p, c in self.changes.get(key, []) if p < point]
+        synced = sorted(s for s in self.syncs.get(key, []) if s < point)
+        failed = sorted(f for f in self.failed_syncs.get(key, []) if f < point) if FORGET[0] else []
+        last = synced[-1] if synced else -1
+        durable, later = [], []
+        for p, change in made:
+            if p > last:
+                later.append(change)
+                continue
+            done_by = next(s for s in synced if s > p)
+            durable.append((change, any(p < f < done_by for f in failed)))
+        return durable, later
+
+    @staticmethod
+    def durable_choices(durable: list[tuple[tuple, bool]]) -> list[tuple[list[tuple], str]]:
+        """The synced changes as a crash may leave them: all that could not be forgotten, and of
+        those that could, each prefix (in the order they were made)."""
+        optional = sum(1 for _, forgettable in durable if forgettable)
+        choices = []
+        for kept in range(optional, -1, -1):
+            seen, changes = 0, []
+            for change, forgettable in durable:
+                if forgettable:
+                    seen += 1
+                    if seen > kept:
+                        continue
+                changes.append(change)
+            how = "" if kept == optional else f"{optional - kept}/{optional} changes a failed sync forgot lost"
+            choices.append((changes, how))
+        return choices
 
 
 def tear_patterns(sectors: int) -> list[tuple[str, ...]]:
@@ -613,40 +664,48 @@ def sectors_of(change: tuple) -> int:
 def file_variants(model: Model, node: int, point: int, live_only=False, tears=True) -> list[tuple[bytes, str]]:
     """The bytes the file `node` may hold after a crash at `point`, each with how (torn writes
     left out unless `tears`)."""
-    durable, pending = model.pending(("file", node), point)
-    content = bytearray(model.initial_content.get(node, b""))
-    for change in durable:
-        content = apply_file_change(content, change)
+    synced, pending = model.pending(("file", node), point)
     if live_only:
-        for change in pending:
+        content = bytearray(model.initial_content.get(node, b""))
+        for change in [c for c, _ in synced] + pending:
             content = apply_file_change(content, change)
         return [(bytes(content), "all")]
-    variants = [(bytes(content), f"0/{len(pending)} unsynced changes")] if pending else [(bytes(content), "synced")]
-    for count, change in enumerate(pending, 1):
-        before = content
-        content = apply_file_change(content, change)
-        variants.append((bytes(content), f"{count}/{len(pending)} unsynced changes"))
-        if change[0] == "write" and tears:
-            for pattern in tear_patterns(sectors_of(change)):
-                variants.append((bytes(apply_file_change(before, change, pattern)),
-                                 f"{count - 1}/{len(pending)} unsynced changes + change {count} torn "
-                                 f"{''.join(pattern)} (N new, O old, Z zero, per 512-byte sector)"))
+    variants = []
+    for durable, forgot in Model.durable_choices(synced):
+        content = bytearray(model.initial_content.get(node, b""))
+        for change in durable:
+            content = apply_file_change(content, change)
+        prefix = forgot + "; " if forgot else ""
+        variants.append((bytes(content), prefix + (f"0/{len(pending)} unsynced changes" if pending else "synced")))
+        for count, change in enumerate(pending, 1):
+            before = content
+            content = apply_file_change(content, change)
+            variants.append((bytes(content), prefix + f"{count}/{len(pending)} unsynced changes"))
+            if change[0] == "write" and tears:
+                for pattern in tear_patterns(sectors_of(change)):
+                    variants.append((bytes(apply_file_change(before, change, pattern)),
+                                     prefix + f"{count - 1}/{len(pending)} unsynced changes + change {count} torn "
+                                     f"{''.join(pattern)} (N new, O old, Z zero, per 512-byte sector)"))
     return variants
 
 
 def names_variants(model: Model, point: int, live_only=False) -> list[tuple[dict[str, int], str]]:
-    durable, pending = model.pending(("names",), point)
-    names = dict(model.initial_names)
-    for change in durable:
-        names = apply_name_change(names, change)
+    synced, pending = model.pending(("names",), point)
     if live_only:
-        for change in pending:
+        names = dict(model.initial_names)
+        for change in [c for c, _ in synced] + pending:
             names = apply_name_change(names, change)
         return [(names, "all")]
-    variants = [(dict(names), f"0/{len(pending)} unsynced name changes")]
-    for count, change in enumerate(pending, 1):
-        names = apply_name_change(names, change)
-        variants.append((dict(names), f"{count}/{len(pending)} unsynced name changes"))
+    variants = []
+    for durable, forgot in Model.durable_choices(synced):
+        names = dict(model.initial_names)
+        for change in durable:
+            names = apply_name_change(names, change)
+        prefix = forgot + "; " if forgot else ""
+        variants.append((dict(names), prefix + f"0/{len(pending)} unsynced name changes"))
+        for count, change in enumerate(pending, 1):
+            names = apply_name_change(names, change)
+            variants.append((dict(names), prefix + f"{count}/{len(pending)} unsynced name changes"))
     return variants
 
 
@@ -667,7 +726,8 @@ def apply_name_change(names: dict[str, int], change: tuple) -> dict[str, int]:
 
 
 def folder_variants(model: Model, point: int, live_only=False) -> list[tuple[bool, str]]:
-    durable, pending = model.pending(("folder",), point)
+    synced, pending = model.pending(("folder",), point)
+    durable = [c for c, _ in synced]  # the folder's own creation: a failed sync of the folder above is not modelled
     exists = model.folder_existed
     for change in durable:
         exists = change[0] == "mkdir"
@@ -724,8 +784,9 @@ def states_at(model: Model, point: int, live_only=False):
 
 def partial(how: str) -> bool:
     """Whether a variant's description says that something made was lost or torn."""
-    counts = re.match(r"(\d+)/(\d+) ", how)
-    return "torn" in how or "not persisted" in how or bool(counts and counts.group(1) != counts.group(2))
+    counts = re.search(r"(\d+)/(\d+) unsynced", how)
+    return "torn" in how or "not persisted" in how or "forgot" in how or \
+        bool(counts and counts.group(1) != counts.group(2))
 
 
 def name_of(names: dict[str, int], node: int) -> str:
@@ -798,9 +859,25 @@ def self_test() -> int:
         failures.append("a file made and synced is not missing before its folder's sync")
     if contents(9, "new.json") != {new}:
         failures.append("the folder's sync did not make a file's creation durable")
+    # A failed sync forgets: an overwrite made before a sync that failed may be lost even after a
+    # later sync succeeds; written again before that sync, it is durable.
+    forgot = Recording()
+    forgot.initial = {"doc.json": (11, old)}
+    forgot.events = [("write", 1, "11", "0", new.hex()), ("syncfail", 1, "11"), ("sync", 1, "11"),
+                     ("write", 1, "11", "1024", new.hex()), ("syncfail", 1, "11"),
+                     ("write", 1, "11", "1024", new.hex()), ("sync", 1, "11")]
+    model = Model(forgot)
+    if contents(3) != {old, new + old[1024:]}:
+        failures.append("a sync after a failed one made what the failed one forgot durable")
+    if contents(7) != {old[:1024] + new, new + new}:
+        failures.append("a write made again after a failed sync was not made durable by the next sync")
+    FORGET[0] = False
+    if contents(3) != {new + old[1024:]}:
+        failures.append("with --no-forget, a later sync does not make the earlier write durable")
+    FORGET[0] = True
     for failure in failures:
         print("SELF-TEST FAILED: " + failure)
-    print(f"the model's self-test: {7 - len(failures)} of 7 checks passed")
+    print(f"the model's self-test: {10 - len(failures)} of 10 checks passed")
     return 1 if failures else 0
 
 
@@ -878,6 +955,23 @@ class Judge:
             (key, (state, _)), = states.items()
             self.live.append(self.reader.read(self.readers, key, state))
 
+    def reported(self) -> list[str]:
+        """What each command reported is what the live run read once it ended: a `profile set`
+        that exited 0 (done) or 4 (done, not confirmed on disk), alone in its group, left its
+        nickname to be read, until another command ran."""
+        problems = []
+        steps = self.model.rec.steps
+        for start, end, label, code in steps:
+            alone = not any(s is not None and s < end and e > start and (s, e) != (start, end) for s, e, _, _ in steps)
+            match = re.match(r"^profile set --nickname (\S{1,20})(?: \[|$)", label)
+            if code not in (0, 4) or not alone or not match or "profile" not in self.readers:
+                continue
+            shown = self.live[min(end, len(self.live) - 1)]["value"]
+            if not re.search(rf"^nickname: {re.escape(match.group(1))}$", shown, re.M):
+                problems.append(f"`{label}` exited {code} (done), but what was read once it ended is "
+                                f"{short(shown)!r}")
+        return problems
+
     def allowed(self, point: int) -> tuple[set[str], int]:
         acked = max([a for a in self.model.rec.acks if a <= point], default=0)
         values = {self.live[j]["value"] for j in range(acked, point + 1)
@@ -901,6 +995,10 @@ class Judge:
                 times = result["ledger_ids"].get(receipt, 0)
                 if times != 1:
                     problems.append(f"the payment {receipt} is credited {times} times in the ledger (must be once)")
+            for receipt in result["ledger_ids"]:
+                if receipt not in result["receipts"] and receipt not in self.initial_receipts:
+                    problems.append(f"the ledger credits the payment {receipt}, which no receipt holds: "
+                                    "an item credited that nothing paid for")
         return problems
 
 
@@ -939,6 +1037,7 @@ def check_recording(workload: Workload, rec: Recording, reader: Reader, outcome:
             pass
     judge = Judge(workload, model, reader, initial_receipts)
     judge.read_live()
+    outcome.violations += [f"{label}: {problem}" for problem in judge.reported()]
     live_keys = set()
     for point in range(model.points):
         (key, _), = states_at(model, point, live_only=True).items()
@@ -1023,6 +1122,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--no-strace", action="store_true", help="skip the comparison with strace -f")
+    parser.add_argument("--no-forget", action="store_true",
+                        help="a failed sync leaves what it failed to write pending (a later sync makes it durable), "
+                             "instead of the default model in which it may forget it")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
@@ -1040,6 +1142,7 @@ def main() -> int:
     if not args.no_strace and shutil.which("strace") is None:
         parser.error("strace is needed to check the record (or pass --no-strace)")
     work = tempfile.mkdtemp(prefix="crash-states-")
+    FORGET[0] = not args.no_forget
     runner = Runner(os.path.abspath(args.bin), os.path.abspath(args.shim), work, not args.no_strace)
     reader = Reader(runner, work)
     started = time.time()

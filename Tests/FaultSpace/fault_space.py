@@ -55,7 +55,18 @@ import document_file  # noqa: E402  (the reader's view of a document file, share
 ERROR_FAULTS = ["ENOSPC", "EIO", "EACCES"]
 KILL_FAULTS = ["KILL_BEFORE", "KILL_AFTER"]
 LOCK_FAULT = "LOCK_HELD"
-ALL_FAULTS = ERROR_FAULTS + KILL_FAULTS + [LOCK_FAULT]
+# A fault inside the handling of a fault: a first call failing (EIO; ENOSPC for a write), then each
+# call the run makes after it — the recovery — failing with EIO, or the process killed before it.
+PAIR_FAULT = "PAIR"
+PAIR_FIRST_CALLS = {"write", "fsync", "fdatasync", "rename", "unlink", "ftruncate"}
+PAIR_SECOND_KINDS = ["EIO", "KILL_BEFORE"]
+PAIR_KILLED_CALLS = PAIR_FIRST_CALLS | {"open", "mkdir", "chmod", "link"}
+# A flush that fails late: each fsync/fdatasync of the command fails with EIO after LATE_MS, while
+# other processes read the folder over and over; what they printed is checked too.
+LATE_FAULT = "LATE"
+LATE_MS = 300
+LATE_READS = 40
+ALL_FAULTS = ERROR_FAULTS + KILL_FAULTS + [LOCK_FAULT, PAIR_FAULT, LATE_FAULT]
 
 LOCK_TIMEOUT = "0.3"
 RUN_TIMEOUT = 60
@@ -126,12 +137,42 @@ class Harness:
             err = (expired.stderr or b"").decode(errors="replace")
             return None, out, err
 
-    def run_traced(self, data: str, args: list[str], log: str, at: int = 0, kind: str = ""):
+    def run_traced(self, data: str, args: list[str], log: str, at: int | str = 0, kind: str = ""):
+        """`at` is a call number, or several ("12,15") with a kind for each ("EIO,KILL_BEFORE")."""
         extra = {"LD_PRELOAD": self.shim, "IOFAULT_DIR": data, "IOFAULT_LOG": log}
         if at:
             extra["IOFAULT_AT"] = str(at)
             extra["IOFAULT_KIND"] = kind
         return self.run(data, args, extra)
+
+    def env_of(self, data: str, extra: dict) -> dict:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SINGLETON_STORES_") and k != "LD_PRELOAD"}
+        env["SINGLETON_STORES_LOCK_TIMEOUT"] = LOCK_TIMEOUT
+        env["HOME"] = os.path.dirname(data)
+        env["TERM"] = "dumb"
+        env.update(extra)
+        return env
+
+    def run_late(self, data: str, args: list[str], log: str, call: str, reader: list[str]):
+        """Runs the command with `call` ("fdatasync:2") failing with EIO after LATE_MS, and the
+        reader again and again (at most LATE_READS times) while it runs: the command's outcome and
+        what each read printed."""
+        extra = {"LD_PRELOAD": self.shim, "IOFAULT_DIR": data, "IOFAULT_LOG": log, "IOFAULT_AT_CALL": call,
+                 "IOFAULT_KIND": "EIO", "IOFAULT_DELAY_MS": str(LATE_MS)}
+        process = subprocess.Popen([self.demo_cli, "--data-dir", data] + args, env=self.env_of(data, extra),
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        reads = []
+        deadline = time.time() + RUN_TIMEOUT
+        while process.poll() is None and len(reads) < LATE_READS and time.time() < deadline:
+            code, out, err = self.run(data, reader)
+            reads.append(out)
+        try:
+            out, err = process.communicate(timeout=max(1, deadline - time.time()))
+            return process.returncode, out.decode(errors="replace"), err.decode(errors="replace"), reads
+        except subprocess.TimeoutExpired:
+            process.kill()
+            out, err = process.communicate()
+            return None, out.decode(errors="replace"), err.decode(errors="replace"), reads
 
     # ---- starting states
 
@@ -372,11 +413,60 @@ def printed_items(out: str):
     return int(match.group(1)) if match else None
 
 
+# What reads the folder while a late flush fails, and what of its output is compared.
+LATE_READER = {
+    "profile": ["profile", "show"],
+    "buy": ["boost", "status"], "use": ["boost", "status"], "start": ["boost", "status"], "stop": ["boost", "status"],
+}
+
+
+def read_value(command: str, out: str):
+    """What a reader printed, as the value the oracle compares: the nickname for the profile, the
+    items owned and whether a boost runs for the others; None when it printed neither."""
+    if command == "profile":
+        match = re.search(r"^nickname: (.*)$", out, re.M)
+        return match.group(1) if match else None
+    match = re.search(r"(\d+) boost items? (?:owned|left)", out)
+    running = bool(re.search(r"^Boost: \S+ left", out, re.M)) and not re.search(r"^Boost: 0?0:00 left", out, re.M)
+    return (int(match.group(1)), running) if match else None
+
+
+def judge_reads(case, reads: list[str], before: dict, after: dict) -> list[str]:
+    """Every value another process read while the command ran is, part by part, the one before or
+    the one that stands after it: never a version that was then taken back. (A command that
+    changes two documents, an item spent and then its boost started, may be read between them.)"""
+    if case.command == "profile":
+        parts = [("nickname", {before["nickname"], after["nickname"]})]
+    else:
+        parts = [("items owned", {before["items"], after["items"]}),
+                 ("boost running", {before["boost_running"], after["boost_running"]})]
+    for out in reads:
+        value = read_value(case.command, out)
+        if value is None:
+            continue
+        values = [value] if case.command == "profile" else list(value)
+        for (name, allowed), read in zip(parts, values):
+            if read not in allowed:
+                return [f"a reader read {name} {read!r} while the command ran, neither the value before nor the one "
+                        f"that stands after it ({sorted(allowed, key=str)}): a version that was taken back"]
+    return []
+
+
 class Case:
-    def __init__(self, command: str, state: str, fault: str, at: int, lock: str | None = None, call: str = ""):
+    def __init__(self, command: str, state: str, fault: str, at: int, lock: str | None = None, call: str = "",
+                 first: str = "", at2: int = 0, kind2: str = "", call2: str = "", late: str = ""):
         self.command, self.state, self.fault, self.at, self.lock, self.call = command, state, fault, at, lock, call
+        # A pair: `first` (EIO, ENOSPC) at call `at`, then `kind2` at call `at2` of that faulted run.
+        self.first, self.at2, self.kind2, self.call2 = first, at2, kind2, call2
+        # A late flush: the n-th call of a kind ("fdatasync:2").
+        self.late = late
 
     def label(self) -> str:
+        if self.fault == PAIR_FAULT:
+            return (f"{self.command} | {self.state} | {self.first} at call {self.at} ({self.call}), then "
+                    f"{self.kind2} at call {self.at2} ({self.call2})")
+        if self.fault == LATE_FAULT:
+            return f"{self.command} | {self.state} | EIO after {LATE_MS} ms at {self.late}, readers running"
         where = f"lock {os.path.basename(self.lock)}" if self.lock else f"call {self.at} ({self.call})"
         return f"{self.command} | {self.state} | {self.fault} at {where}"
 
@@ -507,17 +597,25 @@ def run_case(h: Harness, case: Case) -> list[str]:
                 os.makedirs(data, mode=0o700)
             holders.append(Holder(lock_path))
         log = os.path.join(scratch, "calls.log")
+        reads: list[str] = []
         if case.fault == LOCK_FAULT:
             code, out, err = h.run(data, COMMANDS[case.command])
+        elif case.fault == PAIR_FAULT:
+            code, out, err = h.run_traced(data, COMMANDS[case.command], log, f"{case.at},{case.at2}",
+                                          f"{case.first},{case.kind2}")
+        elif case.fault == LATE_FAULT:
+            code, out, err, reads = h.run_late(data, COMMANDS[case.command], log, case.late, LATE_READER[case.command])
         else:
             code, out, err = h.run_traced(data, COMMANDS[case.command], log, case.at, case.fault)
         for holder in holders:
             holder.stop()
-        faulted = ""
+        faults_hit = []
         if os.path.exists(log):
             with open(log) as f:
-                faulted = next((line.strip() for line in f if line.rstrip().endswith("<fault>")), "")
-        if case.fault != LOCK_FAULT and not faulted:
+                faults_hit = [line.strip() for line in f if line.rstrip().endswith("<fault>")]
+        faulted = " / ".join(faults_hit)
+        wanted = 2 if case.fault == PAIR_FAULT else 1
+        if case.fault != LOCK_FAULT and len(faults_hit) < wanted:
             return ["(not reached)"]
         snap = snapshot(scratch)
         planted_after = {p: v for p, v in snap.items() if p in planted}
@@ -529,6 +627,8 @@ def run_case(h: Harness, case: Case) -> list[str]:
         before = template["facts"]
         problems = judge(h, case, code, out, err, before, after, planted_before, planted_after, outside_before,
                          outside_after)
+        if case.fault == LATE_FAULT:
+            problems += judge_reads(case, reads, before, after)
         if problems:
             detail = f"    exit {code}; faulted: {faulted or '-'}\n    out: {out.strip()[:300]!r}\n    err: {err.strip()[:300]!r}"
             problems = [p + "\n" + detail for p in problems]
@@ -563,6 +663,39 @@ def trace_calls(h: Harness, command: str, state: str) -> list[tuple[int, str, st
         return [(n, call, path.replace(data, "<data>")) for n, call, path in read_call_log(log)]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def pair_cases(h: Harness, command: str, state: str, calls: list[tuple[int, str, str]],
+               first_limit: int = 0, seed: int = 0) -> list[Case]:
+    """For each call whose failure starts a recovery (a write, a flush, a rename, a removal), the
+    command is run with that call failing and its calls numbered again: each call made after it —
+    the handling of the fault — is then a case of its own, failing with EIO or killed before it."""
+    cases = []
+    firsts = [(n, call, path, first) for n, call, path in calls if call in PAIR_FIRST_CALLS
+              for first in (["EIO", "ENOSPC"] if call == "write" else ["EIO"])]
+    if first_limit and len(firsts) > first_limit:
+        firsts = random.Random(f"{seed}-{command}-{state}").sample(firsts, first_limit)
+    for n, call, path, first in firsts:
+        if True:
+            scratch = tempfile.mkdtemp(dir=h.work, prefix="pair-")
+            try:
+                data = h.copy_state(state, scratch)
+                log = os.path.join(scratch, "calls.log")
+                holders = [Holder(os.path.join(data, "purchases.lock"), stopped=True)] if state == "stopped-holder" else []
+                h.run_traced(data, COMMANDS[command], log, n, first)
+                for holder in holders:
+                    holder.stop()
+                after = [(m, c, p.replace(data, "<data>")) for m, c, p in read_call_log(log) if m > n]
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+            for m, second_call, second_path in after:
+                for kind in PAIR_SECOND_KINDS:
+                    if kind.startswith("KILL") and second_call not in PAIR_KILLED_CALLS:
+                        continue
+                    cases.append(Case(command, state, PAIR_FAULT, n, call=f"{call} {os.path.basename(path)}",
+                                      first=first, at2=m, kind2=kind,
+                                      call2=f"{second_call} {os.path.basename(second_path)}"))
+    return cases
 
 
 STRACE_CATEGORY = {
@@ -668,13 +801,32 @@ def main() -> int:
     print(f"numbering the calls of {len(pairs)} command × state pairs ...", flush=True)
     cases: list[Case] = []
     call_counts = {}
+    traced = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for (command, state), calls in zip(pairs, pool.map(lambda pair: trace_calls(h, *pair), pairs)):
+            traced[(command, state)] = calls
+        if PAIR_FAULT in faults:
+            print("numbering the calls each fault's handling makes, for the pairs ...", flush=True)
+            limit = args.sample if args.sample else 0
+            pair_lists = dict(zip(pairs, pool.map(
+                lambda pair: pair_cases(h, pair[0], pair[1], traced[pair], limit, args.seed), pairs)))
     for command, state in pairs:
-        calls = trace_calls(h, command, state)
+        calls = traced[(command, state)]
         call_counts[(command, state)] = len(calls)
         locks = sorted(set(path for _, call, path in calls if call == "flock"))
         for fault in faults:
             if fault == LOCK_FAULT:
                 cases += [Case(command, state, fault, 0, lock=path) for path in locks]
+            elif fault == PAIR_FAULT:
+                cases += pair_lists[(command, state)]
+            elif fault == LATE_FAULT:
+                if command in LATE_READER:
+                    seen = collections.Counter()
+                    for _, call, path in calls:
+                        if call in ("fsync", "fdatasync"):
+                            seen[call] += 1
+                            cases.append(Case(command, state, fault, 0, late=f"{call}:{seen[call]}",
+                                              call=f"{call} {os.path.basename(path)}"))
             else:
                 cases += [Case(command, state, fault, n, call=f"{call} {os.path.basename(path)}") for n, call, path in calls]
     full = len(cases)

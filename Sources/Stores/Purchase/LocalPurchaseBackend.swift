@@ -22,6 +22,7 @@ import Timers
 public struct LocalPurchaseBackend: PurchaseBackend {
     private let storage: any StoreStorage
     private let wallClock: WallClock
+    private let reportIssue: @Sendable (StoreIssue) -> Void
 
     /// How many of the newest credited receipts the `receipts` document keeps (receipts not yet
     /// credited are all kept): far fewer than the ``PurchaseLedger/retainedReceiptIDCount`` ids
@@ -34,16 +35,25 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     /// - Parameters:
     ///   - storage: Where the `receipts` document lives.
     ///   - wallClock: Dates the receipts.
-    public init(storage: any StoreStorage = FileStorage(), wallClock: WallClock = .system) {
+    ///   - reportIssue: Receives a receipt recorded whose flush to the disk could not be
+    ///     confirmed (``StoreIssue/storageRecovered(_:)`` with `StorageError.notDurable`); prints
+    ///     to standard error by default.
+    public init(
+        storage: any StoreStorage = FileStorage(), wallClock: WallClock = .system,
+        reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
+    ) {
         self.storage = storage
         self.wallClock = wallClock
+        self.reportIssue = reportIssue
     }
 
     /// Records a receipt for `product`, not yet credited, and returns it.
     ///
     /// - Throws: ``PurchaseError/notRecorded(_:)`` when the receipt could not be written: then
-    ///   nothing was bought. A receipt written whose flush failed
-    ///   (`StorageError.notDurable`) is recorded: the purchase goes on.
+    ///   nothing was bought. A receipt written whose flush failed (`StorageError.notDurable`) is
+    ///   recorded, and others read it: the purchase goes on. The receipts are first written
+    ///   again, so that the item is credited on a receipt on disk; when that flush fails too,
+    ///   the doubt is reported as an issue.
     public func purchase(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
         guard product.isWithinLimits else { throw .invalidProduct(product) }
         let receipt = PurchaseReceipt(id: UUID().uuidString, product: product, date: wallClock.now())
@@ -56,6 +66,14 @@ public struct LocalPurchaseBackend: PurchaseBackend {
         } catch {
             // Written, only its flush failed: the receipt is recorded, and is credited as any.
             guard case .notDurable = error else { throw .notRecorded(error) }  // no receipt, no payment
+            // After a failed flush, a later one may write nothing of what that one failed to: the
+            // receipts are written anew before an item is credited on them, so that a power cut
+            // can't leave the credit without its receipt.
+            do {
+                try storage.rewrite(PurchaseDocuments.storedReceipts)
+            } catch {
+                reportIssue(.storageRecovered(error))
+            }
         }
         return .purchased(receipt)
     }

@@ -110,7 +110,7 @@ public final class PurchaseManager: PurchaseStoreContract {
         watching: StorageWatching = .automatic,
         reportIssue: @escaping @Sendable (StoreIssue) -> Void = StoreIssue.printToStandardError
     ) {
-        self.backend = backend ?? LocalPurchaseBackend(storage: storage, wallClock: wallClock)
+        self.backend = backend ?? LocalPurchaseBackend(storage: storage, wallClock: wallClock, reportIssue: reportIssue)
         self.wallClock = wallClock
         self.boost = boost
         self.storage = storage

@@ -69,6 +69,16 @@ extension StoreStorage {
         try DocumentTransaction(document: document, storage: self).save(value)
     }
 
+    /// Writes `document` again as it is now, under its lock: a version whose flush failed
+    /// (``StorageError/notDurable(file:reason:)``) is written anew and flushed, so that what
+    /// depends on it is decided on a document on disk.
+    ///
+    /// - Throws: What ``save(_:to:)`` throws; ``StorageError/notDurable(file:reason:)`` again when
+    ///   this flush failed too.
+    package func rewrite<Value: Codable & Sendable>(_ document: StoreDocument<Value>) throws(StorageError) {
+        _ = try DocumentTransaction(document: document, storage: self).rewrite()
+    }
+
     /// Re-reads `document` under an exclusive lock, lets `body` change it, and writes it back if
     /// it changed.
     ///
@@ -192,6 +202,13 @@ struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
 
     /// Replaces the document's value with `value`; the report of a bad document moved aside
     /// first, if any.
+    /// Writes the value read again (the default when there is no usable document).
+    func rewrite() throws(StorageError) -> StorageError? {
+        guard let done = try runReading(waits: true, rewrites: true, { (_: inout Value) throws(StorageError) in })
+        else { throw .gaveUpWaiting(forKey: document.key) }
+        return done.update.recovery
+    }
+
     func save(_ value: Value) throws(StorageError) -> StorageError? {
         guard let saved = try runReading(waits: true, rewrites: true, { $0 = value }) else {
             throw .gaveUpWaiting(forKey: document.key)
