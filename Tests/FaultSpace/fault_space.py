@@ -22,6 +22,11 @@ themselves, and one oracle is checked:
 - nothing but the library's own files changed: the files a state plants (another program's
   documents, a FIFO, another user's file) and everything outside the data folder are unchanged.
 
+Pairs (PAIR): each call whose failure starts a recovery (a write, flush, rename, removal) fails,
+and each call the run then makes fails too (EIO) or is preceded by a kill. A late flush (LATE):
+each fsync/fdatasync fails after 300 ms while other processes read; what they read must be the
+value before or the one that stands after.
+
 Usage: fault_space.py --bin DEMO_CLI --shim IOFAULT_SO [--sample N] [--jobs J]
                       [--commands a,b] [--states a,b] [--faults a,b] [--coverage] [--verbose]
 The last line reads "fault space: N cases, M violations".
