@@ -443,8 +443,13 @@ def judge_reads(case, reads: list[str], before: dict, after: dict) -> list[str]:
     if case.command == "profile":
         parts = [("nickname", {before["nickname"], after["nickname"]})]
     else:
-        parts = [("items owned", {before["items"], after["items"]}),
-                 ("boost running", {before["boost_running"], after["boost_running"]})]
+        # Paid purchases not yet credited are credited by the first launch that can write the
+        # ledger: one that can't (the command holds it) shows the items owned without them.
+        pending = sum(items_of(r) for r in before["receipts"].values() if r.get("credited") is False)
+        items = {before["items"], after["items"]}
+        if before["items"] is not None:
+            items.add(before["items"] - pending)
+        parts = [("items owned", items), ("boost running", {before["boost_running"], after["boost_running"]})]
     for out in reads:
         value = read_value(case.command, out)
         if value is None:

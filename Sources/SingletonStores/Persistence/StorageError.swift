@@ -129,10 +129,20 @@ public enum StorageError: Error, Sendable, Equatable {
     /// Nothing is lost: try again when the other process has finished.
     case lockTimedOut(file: URL, holder: Int32?, waited: Duration)
 
+    /// A storage reached over a network could not reach its backend — `backend` names it as the
+    /// storage describes itself (a host, a port and a database; never a password) — or lost it
+    /// before anything was committed: nothing was read or changed.
+    case backendUnreachable(backend: String, reason: String)
+
+    /// The connection to `backend` dropped while the transaction on the document under `key`
+    /// was committing, and whether the commit happened could not be found out: the change may
+    /// be in place or not. Read the document to see.
+    case commitOutcomeUnknown(backend: String, key: String, reason: String)
+
     /// The document the problem is about, when there is one.
     public var file: URL? {
         switch self {
-        case .invalidKey, .encodingFailed: nil
+        case .invalidKey, .encodingFailed, .backendUnreachable, .commitOutcomeUnknown: nil
         case .folderUnavailable(let folder, _): folder
         case .unreadable(let file, _, _), .corrupted(let file, _, _),
             .newerFormat(let file, _, _, _), .newerValueVersion(let file, _, _, _),
@@ -186,61 +196,69 @@ extension StorageError: CustomStringConvertible {
         case .invalidKey(let key, let reason):
             "The store name “\(key)” can't be used as a file name: \(reason)."
         case .folderUnavailable(let folder, let reason):
-            "The data folder \(folder.filePath) can't be used: \(reason)."
+            "The data folder \(folder.shownLocation) can't be used: \(reason)."
         case .unreadable(let file, let kept, let reason):
-            "The saved data at \(file.filePath) could not be read (\(reason)). It was moved to "
-                + "\(kept.filePath) and the app started from its defaults."
+            "The saved data at \(file.shownLocation) could not be read (\(reason)). It was moved to "
+                + "\(kept.shownLocation) and the app started from its defaults."
         case .corrupted(let file, let kept, let reason):
-            "The saved data at \(file.filePath) is damaged (\(reason)). It was moved to "
-                + "\(kept.filePath) and the app started from its defaults."
+            "The saved data at \(file.shownLocation) is damaged (\(reason)). It was moved to "
+                + "\(kept.shownLocation) and the app started from its defaults."
         case .newerFormat(let file, let found, let supported, let kept):
-            "The saved data at \(file.filePath) was written by a newer version of the app "
+            "The saved data at \(file.shownLocation) was written by a newer version of the app "
                 + "(format \(found); this version reads up to format \(supported)). It was not "
-                + "changed: it was moved to \(kept.filePath) and this version started from its defaults."
+                + "changed: it was moved to \(kept.shownLocation) and this version started from its defaults."
         case .newerValueVersion(let file, let found, let supported, let kept):
-            "The saved data at \(file.filePath) was written by a newer version of the app "
+            "The saved data at \(file.shownLocation) was written by a newer version of the app "
                 + "(value version \(found); this version knows up to version \(supported)). It was not "
-                + "changed: it was moved to \(kept.filePath) and this version started from its defaults."
+                + "changed: it was moved to \(kept.shownLocation) and this version started from its defaults."
         case .newerFormatLeftInPlace(let file, let found, let supported):
-            "The saved data at \(file.filePath) was written by a newer version of the app (format \(found); this "
+            "The saved data at \(file.shownLocation) was written by a newer version of the app (format \(found); this "
                 + "version reads up to format \(supported)). It was left in place, unchanged: this version shows "
                 + "its defaults and will not change it."
         case .newerValueVersionLeftInPlace(let file, let found, let supported):
-            "The saved data at \(file.filePath) was written by a newer version of the app (value version \(found); "
+            "The saved data at \(file.shownLocation) was written by a newer version of the app (value version \(found); "
                 + "this version knows up to version \(supported)). It was left in place, unchanged: this version "
                 + "shows its defaults and will not change it."
         case .documentOfAnotherStore(let file, let owner, let store):
-            "The saved data at \(file.filePath) belongs to another store (“\(StorageNotice.shown(owner))”), not to this "
+            "The saved data at \(file.shownLocation) belongs to another store (“\(StorageNotice.shown(owner))”), not to this "
                 + "one (“\(StorageNotice.shown(store))”): two stores use the key “\(Self.key(ofDocument: file))”. It was "
                 + "left in place, unchanged: this store shows its defaults and will not change it."
         case .migrationFailed(let file, let from, let step, let reason):
-            "The saved data at \(file.filePath) holds version \(from) of its value, and migrating it failed "
+            "The saved data at \(file.shownLocation) holds version \(from) of its value, and migrating it failed "
                 + "at the step from version \(step) to \(step + 1): \(reason). It was left in place, unchanged; "
                 + "the app started from its defaults and will not overwrite it."
         case .encodingFailed(let key, let reason):
             "The value of the store “\(key)” could not be saved as JSON: \(reason)."
         case .writeFailed(let file, let reason):
-            "The saved data at \(file.filePath) could not be written: \(reason). The file on disk is unchanged."
+            "The saved data at \(file.shownLocation) could not be written: \(reason). The file on disk is unchanged."
         case .notDurable(let file, let reason):
-            "The saved data at \(file.filePath) was written, but flushing it to the disk failed: \(reason). "
+            "The saved data at \(file.shownLocation) was written, but flushing it to the disk failed: \(reason). "
                 + "A power cut may bring back the version before it."
         case .lockFailed(let file, let reason):
-            "The lock file \(file.filePath) could not be locked: \(reason). The saved data was not read or changed."
+            "The lock file \(file.shownLocation) could not be locked: \(reason). The saved data was not read or changed."
         case .lockTimedOut(let file, let holder, let waited) where Self.isTemporaryFile(file):
             "The \(Self.storeName(ofLockFile: file)) store is being written by another process"
                 + (holder.map { " (pid \($0))" } ?? "")
-                + ", whose unfinished write \(file.filePath) did not end within \(Self.describe(waited)). "
+                + ", whose unfinished write \(file.shownLocation) did not end within \(Self.describe(waited)). "
                 + "Nothing was read or changed."
+        case .lockTimedOut(let location, _, let waited) where !location.isFileURL:
+            "The document \(location.absoluteString) was held by another writer for more than "
+                + "\(Self.describe(waited)). Nothing was read or changed."
         case .lockTimedOut(let file, let holder, let waited):
             "The \(Self.storeName(ofLockFile: file)) store is held by another process"
                 + (holder.map { " (pid \($0))" } ?? "")
-                + ", which kept its lock file \(file.filePath) for more than \(Self.describe(waited)). "
+                + ", which kept its lock file \(file.shownLocation) for more than \(Self.describe(waited)). "
                 + "Nothing was read or changed."
         case .readFailed(let file, let reason):
-            "The saved data at \(file.filePath) could not be read: \(reason). It was left in place, unchanged."
+            "The saved data at \(file.shownLocation) could not be read: \(reason). It was left in place, unchanged."
         case .keepAsideFailed(let file, let reason):
-            "The saved data at \(file.filePath) can't be used and could not be moved aside: \(reason). "
+            "The saved data at \(file.shownLocation) can't be used and could not be moved aside: \(reason). "
                 + "It is still in place, unchanged, and nothing was written."
+        case .backendUnreachable(let backend, let reason):
+            "The storage \(backend) can't be reached: \(reason). Nothing was read or changed."
+        case .commitOutcomeUnknown(let backend, let key, let reason):
+            "The connection to \(backend) was lost while a change of the store “\(key)” was being committed "
+                + "(\(reason)), and whether it was committed could not be found out."
         }
     }
 
@@ -283,6 +301,8 @@ extension StorageError: CustomStringConvertible {
             "Try again when that process has finished; nothing was lost. If it never finishes, it may be "
                 + "stopped or hung: quit it. If no copy of the app is running, the file was left by one that "
                 + "was killed (in another container sharing the folder, say): remove it."
+        case .lockTimedOut(let location, _, _) where !location.isFileURL:
+            "Try again when the other writer has finished; nothing was lost."
         case .lockTimedOut:
             "Try again when that process has finished; nothing was lost. If it never finishes, it may be "
                 + "stopped or hung: quit it (do not remove the lock file while any process uses the folder)."
@@ -296,6 +316,11 @@ extension StorageError: CustomStringConvertible {
         case .keepAsideFailed:
             "Check that the folder is writable by you, or move the file away yourself while the app "
                 + "is closed; then try again."
+        case .backendUnreachable:
+            "Check that the server runs and that its address, port and credentials are right, then try again."
+        case .commitOutcomeUnknown:
+            "Read the store's value before doing anything that can't be taken back: the change may or may not be "
+                + "there. Do not repeat a payment or a spend without that look."
         }
     }
 }
@@ -348,4 +373,8 @@ extension StorageError: LocalizedError {
 extension URL {
     /// The file-system path, without percent encoding.
     var filePath: String { path(percentEncoded: false) }
+
+    /// How a message shows a document's location: a file's path, or the address a storage
+    /// without files gives (such as `postgres://db.example.com:5432/app/stores/settings`).
+    var shownLocation: String { isFileURL ? filePath : absoluteString }
 }

@@ -148,60 +148,13 @@ struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
     func runReading<Outcome>(
         waits: Bool, rewrites: Bool = false, _ body: (inout Value) throws(StorageError) -> Outcome
     ) throws(StorageError) -> (update: StorageUpdate<Value, Outcome>, wasStored: Bool)? {
-        let key = try document.validKey()
-        var wasStored = false
-        let valueVersion = document.migrations?.version
-        var written: (bytes: Data, location: URL)?
-        var problem: (DocumentProblem, StoredBytes)?
-        let commit = try storage.transaction(key, waits: waits) {
-            (current: StoredBytes?) throws(StorageError) -> DocumentDecision<StorageUpdate<Value, Outcome>> in
-            written = nil
-            problem = nil
-            let read = current.map { DocumentReading.read($0, as: document) } ?? DocumentRead()
-            if let failure = read.failure { throw failure }
-            wasStored = read.value != nil
-            // A bad document that may not be moved aside (another program's file) refuses the
-            // update before `body` runs: a body that spends or decides under this lock must not
-            // act on a write that can never happen.
-            if let current, let bad = read.problem {
-                try DocumentReading.checkMaySetAside(current, problem: bad)
-                problem = (bad, current)
-            }
-            var value = read.value ?? document.defaultValue
-            // The bytes read, when this process committed them, are the encoding of `value`:
-            // then an unchanged value is one whose encoding is byte for byte what is stored.
-            let before: Data?
-            if rewrites {
-                before = nil
-            } else if let encoding = read.encoding {
-                before = encoding
-            } else {
-                before = try DocumentCoding.encode(value, key: key, store: document.identity, valueVersion: valueVersion)
-            }
-            let outcome = try body(&value)
-            let after = try DocumentCoding.encode(value, key: key, store: document.identity, valueVersion: valueVersion)
-            // A migrated document is rewritten even when the body left its value as it was,
-            // and so is a long one whose value is smaller than the document it was read from.
-            let changed =
-                after != before || read.migration != nil || read.streamedSize.map { Int64(after.count) < $0 } ?? false
-            if changed, let location = current?.location { written = (after, location) }
-            return DocumentDecision(
-                StorageUpdate(value: value, outcome: outcome, didWrite: changed),
-                change: DocumentChange(
-                    bytes: changed ? after : nil, settingAside: read.problem, backup: changed ? read.migration : nil))
+        let decider = DocumentDecider<Value, Outcome>(document: document, key: try document.validKey(), rewrites: rewrites)
+        let commit = try storage.transaction(decider.key, waits: waits) { (current) throws(StorageError) in
+            try decider.decide(current, body)
         }
-        guard var commit else { return nil }
-        if let written {
-            WrittenDocuments.remember(written.bytes, of: Value.self, in: written.location, valueVersion: valueVersion)
-        }
-        if let (bad, current) = problem {
-            commit.result.recovery = DocumentReading.report(bad, of: current, keptAt: commit.keptAt)
-        }
-        return (commit.result, wasStored)
+        return decider.finish(commit)
     }
 
-    /// Replaces the document's value with `value`; the report of a bad document moved aside
-    /// first, if any.
     /// Writes the value read again (the default when there is no usable document).
     func rewrite() throws(StorageError) -> StorageError? {
         guard let done = try runReading(waits: true, rewrites: true, { (_: inout Value) throws(StorageError) in })
@@ -209,6 +162,8 @@ struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
         return done.update.recovery
     }
 
+    /// Replaces the document's value with `value`; the report of a bad document moved aside
+    /// first, if any.
     func save(_ value: Value) throws(StorageError) -> StorageError? {
         guard let saved = try runReading(waits: true, rewrites: true, { $0 = value }) else {
             throw .gaveUpWaiting(forKey: document.key)
@@ -228,6 +183,83 @@ struct DocumentTransaction<Value: Codable & Sendable, Storage: StoreStorage> {
             guard error.refusesWrites else { throw error }
             return StorageLoad(value: document.defaultValue, isStored: false, recovery: error)
         }
+    }
+}
+
+/// The decision of one transaction on a document, for any storage, blocking or not: what its body
+/// decides from the bytes read (run again when the storage starts over), and what it left to
+/// report once the storage committed.
+final class DocumentDecider<Value: Codable & Sendable, Outcome> {
+    let document: StoreDocument<Value>
+    let key: String
+    /// Whether the value is written even when it is the one read.
+    let rewrites: Bool
+    private var wasStored = false
+    private var written: (bytes: Data, location: URL)?
+    private var problem: (DocumentProblem, StoredBytes)?
+
+    init(document: StoreDocument<Value>, key: String, rewrites: Bool) {
+        self.document = document
+        self.key = key
+        self.rewrites = rewrites
+    }
+
+    /// The storage's transaction body: reads `current` as the document, runs `body` on its value
+    /// and decides what to commit.
+    func decide(
+        _ current: StoredBytes?, _ body: (inout Value) throws(StorageError) -> Outcome
+    ) throws(StorageError) -> DocumentDecision<StorageUpdate<Value, Outcome>> {
+        let valueVersion = document.migrations?.version
+        written = nil
+        problem = nil
+        let read = current.map { DocumentReading.read($0, as: document) } ?? DocumentRead()
+        if let failure = read.failure { throw failure }
+        wasStored = read.value != nil
+        // A bad document that may not be moved aside (another program's file) refuses the
+        // update before `body` runs: a body that spends or decides under this lock must not
+        // act on a write that can never happen.
+        if let current, let bad = read.problem {
+            try DocumentReading.checkMaySetAside(current, problem: bad)
+            problem = (bad, current)
+        }
+        var value = read.value ?? document.defaultValue
+        // The bytes read, when this process committed them, are the encoding of `value`:
+        // then an unchanged value is one whose encoding is byte for byte what is stored.
+        let before: Data?
+        if rewrites {
+            before = nil
+        } else if let encoding = read.encoding {
+            before = encoding
+        } else {
+            before = try DocumentCoding.encode(value, key: key, store: document.identity, valueVersion: valueVersion)
+        }
+        let outcome = try body(&value)
+        let after = try DocumentCoding.encode(value, key: key, store: document.identity, valueVersion: valueVersion)
+        // A migrated document is rewritten even when the body left its value as it was,
+        // and so is a long one whose value is smaller than the document it was read from.
+        let changed =
+            after != before || read.migration != nil || read.streamedSize.map { Int64(after.count) < $0 } ?? false
+        if changed, let location = current?.location { written = (after, location) }
+        return DocumentDecision(
+            StorageUpdate(value: value, outcome: outcome, didWrite: changed),
+            change: DocumentChange(
+                bytes: changed ? after : nil, settingAside: read.problem, backup: changed ? read.migration : nil))
+    }
+
+    /// What the transaction committed (`nil`: it did not run, the lock being held), with the
+    /// report of a bad document set aside, and whether its body started from a stored value.
+    func finish(
+        _ commit: DocumentCommit<StorageUpdate<Value, Outcome>>?
+    ) -> (update: StorageUpdate<Value, Outcome>, wasStored: Bool)? {
+        guard var commit else { return nil }
+        if let written {
+            WrittenDocuments.remember(
+                written.bytes, of: Value.self, in: written.location, valueVersion: document.migrations?.version)
+        }
+        if let (bad, current) = problem {
+            commit.result.recovery = DocumentReading.report(bad, of: current, keptAt: commit.keptAt)
+        }
+        return (commit.result, wasStored)
     }
 }
 

@@ -1,0 +1,247 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import SingletonStores
+import SingletonStoresLocking
+import SingletonStoresTestSupport
+import StoreObservation
+import Testing
+
+/// A stand-in for a database several storages share: documents by key, one transaction of a key
+/// at a time (the others suspend, holding no thread), commits announced to every other storage.
+final class TestServer: Sendable {
+    struct State {
+        var documents: [String: Data] = [:]
+        var busy: Set<String> = []
+        var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+        var watchers: [UUID: (storage: UUID, key: String, call: @Sendable () -> Void)] = [:]
+        var down = false
+        /// Transactions suspended before they run, until `release()`.
+        var holding = false
+        var held: [CheckedContinuation<Void, Never>] = []
+    }
+    let state = Locked(State())
+
+    /// Transactions from now on suspend before running, until `release()`.
+    func hold() { state.withLock { $0.holding = true } }
+
+    /// How many transactions are suspended by `hold()`.
+    var heldCount: Int { state.withLock { $0.held.count } }
+
+    func release() {
+        let held = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.holding = false
+            defer { state.held = [] }
+            return state.held
+        }
+        held.forEach { $0.resume() }
+    }
+}
+
+/// A storage on a ``TestServer``: every call suspends as a network call would.
+struct TestNetworkStorage: AsyncStoreStorage {
+    let server: TestServer
+    let id = UUID()
+    var description: String { "test server at db.example:5432/app" }
+
+    static func location(_ key: String) -> URL {
+        URL(string: "test://db.example:5432/app/\(key)") ?? URL(filePath: "/\(key)")
+    }
+
+    func read(_ key: String) async throws(StorageError) -> StoredBytes? {
+        await Task.yield()
+        let (down, bytes) = server.state.withLock { ($0.down, $0.documents[key]) }
+        if down { throw .backendUnreachable(backend: description, reason: "connection refused") }
+        return bytes.map { StoredBytes($0, location: Self.location(key)) }
+    }
+
+    func transaction<Result>(
+        _ key: String, waits: Bool, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) async throws(StorageError) -> DocumentCommit<Result>? {
+        if server.state.withLock({ $0.down }) { throw .backendUnreachable(backend: description, reason: "connection refused") }
+        let holding = server.state.withLock { $0.holding }
+        if holding {
+            await withCheckedContinuation { continuation in
+                let still = server.state.withLock { state -> Bool in
+                    guard state.holding else { return false }
+                    state.held.append(continuation)
+                    return true
+                }
+                if !still { continuation.resume() }
+            }
+        }
+        // The key's lock: taken, or waited for without a thread.
+        let free = server.state.withLock { state -> Bool in
+            if state.busy.contains(key) { return false }
+            state.busy.insert(key)
+            return true
+        }
+        if !free {
+            guard waits else { return nil }
+            await withCheckedContinuation { continuation in
+                let taken = server.state.withLock { state -> Bool in
+                    if state.busy.contains(key) {
+                        state.waiting[key, default: []].append(continuation)
+                        return false
+                    }
+                    state.busy.insert(key)
+                    return true
+                }
+                if taken { continuation.resume() }
+            }
+        }
+        defer {
+            let next = server.state.withLock { state -> CheckedContinuation<Void, Never>? in
+                if var queue = state.waiting[key], !queue.isEmpty {
+                    let next = queue.removeFirst()
+                    state.waiting[key] = queue
+                    return next  // handed over: the key stays busy
+                }
+                state.busy.remove(key)
+                return nil
+            }
+            next?.resume()
+        }
+        await Task.yield()
+        let current = server.state.withLock { $0.documents[key] }.map { StoredBytes($0, location: Self.location(key)) }
+        let decision = try body(current)
+        guard let bytes = decision.change.bytes else { return DocumentCommit(decision.result) }
+        let calls = server.state.withLock { state -> [@Sendable () -> Void] in
+            state.documents[key] = bytes
+            return state.watchers.values.filter { $0.key == key && $0.storage != id }.map(\.call)
+        }
+        calls.forEach { $0() }
+        return DocumentCommit(decision.result)
+    }
+
+    func watch(forKey key: String, onChange: @escaping @Sendable () -> Void) async throws(StorageError) -> StorageWatch? {
+        let token = UUID()
+        server.state.withLock { $0.watchers[token] = (id, key, onChange) }
+        let server = server
+        return StorageWatch(
+            mechanism: { .polling(interval: .zero) },
+            stop: { server.state.withLock { _ = $0.watchers.removeValue(forKey: token) } })
+    }
+}
+
+enum TestWalletError: StoreFailure {
+    case insufficientFunds(balance: Int)
+    case storage(StorageError)
+}
+
+@Suite("A value store on a network storage")
+struct SharedValueStoreTests {
+    @Test func loadsUpdatesAndPosts() async throws {
+        let storage = TestNetworkStorage(server: TestServer())
+        let store = try await SharedValueStore(key: "visits", default: 0, storage: storage, center: NotificationCenter())
+        #expect(store.value == 0)
+        let changes = Recorder<Int>()
+        let token = store.observe { changes.append($0.new) }
+        try await store.update { $0 += 1 }
+        try await store.set(5)
+        #expect(store.value == 5)
+        #expect(changes.values == [1, 5])
+        let again = try await SharedValueStore(key: "visits", default: 0, storage: storage, follows: false)
+        #expect(again.value == 5, "what the server holds")
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aRefusalChangesNothing() async throws {
+        let storage = TestNetworkStorage(server: TestServer())
+        let wallet = try await SharedValueStore(key: "wallet", default: 0, storage: storage)
+        try await wallet.set(3)
+        await #expect(throws: TestWalletError.self) {
+            try await wallet.update { (balance: inout Int) throws(TestWalletError) in
+                guard balance >= 5 else { throw .insufficientFunds(balance: balance) }
+                balance -= 5
+            }
+        }
+        #expect(wallet.value == 3)
+        let reread = try await SharedValueStore(key: "wallet", default: 0, storage: storage, follows: false)
+        #expect(reread.value == 3)
+    }
+
+    /// A second store — another process, another machine — hears the first's commit.
+    @Test func anotherStoresCommitIsFollowed() async throws {
+        let server = TestServer()
+        let first = try await SharedValueStore(key: "flags", default: "off", storage: TestNetworkStorage(server: server))
+        let second = try await SharedValueStore(
+            key: "flags", default: "off", storage: TestNetworkStorage(server: server), center: NotificationCenter())
+        var changes = second.changes(buffering: .unbounded).makeAsyncIterator()
+        try await first.set("on")
+        let change = await changes.next()
+        #expect(change?.new == "on")
+        #expect(change?.origin == .otherProcess)
+        #expect(second.value == "on")
+    }
+
+    /// A backend that can't be reached at launch: no store, and an error naming the backend.
+    @Test func aBackendDownAtLaunchThrowsAndNamesIt() async {
+        let server = TestServer()
+        server.state.withLock { $0.down = true }
+        await #expect {
+            _ = try await SharedValueStore(key: "count", default: 0, storage: TestNetworkStorage(server: server))
+        } throws: { error in
+            guard case StorageError.backendUnreachable(let backend, _) = error else { return false }
+            return backend.contains("db.example:5432") && "\(error)".contains("Nothing was read or changed")
+        }
+    }
+
+    /// Writers waiting for the server hold no thread: with eight updates suspended on a held
+    /// document, other tasks on the same pool go on.
+    @Test(.timeLimit(.minutes(1)))
+    func waitingWritersHoldNoThread() async throws {
+        let server = TestServer()
+        let store = try await SharedValueStore(key: "counter", default: 0, storage: TestNetworkStorage(server: server))
+        server.hold()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { try await store.update { $0 += 1 } } }
+            // A heartbeat on the same pool: it can only finish if no thread is held.
+            var beats = 0
+            while server.heldCount < 1 || beats < 1_000 {
+                await Task.yield()
+                beats += 1
+            }
+            #expect(store.value == 0, "nothing committed while held")
+            server.release()
+            try await group.waitForAll()
+        }
+        #expect(store.value == 8)
+    }
+
+    /// A blocking storage used through `asynchronous`: writers that wait for another process's
+    /// file lock wait on threads of the storage's, not of the pool. (Were they to block the
+    /// pool's threads, the heartbeat could only run once they gave up, after the lock timeout.)
+    @Test(.timeLimit(.minutes(1)))
+    func fileStorageWritersWaitingForALockHoldNoPoolThread() async throws {
+        try await withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let store = try await SharedValueStore(
+                key: "counter", default: 0, storage: storage.asynchronous, follows: false)
+            try await store.set(1)
+            // Another open file description holds the document's lock, as another process would.
+            let lock = open(folder.appending(path: "counter.lock").path(percentEncoded: false), O_RDWR)
+            #expect(lock >= 0)
+            #expect(flock(lock, LOCK_EX) == 0)
+            let finished = Recorder<Int>()
+            let writers = (0..<8).map { _ in
+                Task {
+                    defer { finished.append(1) }
+                    try await store.update { $0 += 1 }
+                }
+            }
+            for _ in 0..<2_000 { await Task.yield() }
+            #expect(finished.values.isEmpty, "the heartbeat ran while every writer waited")
+            #expect(store.value == 1)
+            flock(lock, LOCK_UN)
+            close(lock)
+            for writer in writers { try await writer.value }
+            #expect(store.value == 9)
+        }
+    }
+}
