@@ -13,3 +13,14 @@ extension StoreStorage {
         try StorageKey.validated(key)
     }
 }
+
+/// The rule for keys, for storages reached with `await`.
+extension AsyncStoreStorage {
+    /// `key` itself, when it is a valid store key; see ``StoreStorage/validKey(_:)``. Call it
+    /// first in each requirement (`let key = try Self.validKey(key)`).
+    ///
+    /// - Throws: ``StorageError/invalidKey(_:reason:)``, saying what is wrong with the key.
+    public static func validKey(_ key: String) throws(StorageError) -> String {
+        try StorageKey.validated(key)
+    }
+}

@@ -29,6 +29,12 @@ extension StorageConformance {
         /// A bad document — bytes that are not a document — is set aside and reported by
         /// `load`, which then starts from the default.
         case badDocument
+        /// A commit of a second instance of the storage — another process or machine — is heard
+        /// by the first's watch (a storage reached with `await`; one whose watch is `nil` passes).
+        case watch
+        /// While a second instance holds a key, `waits: false` gives up at once and `waits: true`
+        /// after a bounded wait, with `StorageError.lockTimedOut` (a storage reached with `await`).
+        case lockTimeout
 
         /// What the check checks, in a few words.
         public var description: String {
@@ -45,6 +51,8 @@ extension StorageConformance {
             case .documents: "saving, loading and updating a document"
             case .migration: "migrating a document from version 1 to 2"
             case .badDocument: "a bad document is set aside and reported"
+            case .watch: "another instance's commit is heard"
+            case .lockTimeout: "waits: true gives up while another instance holds the key"
             }
         }
 
@@ -71,6 +79,10 @@ extension StorageConformance {
                 "Lock each key on its own (not one lock for the whole storage), so that a body may run a transaction of another key."
             case .documents, .migration, .badDocument:
                 "The document layer works on what read(_:) and transaction(_:waits:_:) give it: fix the checks of the bytes first."
+            case .watch:
+                "Announce each commit to the other instances (PostgreSQL's NOTIFY in the commit, say) and call onChange when one arrives."
+            case .lockTimeout:
+                "Bound the wait for a key another instance holds (PostgreSQL's lock_timeout, say) and throw StorageError.lockTimedOut past it."
             }
         }
     }

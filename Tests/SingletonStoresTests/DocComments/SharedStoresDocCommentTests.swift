@@ -3,6 +3,7 @@
 // comments show it, so the formatter leaves this file alone.)
 import Foundation
 import SingletonStores
+import SingletonStoresTestSupport
 import Testing
 
 // The doc-comment examples of the stores on a network storage, compiled and run against a

@@ -1,0 +1,27 @@
+import Foundation
+import SingletonStores
+import SingletonStoresTestSupport
+import SingletonStoresTesting
+import Testing
+
+@Suite("Conformance of storages reached with await")
+struct AsyncStorageConformanceTests {
+    /// The test storage keeps every promise of an `AsyncStoreStorage`, as the conformance suite
+    /// checks them: what the stores above rely on.
+    @Test func theTestStorageKeepsItsPromises() async throws {
+        let server = TestServer()
+        let failures = try await StorageConformance.check { TestNetworkStorage(server: server) }
+        #expect(failures.isEmpty)
+    }
+
+    /// A blocking storage through `asynchronous` keeps them too: two `FileStorage` instances on
+    /// one folder are two processes' views of it.
+    @Test func aFileStorageThroughAsynchronousKeepsThem() async throws {
+        try await withTemporaryFolder { folder in
+            let failures = try await StorageConformance.check {
+                FileStorage(folder: folder, lockTimeout: .seconds(1), reportNotice: { _ in }).asynchronous
+            }
+            #expect(failures.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import SingletonStores
+import SingletonStoresLocking
+
+/// A stand-in for a database several storages share: documents by key, one transaction of a key
+/// at a time (the others suspend, holding no thread), commits announced to every other storage.
+package final class TestServer: Sendable {
+    package struct State {
+        package var documents: [String: Data] = [:]
+        package var busy: Set<String> = []
+        package var waiting: [String: [(id: UUID, continuation: CheckedContinuation<Bool, Never>)]] = [:]
+        package var watchers: [UUID: (storage: UUID, key: String, call: @Sendable () -> Void)] = [:]
+        package var down = false
+        /// Transactions suspended before they run, until `release()`.
+        package var holding = false
+        package var held: [CheckedContinuation<Void, Never>] = []
+    }
+    package let state = Locked(State())
+
+    package init() {}
+
+    /// Transactions from now on suspend before running, until `release()`.
+    package func hold() { state.withLock { $0.holding = true } }
+
+    /// How many transactions are suspended by `hold()`.
+    package var heldCount: Int { state.withLock { $0.held.count } }
+
+    package func release() {
+        let held = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.holding = false
+            defer { state.held = [] }
+            return state.held
+        }
+        held.forEach { $0.resume() }
+    }
+}
+
+/// A storage on a ``TestServer``: every call suspends as a network call would.
+package struct TestNetworkStorage: AsyncStoreStorage {
+    package let server: TestServer
+    let id = UUID()
+
+    package init(server: TestServer) { self.server = server }
+
+    package var description: String { "test server at db.example:5432/app" }
+
+    package static func location(_ key: String) -> URL {
+        URL(string: "test://db.example:5432/app/\(key)") ?? URL(filePath: "/\(key)")
+    }
+
+    package func read(_ key: String) async throws(StorageError) -> StoredBytes? {
+        let key = try Self.validKey(key)
+        await Task.yield()
+        let (down, bytes) = server.state.withLock { ($0.down, $0.documents[key]) }
+        if down { throw .backendUnreachable(backend: description, reason: "connection refused") }
+        return bytes.map { StoredBytes($0, location: Self.location(key)) }
+    }
+
+    package func transaction<Result>(
+        _ key: String, waits: Bool, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) async throws(StorageError) -> DocumentCommit<Result>? {
+        let key = try Self.validKey(key)
+        if server.state.withLock({ $0.down }) { throw .backendUnreachable(backend: description, reason: "connection refused") }
+        let holding = server.state.withLock { $0.holding }
+        if holding {
+            await withCheckedContinuation { continuation in
+                let still = server.state.withLock { state -> Bool in
+                    guard state.holding else { return false }
+                    state.held.append(continuation)
+                    return true
+                }
+                if !still { continuation.resume() }
+            }
+        }
+        // The key's lock: taken, or waited for without a thread.
+        let free = server.state.withLock { state -> Bool in
+            if state.busy.contains(key) { return false }
+            state.busy.insert(key)
+            return true
+        }
+        if !free {
+            guard waits else { return nil }
+            // A bounded wait, as a server's lock timeout: handed the key, or given up on.
+            let ticket = UUID()
+            let server = server
+            let handed = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let taken = server.state.withLock { state -> Bool in
+                    if state.busy.contains(key) {
+                        state.waiting[key, default: []].append((ticket, continuation))
+                        return false
+                    }
+                    state.busy.insert(key)
+                    return true
+                }
+                if taken {
+                    continuation.resume(returning: true)
+                    return
+                }
+                Task {
+                    try? await Task.sleep(for: .seconds(5))
+                    let expired = server.state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                        guard let index = state.waiting[key]?.firstIndex(where: { $0.id == ticket }) else { return nil }
+                        return state.waiting[key]?.remove(at: index).continuation
+                    }
+                    expired?.resume(returning: false)
+                }
+            }
+            if !handed {
+                throw .lockTimedOut(file: Self.location(key), holder: nil, waited: .seconds(5))
+            }
+        }
+        defer {
+            let next = server.state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                if var queue = state.waiting[key], !queue.isEmpty {
+                    let next = queue.removeFirst()
+                    state.waiting[key] = queue
+                    return next.continuation  // handed over: the key stays busy
+                }
+                state.busy.remove(key)
+                return nil
+            }
+            next?.resume(returning: true)
+        }
+        await Task.yield()
+        let current = server.state.withLock { $0.documents[key] }.map { StoredBytes($0, location: Self.location(key)) }
+        let decision = try body(current)
+        var kept: URL?
+        if decision.change.settingAside != nil {
+            kept = Self.location("\(key)~kept")
+            server.state.withLock { $0.documents["\(key)~kept"] = $0.documents.removeValue(forKey: key) }
+        }
+        guard let bytes = decision.change.bytes else { return DocumentCommit(decision.result, keptAt: kept) }
+        let calls = server.state.withLock { state -> [@Sendable () -> Void] in
+            state.documents[key] = bytes
+            return state.watchers.values.filter { $0.key == key && $0.storage != id }.map(\.call)
+        }
+        calls.forEach { $0() }
+        return DocumentCommit(decision.result, keptAt: kept)
+    }
+
+    package func watch(forKey key: String, onChange: @escaping @Sendable () -> Void) async throws(StorageError) -> StorageWatch? {
+        let key = try Self.validKey(key)
+        let token = UUID()
+        server.state.withLock { $0.watchers[token] = (id, key, onChange) }
+        let server = server
+        return StorageWatch(
+            mechanism: { .polling(interval: .zero) },
+            stop: { server.state.withLock { _ = $0.watchers.removeValue(forKey: token) } })
+    }
+}
