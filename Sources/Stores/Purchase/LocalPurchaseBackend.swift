@@ -127,14 +127,15 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     }
 
     /// How many receipts ``trim(_:)`` would forget: credited (or unmarked) ones beyond the
-    /// newest ``retainedReceiptCount``.
+    /// newest ``retainedReceiptCount`` of them. Receipts not yet credited do not count: however
+    /// many are waiting, the newest credited ones are kept, for restores.
     private static func trimmable(_ receipts: [StoredReceipt]) -> Int {
         let forgettable = receipts.lazy.filter { $0.credited != false }.count
-        return min(max(receipts.count - retainedReceiptCount, 0), forgettable)
+        return max(forgettable - retainedReceiptCount, 0)
     }
 
     /// Forgets the oldest credited (or unmarked) receipts while more than
-    /// ``retainedReceiptCount`` are kept; a receipt not yet credited is never forgotten.
+    /// ``retainedReceiptCount`` of them are kept; a receipt not yet credited is never forgotten.
     static func trim(_ receipts: inout [StoredReceipt]) {
         var excess = trimmable(receipts)
         guard excess > 0 else { return }

@@ -16,7 +16,7 @@ extension LocalPurchaseBackend {
     /// Reads the receipts of a long `receipts` document from `stream`, front to back, as the
     /// whole read does — each receipt range-checked — but cut down as it goes, as ``trim(_:)``
     /// cuts the whole list: every receipt not yet credited is kept, and of the others only the
-    /// newest that ``retainedReceiptCount`` leaves room for. Memory holds a batch of receipts,
+    /// newest ``retainedReceiptCount``. Memory holds a batch of receipts,
     /// the pending ones and the newest 64 others, however many an earlier version kept.
     ///
     /// - Throws: When the value is not a list of receipts, as the whole read would; also when
@@ -67,12 +67,10 @@ extension LocalPurchaseBackend {
             }
         }
 
-        /// Every pending receipt and, of the others, the newest that leave
-        /// ``retainedReceiptCount`` kept in all (or more, when more are pending), in order.
+        /// Every pending receipt and the newest ``retainedReceiptCount`` others, in order.
         var receipts: [StoredReceipt] {
             let others = Array(newest[oldest...] + newest[..<oldest])
-            let room = max(LocalPurchaseBackend.retainedReceiptCount - pending.count, 0)
-            let kept = (pending + others.suffix(room)).sorted { $0.place < $1.place }
+            let kept = (pending + others).sorted { $0.place < $1.place }
             return kept.map(\.receipt)
         }
     }

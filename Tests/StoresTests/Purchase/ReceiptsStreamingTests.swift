@@ -86,9 +86,9 @@ struct ReceiptsStreamingTests {
             let loaded = try storage.load(PurchaseDocuments.storedReceipts)
             #expect(loaded.recovery == nil)
             #expect(loaded.value == (try Self.wholeRead(value)))
-            #expect(loaded.value.count == LocalPurchaseBackend.retainedReceiptCount, "30 pending and the newest 34 others")
+            #expect(loaded.value.count == 30 + LocalPurchaseBackend.retainedReceiptCount, "30 pending and the newest 64 others")
             #expect(loaded.value.filter { $0.credited == false } == pending)
-            let newestOthers = Array(receipts.filter { $0.credited != false }.suffix(34))
+            let newestOthers = Array(receipts.filter { $0.credited != false }.suffix(64))
             #expect(loaded.value.filter { $0.credited != false } == newestOthers)
             let size = try #require(
                 try FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))[.size] as? Int)
