@@ -8,7 +8,7 @@ import Darwin
 import Foundation
 @testable import SingletonStores
 import SingletonStoresTestSupport
-import Stores
+@testable import Stores
 import Testing
 
 /// A receipt whose flush failed, in place and again after the slot was written again: it is
@@ -60,6 +60,29 @@ struct ReceiptFlushTests {
                 Issue.record("reported \(reported)")
                 return
             }
+        }
+    }
+}
+
+/// The receipts document keeps the newest credited receipts however many wait to be credited.
+@Suite("Receipts kept while many wait")
+struct ReceiptsKeptWhileManyWaitTests {
+    /// A purchase credited while 100 others wait (their ledger was busy) keeps its receipt: it
+    /// was forgotten at once before, when the waiting ones alone passed the 64 kept.
+    @Test func aCreditedReceiptIsKeptBesideManyWaiting() async throws {
+        try await withTemporaryFolder { folder in
+            let backend = LocalPurchaseBackend(storage: FileStorage(folder: folder, reportNotice: { _ in }))
+            for _ in 0..<100 { _ = try await backend.purchase(PurchaseProduct.boostItems(1)) }
+            guard case .purchased(let receipt) = try await backend.purchase(PurchaseProduct.boostItems(2)) else {
+                Issue.record("not bought")
+                return
+            }
+            try backend.finish([receipt])
+            let restorable = try await backend.restore()
+            #expect(restorable.count == 100, "the waiting ones")
+            let stored = try FileStorage(folder: folder, reportNotice: { _ in }).load(PurchaseDocuments.storedReceipts).value
+            #expect(stored.count == 101)
+            #expect(stored.last?.receipt.id == receipt.id && stored.last?.credited == true)
         }
     }
 }
