@@ -4,5 +4,5 @@
 /// CHANGELOG.md.
 enum PackageVersion {
     /// The package's version.
-    static let current = "0.1.0"
+    static let current = "0.2.0"
 }

@@ -100,10 +100,12 @@ struct SharedValueStoreTests {
     /// A blocking storage used through `asynchronous`: writers that wait for another process's
     /// file lock wait on threads of the storage's, not of the pool. (Were they to block the
     /// pool's threads, the heartbeat could only run once they gave up, after the lock timeout.)
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func fileStorageWritersWaitingForALockHoldNoPoolThread() async throws {
         try await withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            // A lock timeout longer than the test's time limit: a writer never gives up during
+            // the heartbeat, however loaded the machine.
+            let storage = FileStorage(folder: folder, lockTimeout: .seconds(300), reportNotice: { _ in })
             let store = try await SharedValueStore(
                 key: "counter", default: 0, storage: storage.asynchronous, follows: false)
             try await store.set(1)
