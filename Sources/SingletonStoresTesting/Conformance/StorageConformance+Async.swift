@@ -31,7 +31,7 @@ extension StorageConformance {
     @discardableResult
     public static func check<Storage: AsyncStoreStorage>(
         sourceLocation: SourceLocation = #_sourceLocation,
-        _ makeStorage: () async throws -> Storage
+        async makeStorage: () async throws -> Storage
     ) async throws -> [Failure] {
         let run = String(UUID().uuidString.prefix(8))
         var failures: [Failure] = []
@@ -53,8 +53,8 @@ extension StorageConformance.Check {
     var needsSecondInstance: Bool { self == .watch || self == .lockTimeout }
 }
 
-/// The checks of ``StorageConformance/check(sourceLocation:_:)-(_,()->Storage)`` on a storage
-/// reached with `await`.
+/// The checks of `StorageConformance.check(sourceLocation:async:)` on a storage reached with
+/// `await`.
 private struct AsyncChecks<Storage: AsyncStoreStorage> {
     let storage: Storage
     let other: Storage?

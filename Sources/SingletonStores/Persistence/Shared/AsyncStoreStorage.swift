@@ -25,7 +25,7 @@ import Foundation
 /// The promises of ``StoreStorage``, and:
 /// - A call that waits on the network suspends; it never blocks a thread of the cooperative
 ///   pool or an event loop (no `wait()`, semaphore or sleep).
-/// - A failure names the backend as ``description`` tells it (never a password), and says
+/// - A failure names the backend as `description` tells it (never a password), and says
 ///   whether the commit happened: ``StorageError/backendUnreachable(backend:reason:)`` when
 ///   nothing was done, ``StorageError/commitOutcomeUnknown(backend:key:reason:)`` when the
 ///   connection dropped during the commit and the outcome could not be found out.
