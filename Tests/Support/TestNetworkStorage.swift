@@ -11,6 +11,9 @@ package final class TestServer: Sendable {
         package var waiting: [String: [(id: UUID, continuation: CheckedContinuation<Bool, Never>)]] = [:]
         package var watchers: [UUID: (storage: UUID, key: String, call: @Sendable () -> Void)] = [:]
         package var down = false
+        /// Thrown by the next commit once its bytes are in place (`notDurable`,
+        /// `commitOutcomeUnknown`), or instead of it (`commitOutcomeUnknown` with `committing` false).
+        package var afterCommit: (error: StorageError, committing: Bool)?
         /// Transactions suspended before they run, until `release()`.
         package var holding = false
         package var held: [CheckedContinuation<Void, Never>] = []
@@ -130,11 +133,17 @@ package struct TestNetworkStorage: AsyncStoreStorage {
             server.state.withLock { $0.documents["\(key)~kept"] = $0.documents.removeValue(forKey: key) }
         }
         guard let bytes = decision.change.bytes else { return DocumentCommit(decision.result, keptAt: kept) }
+        let failure = server.state.withLock { state -> (error: StorageError, committing: Bool)? in
+            defer { state.afterCommit = nil }
+            return state.afterCommit
+        }
+        if let failure, !failure.committing { throw failure.error }
         let calls = server.state.withLock { state -> [@Sendable () -> Void] in
             state.documents[key] = bytes
             return state.watchers.values.filter { $0.key == key && $0.storage != id }.map(\.call)
         }
         calls.forEach { $0() }
+        if let failure { throw failure.error }
         return DocumentCommit(decision.result, keptAt: kept)
     }
 

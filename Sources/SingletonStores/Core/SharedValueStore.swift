@@ -126,17 +126,17 @@ public final class SharedValueStore<Value: Codable & Sendable & Equatable>: Send
     ) async throws(Failure.Thrown) -> Result {
         await writes.begin()
         defer { writes.end() }
+        // What the body decided the last time it ran: the outcome of a change committed whose
+        // flush was not confirmed, which the storage throws rather than returns.
+        var decided: Swift.Result<Result, Failure>?
         let outcome: Swift.Result<Result, Failure>
         do throws(StorageError) {
             let update = try await storage.update(document) { (value: inout Value) -> Swift.Result<Result, Failure> in
                 var proposed = value
-                do throws(Failure) {
-                    let result = try body(&proposed)
-                    value = proposed
-                    return .success(result)
-                } catch {
-                    return .failure(error)
-                }
+                let result = Self.run(body, on: &proposed)
+                if case .success = result { value = proposed }
+                decided = result
+                return result
             }
             adopt(update.value)
             if let problem = update.recovery { reportIssue(.storageRecovered(problem)) }
@@ -144,13 +144,11 @@ public final class SharedValueStore<Value: Codable & Sendable & Equatable>: Send
         } catch {
             switch error {
             case .notDurable:
+                // In place, its flush unconfirmed: done. Memory follows what is read.
                 reportIssue(.storageRecovered(error))
                 try? await readAgain(adopting: true)
-                // The change is in place, its flush unconfirmed: done. Its result is not known
-                // here (the storage did not return it), so the body's work is run on what is read.
-                var value = core.state
-                guard case .success(let result) = Self.run(body, on: &value) else { throw Failure.storage(error) }
-                return result
+                guard let decided else { throw Failure.storage(error) }
+                outcome = decided
             case .commitOutcomeUnknown:
                 try? await readAgain(adopting: true)
                 throw Failure.storage(error)

@@ -63,6 +63,42 @@ struct SharedValueStoreTests {
         #expect(second.value == "on")
     }
 
+    /// A change committed whose flush was not confirmed is done: the store holds it, returns the
+    /// body's result and reports the doubt.
+    @Test func aCommitNotConfirmedOnDiskIsDoneAndReported() async throws {
+        let server = TestServer()
+        let issues = Recorder<StoreIssue>()
+        let wallet = try await SharedValueStore(
+            key: "wallet", default: 10, storage: TestNetworkStorage(server: server), reportIssue: { issues.append($0) })
+        server.state.withLock {
+            $0.afterCommit = (.notDurable(file: TestNetworkStorage.location("wallet"), reason: "a failed flush"), true)
+        }
+        let left = try await wallet.update { (balance: inout Int) -> Int in
+            balance -= 3
+            return balance
+        }
+        #expect(left == 7, "the body's own result, not one of a second run")
+        #expect(wallet.value == 7)
+        guard case .storageRecovered(.notDurable)? = issues.values.first else {
+            Issue.record("reported \(issues.values)")
+            return
+        }
+    }
+
+    /// The connection dropped during the commit and the outcome is unknown: the store reads the
+    /// document again, shows what is there, and throws, whether the change was made or not.
+    @Test(arguments: [true, false])
+    func aCommitWhoseOutcomeIsUnknownIsThrownAfterReadingAgain(committed: Bool) async throws {
+        let server = TestServer()
+        let wallet = try await SharedValueStore(key: "wallet", default: 10, storage: TestNetworkStorage(server: server))
+        let unknown = StorageError.commitOutcomeUnknown(backend: "test server", key: "wallet", reason: "connection reset")
+        server.state.withLock { $0.afterCommit = (unknown, committed) }
+        await #expect(throws: StorageError.self) {
+            try await wallet.update { $0 -= 3 }
+        }
+        #expect(wallet.value == (committed ? 7 : 10), "what the server holds")
+    }
+
     /// A backend that can't be reached at launch: no store, and an error naming the backend.
     @Test func aBackendDownAtLaunchThrowsAndNamesIt() async {
         let server = TestServer()
