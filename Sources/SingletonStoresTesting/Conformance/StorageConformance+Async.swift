@@ -4,7 +4,7 @@ import SingletonStores
 import Testing
 
 extension StorageConformance {
-    /// Runs the checks that apply to a storage reached with `await` (``AsyncStoreStorage``), each
+    /// Runs the checks that apply to a storage reached with `await` (`AsyncStoreStorage`), each
     /// on a fresh storage from `makeStorage`, and fails the current test once for each check the
     /// storage does not pass.
     ///

@@ -36,7 +36,7 @@ public struct LocalPurchaseBackend: PurchaseBackend {
     ///   - storage: Where the `receipts` document lives.
     ///   - wallClock: Dates the receipts.
     ///   - reportIssue: Receives a receipt recorded whose flush to the disk could not be
-    ///     confirmed (``StoreIssue/storageRecovered(_:)`` with `StorageError.notDurable`); prints
+    ///     confirmed (`StoreIssue.storageRecovered(_:)` with `StorageError.notDurable`); prints
     ///     to standard error by default.
     public init(
         storage: any StoreStorage = FileStorage(), wallClock: WallClock = .system,
