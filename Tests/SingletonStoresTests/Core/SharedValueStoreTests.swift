@@ -169,3 +169,22 @@ struct SharedValueStoreTests {
         }
     }
 }
+
+/// A storage's stored properties never reach a message through `asynchronous`: one holding a
+/// password is described by its type's name.
+@Test func anAsynchronousStorageDescribesItsBaseWithoutItsProperties() {
+    struct Credentialed: StoreStorage {
+        let url = "postgres://app:s3cret@db.example:5432/app"
+        let base = InMemoryStorage()
+        func read(_ key: String) throws(StorageError) -> StoredBytes? { try base.read(key) }
+        func transaction<Result>(
+            _ key: String, waits: Bool, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+        ) throws(StorageError) -> DocumentCommit<Result>? { try base.transaction(key, waits: waits, body) }
+        func watch(
+            forKey key: String, _ watching: StorageWatching, onChange: @escaping @Sendable () -> Void
+        ) throws(StorageError) -> StorageWatch? { nil }
+    }
+    let description = Credentialed().asynchronous.description
+    #expect(!description.contains("s3cret"))
+    #expect(description.contains("Credentialed"))
+}

@@ -31,8 +31,11 @@ public struct AsynchronousStorage<Base: StoreStorage>: AsyncStoreStorage {
         self.watching = watching
     }
 
-    /// The base storage's description.
-    public var description: String { String(describing: base) }
+    /// The base storage's own description when it has one, else its type's name: never a dump of
+    /// its stored properties, which could hold a password.
+    public var description: String {
+        (base as? any CustomStringConvertible)?.description ?? String(describing: Base.self)
+    }
 
     /// See ``AsyncStoreStorage/read(_:)``.
     public func read(_ key: String) async throws(StorageError) -> StoredBytes? {
