@@ -40,6 +40,10 @@ public enum StorageWatchMechanism: Sendable, Hashable {
     /// The document's identity (inode, size, modification time, and the sequence number of
     /// its current version) is compared at an interval.
     case polling(interval: Duration)
+    /// The backend tells its listeners when a document changed (PostgreSQL's `LISTEN`/`NOTIFY`):
+    /// nothing is polled. After the connection that listens was lost and made again, every watch
+    /// is called once, since changes may have been missed meanwhile.
+    case serverPush
 }
 
 /// Runs a closure at most once, from whichever thread gets there first.

@@ -1,0 +1,175 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SingletonStores
+
+extension PostgresStorage {
+    /// What went wrong with a call to the server, as the storage acts on it.
+    enum Trouble: Error {
+        /// The connection could not be made or was lost: the session, and any lock it held, is
+        /// gone or going. Trying again on a new connection is safe.
+        case connection(String)
+        /// The key's lock was not handed over within the lock timeout.
+        case lockTimeout
+        /// The server refused the statement; the session is still there.
+        case refused(String)
+        /// The server will not let this storage in (wrong password, no such database): trying
+        /// again would not help.
+        case denied(String)
+        /// The storage is not running or has been shut down.
+        case stopped
+        /// The task was cancelled.
+        case cancelled
+    }
+
+    static func trouble(_ error: any Error) -> Trouble {
+        if let trouble = error as? Trouble { return trouble }
+        if error is CancellationError { return .cancelled }
+        guard let error = error as? PSQLError else {
+            return .connection(String(describing: type(of: error)) + ": " + Self.shortened("\(error)"))
+        }
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            let message = error.serverInfo?[.message] ?? "no message"
+            let reason = "\(message) (SQLSTATE \(state))"
+            if state == "55P03" { return .lockTimeout }
+            if state.hasPrefix("08") || state.hasPrefix("57") { return .connection("the server said: " + reason) }
+            if state.hasPrefix("28") || state == "3D000" || state == "42501" { return .denied("the server said: " + reason) }
+            return .refused("the server said: " + reason)
+        case .poolClosed:
+            return .stopped
+        case .queryCancelled:
+            return .cancelled
+        default:
+            let underlying = error.underlying.map { ": " + Self.shortened("\($0)") } ?? ""
+            return .connection("\(error.code)\(underlying)")
+        }
+    }
+
+    static func shortened(_ text: String) -> String {
+        let flat = text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : String($0) }.joined()
+        return flat.count > 300 ? String(flat.prefix(300)) + "…" : flat
+    }
+
+    struct LeaseTimedOut: Error {}
+
+    /// Runs `body` with a connection of the pool, given up on when none is handed out by
+    /// `deadline` (the pool itself retries a failing server for a minute before it says so).
+    func withLease<R>(until deadline: ContinuousClock.Instant, _ body: (PostgresConnection) async throws -> R) async throws -> R {
+        let handOff = AsyncThrowingStream<PostgresConnection, any Error>.makeStream()
+        let done = AsyncStream<Void>.makeStream()
+        let client = client
+        let leasing = Task {
+            do {
+                try await client.withConnection { connection in
+                    handOff.continuation.yield(connection)
+                    for await _ in done.stream {}
+                }
+                handOff.continuation.finish()
+            } catch {
+                handOff.continuation.finish(throwing: error)
+            }
+        }
+        let timer = Task {
+            try await Task.sleep(until: deadline, clock: .continuous)
+            handOff.continuation.finish(throwing: LeaseTimedOut())
+        }
+        defer {
+            done.continuation.finish()
+            timer.cancel()
+        }
+        let connection = try await withTaskCancellationHandler {
+            var handed = handOff.stream.makeAsyncIterator()
+            guard let connection = try await handed.next() else {
+                throw Task.isCancelled ? Trouble.cancelled : Trouble.stopped
+            }
+            return connection
+        } onCancel: {
+            leasing.cancel()
+        }
+        timer.cancel()
+        return try await body(connection)
+    }
+
+    /// Counts a round trip and runs `query` on `connection`, returning its rows.
+    func send(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> [PostgresRow] {
+        counters.withLock { $0.total += 1 }
+        return try await connection.query(query, logger: connection.logger).collect()
+    }
+
+    /// Runs `body` on a connection, again on a new one after a connection was lost, until
+    /// ``Options/reachTimeout``; for calls that change nothing on the server.
+    func reaching<R>(_ body: (PostgresConnection) async throws -> R) async throws(StorageError) -> R {
+        let deadline = ContinuousClock.now + options.reachTimeout - .seconds(1)
+        var lastReason = "no connection was made"
+        var pause = Duration.milliseconds(20)
+        while true {
+            do {
+                try await ensureSetUp(until: deadline)
+                return try await withLease(until: deadline) { connection in try await body(connection) }
+            } catch let error as StorageError {
+                throw error
+            } catch is LeaseTimedOut {
+                if lastReason == "no connection was made" { lastReason = await probe() }
+                throw unreachable(lastReason, within: options.reachTimeout)
+            } catch {
+                switch Self.trouble(error) {
+                case .connection(let reason): lastReason = reason
+                case .denied(let reason): throw StorageError.backendUnreachable(backend: description, reason: reason)
+                case .refused(let reason): throw StorageError.readFailed(file: endpoint.location(""), reason: reason)
+                case .stopped: throw stoppedError()
+                case .cancelled: throw StorageError.backendUnreachable(backend: description, reason: "the call was cancelled")
+                case .lockTimeout: lastReason = "a lock timed out"
+                }
+            }
+            guard ContinuousClock.now + pause < deadline else { throw unreachable(lastReason, within: options.reachTimeout) }
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(500))
+        }
+    }
+
+    /// Why no connection is made, found by one connection of its own made without the pool
+    /// (which keeps its failures to itself), waiting at most a second.
+    func probe() async -> String {
+        guard let host = endpoint.hostForProbe else { return "no connection was made" }
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: endpoint.port, username: username, password: password, database: endpoint.database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(1)
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: configuration, id: 0, logger: Logger(label: "probe", factory: { _ in SwiftLogNoOpLogHandler() }))
+            try? await connection.close()
+            return "no connection was made"
+        } catch {
+            switch Self.trouble(error) {
+            case .connection(let reason), .denied(let reason), .refused(let reason): return reason
+            default: return "no connection was made"
+            }
+        }
+    }
+
+    func unreachable(_ reason: String, within: Duration) -> StorageError {
+        .backendUnreachable(backend: description, reason: "\(reason) (tried for \(Self.seconds(within)))")
+    }
+
+    func stoppedError() -> StorageError {
+        .backendUnreachable(
+            backend: description,
+            reason: "the storage is not running: call run() in a task of its own, or add it to a ServiceGroup, before using it")
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+    }
+
+    /// Makes the table and the lock-and-read function when missing, once per storage.
+    func ensureSetUp(until deadline: ContinuousClock.Instant) async throws {
+        if setUp.withLock({ $0 == .done }) { return }
+        try await withLease(until: deadline) { connection in
+            _ = try await send(PostgresQuery(unsafeSQL: SQL.setUp(table: endpoint.table)), on: connection)
+        }
+        setUp.withLock { $0 = .done }
+    }
+}

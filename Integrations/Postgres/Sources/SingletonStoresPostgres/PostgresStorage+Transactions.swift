@@ -1,0 +1,209 @@
+import Foundation
+import PostgresNIO
+import SingletonStores
+
+extension PostgresStorage {
+    /// The last committed bytes of the document under `key`, in one round trip: it never waits
+    /// for a writer. See ``AsyncStoreStorage/read(_:)``.
+    public func read(_ key: String) async throws(StorageError) -> StoredBytes? {
+        let key = try Self.validKey(key)
+        let table = endpoint.table
+        let rows = try await reaching { connection in try await self.send(SQL.read(table: table, key: key), on: connection) }
+        guard let row = rows.first else { return nil }
+        do {
+            let bytes = try row.decode(Data.self)
+            return StoredBytes(bytes, location: endpoint.location(key))
+        } catch {
+            throw .readFailed(file: endpoint.location(key), reason: "the row's document is not bytes (\(Self.shortened("\(error)")))")
+        }
+    }
+
+    /// Runs `body` on the document under `key` while holding the key's lock on the server —
+    /// against every process and machine that uses the table — and commits what it decided. See
+    /// ``AsyncStoreStorage/transaction(_:waits:_:)``.
+    ///
+    /// With `waits: false` it returns `nil` at once when another writer holds the key; with
+    /// `waits: true` it waits in the server up to ``Options/lockTimeout``, then throws
+    /// ``StorageError/lockTimedOut(file:holder:waited:)``. A connection lost before the write is
+    /// made again and the transaction started over; one lost during the write is resolved by
+    /// the commit id (see ``PostgresStorage``).
+    public func transaction<Result>(
+        _ key: String,
+        waits: Bool,
+        _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) async throws(StorageError) -> DocumentCommit<Result>? {
+        let key = try Self.validKey(key)
+        let deadline = ContinuousClock.now + options.reachTimeout - .seconds(1)
+        var attempt = Attempt<Result>(key: key, lockKey: SQL.lockKey(table: endpoint.table, key: key), waits: waits)
+        var pause = Duration.milliseconds(20)
+        while true {
+            do {
+                try await ensureSetUp(until: deadline)
+                let outcome = try await withLease(until: deadline) { connection in
+                    try await self.run(&attempt, on: connection, body)
+                }
+                switch outcome {
+                case .busy: return nil
+                case .done(let commit): return commit
+                }
+            } catch let error as StorageError {
+                throw error
+            } catch is LeaseTimedOut {
+                if attempt.lastReason == "no connection was made" { attempt.lastReason = await probe() }
+                throw attempt.giveUp(self)
+            } catch {
+                switch Self.trouble(error) {
+                case .connection(let reason):
+                    attempt.lastReason = reason
+                case .refused(let reason) where attempt.pending != nil:
+                    attempt.lastReason = reason
+                case .lockTimeout where attempt.pending != nil:
+                    attempt.lastReason = "the key's lock was still held by the session that lost its connection"
+                case .lockTimeout:
+                    throw StorageError.lockTimedOut(file: endpoint.location(key), holder: nil, waited: options.lockTimeout)
+                case .refused(let reason):
+                    throw StorageError.writeFailed(file: endpoint.location(key), reason: reason)
+                case .denied(let reason):
+                    if attempt.pending != nil { throw attempt.giveUp(self) }
+                    throw StorageError.backendUnreachable(backend: description, reason: reason)
+                case .stopped:
+                    if attempt.pending != nil { throw attempt.giveUp(self) }
+                    throw stoppedError()
+                case .cancelled:
+                    if attempt.pending != nil { throw attempt.giveUp(self) }
+                    throw StorageError.backendUnreachable(backend: description, reason: "the call was cancelled; nothing was changed")
+                }
+            }
+            guard ContinuousClock.now + pause < deadline else { throw attempt.giveUp(self) }
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(500))
+        }
+    }
+
+    /// Follows the document under `key` through the storage's listening connection: `onChange`
+    /// runs when another storage (in this process or any other) commits it, never for this
+    /// storage's own commits, and once each time the listening connection is made again.
+    public func watch(forKey key: String, onChange: @escaping @Sendable () -> Void) async throws(StorageError) -> StorageWatch? {
+        let key = try Self.validKey(key)
+        let listener = listener
+        let token = listener.add(key: key, onChange)
+        return StorageWatch(mechanism: { .serverPush }, stop: { listener.remove(token) })
+    }
+
+    // MARK: One attempt
+
+    enum Outcome<Result> {
+        case busy
+        case done(DocumentCommit<Result>)
+    }
+
+    struct Attempt<Result> {
+        let key: String
+        let lockKey: Int64
+        let waits: Bool
+        /// A write whose commit was not confirmed: its id, and what it returns once found.
+        var pending: (id: UUID, commit: DocumentCommit<Result>)?
+        var lastReason = "no connection was made"
+        /// Round trips made so far, over every try.
+        var trips = 0
+
+        func giveUp(_ storage: PostgresStorage) -> StorageError {
+            if pending != nil {
+                return .commitOutcomeUnknown(
+                    backend: storage.description, key: key,
+                    reason: "\(lastReason); the storage could not find out within \(PostgresStorage.seconds(storage.options.reachTimeout))")
+            }
+            return storage.unreachable(lastReason, within: storage.options.reachTimeout)
+        }
+    }
+
+    /// One try on one connection: lock and read (finding out, when a write is pending, whether
+    /// it committed), decide, write, unlock. Throws what the connection threw.
+    func run<Result>(
+        _ attempt: inout Attempt<Result>, on connection: PostgresConnection,
+        _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) async throws -> Outcome<Result> {
+        let table = endpoint.table
+        let rows: [PostgresRow]
+        attempt.trips += 1
+        do {
+            rows = try await send(
+                SQL.lockAndRead(
+                    table: table, lockKey: attempt.lockKey, key: attempt.key, waits: attempt.waits || attempt.pending != nil,
+                    commit: attempt.pending?.id), on: connection)
+        } catch {
+            // A lock request that timed out took nothing; any other failure may have left the
+            // lock with the session, which must not go back to the pool.
+            if case .lockTimeout = Self.trouble(error) {} else { try? await connection.close() }
+            throw error
+        }
+        guard let row = rows.first else { throw Trouble.connection("the lock-and-read call returned no row") }
+        let (locked, document, committed) = try row.decode((Bool, Data?, Bool).self)
+        guard locked else { return .busy }
+        var holding = true
+        func unlock() async {
+            guard holding else { return }
+            holding = false
+            attempt.trips += 1
+            do {
+                _ = try await send(SQL.unlock(lockKey: attempt.lockKey), on: connection)
+            } catch {
+                // The session still holds the lock: it ends here, and the lock with it.
+                try? await connection.close()
+            }
+        }
+        if let pending = attempt.pending {
+            attempt.pending = nil
+            if committed {
+                await unlock()
+                return .done(pending.commit)
+            }
+            // Not committed: the transaction runs again on what is there now.
+        }
+        let current = document.map { StoredBytes($0, location: endpoint.location(attempt.key)) }
+        let decision: DocumentDecision<Result>
+        do {
+            decision = try body(current)
+        } catch {
+            await unlock()
+            throw error
+        }
+        let change = decision.change
+        guard change.bytes != nil || (change.settingAside != nil && document != nil) else {
+            await unlock()
+            return .done(DocumentCommit(decision.result))
+        }
+        let commitID = UUID()
+        let keptKey = change.settingAside.flatMap { problem in document.map { _ in Self.keptKey(attempt.key, problem) } }
+        let backup = change.backup.map { (key: "\(attempt.key)~backup-v\($0.from)", bytes: $0.original) }
+        let commit = DocumentCommit(decision.result, keptAt: keptKey.map { endpoint.location($0) })
+        attempt.trips += 1
+        do {
+            _ = try await send(
+                SQL.write(
+                    table: table, key: attempt.key, bytes: change.bytes, keptKey: keptKey, backup: backup, commit: commitID,
+                    notification: Listener.payload(storage: identity, key: attempt.key)),
+                on: connection)
+        } catch {
+            if case .refused = Self.trouble(error) {
+                // The server refused the statement and rolled it back; the session goes on.
+                await unlock()
+                throw error
+            }
+            // Lost during the write: committed or not, the next attempt finds out.
+            holding = false
+            try? await connection.close()
+            attempt.pending = (commitID, commit)
+            throw error
+        }
+        await unlock()
+        let trips = attempt.trips
+        counters.withLock { $0.lastCommit = trips }
+        return .done(commit)
+    }
+
+    static func keptKey(_ key: String, _ problem: DocumentProblem) -> String {
+        let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).dateSeparator(.omitted).timeSeparator(.omitted))
+        return "\(key)~\(problem.tag)-\(stamp)-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+}

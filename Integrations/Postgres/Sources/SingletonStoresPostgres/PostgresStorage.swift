@@ -1,0 +1,219 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import SingletonStores
+import Synchronization
+
+/// A storage whose documents are rows of one PostgreSQL table, shared by every process and
+/// machine that connects to the same database: a transaction holds the key across all of them,
+/// and a commit is heard by every other storage on the table at once (`LISTEN`/`NOTIFY`).
+///
+/// Start it as PostgresNIO's own client is started — its ``run()`` in a task of its own, or the
+/// storage in a swift-service-lifecycle `ServiceGroup` — and use it with stores while it runs:
+///
+/// ```swift
+/// let storage = try PostgresStorage(url: "postgres://app@db.internal:5432/app")
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { await storage.run() }
+///     let visits = try await SharedValueStore(key: "visits", default: 0, storage: storage)
+///     try await visits.update { $0 += 1 }
+///     print(visits.value)
+///     group.cancelAll()  // shuts the storage down: its connections are closed
+/// }
+/// ```
+///
+/// ## What it keeps
+/// One table (``Options/table``, made on first use when missing): a row per key — the document's
+/// bytes, the ids of its last 16 commits and the time of the last one. Backups taken before a
+/// migration and documents set aside because they could not be used are rows too, under keys
+/// `KEY~backup-vN` and `KEY~unreadable-…` or `KEY~corrupt-…`.
+///
+/// ## How a transaction holds a key
+/// A transaction takes a session-level advisory lock named after the table and the key, reads the
+/// row, runs the body, writes the row and its notification in one statement that commits on its
+/// own, then lets the lock go: three round trips for an update, two for a body that changes
+/// nothing. A reader never waits: it reads the last committed row.
+///
+/// ## When the connection drops
+/// Nothing done before the write is lost by starting over. When the connection drops while the
+/// write commits, the storage connects again, waits for the key's lock (which the server lets go
+/// only once the old session has ended) and looks for its commit id in the row: found, the
+/// transaction is done; not found, it runs again. Only when the database stays out of reach for
+/// ``Options/reachTimeout`` does it throw ``StorageError/commitOutcomeUnknown(backend:key:reason:)``.
+public final class PostgresStorage: AsyncStoreStorage, Service {
+    /// How the storage uses its database, beyond the connection.
+    public struct Options: Sendable {
+        /// The table that holds the documents: letters, digits and underscores, starting with a
+        /// letter or an underscore, at most 48 characters. Made on first use when missing.
+        public var table: String
+        /// How long a transaction that waits for a key held by another writer waits, at most,
+        /// before it throws ``StorageError/lockTimedOut(file:holder:waited:)``. 1 ms to 1 hour.
+        public var lockTimeout: Duration
+        /// How long a call tries to reach the database (connecting again after a drop) before it
+        /// throws ``StorageError/backendUnreachable(backend:reason:)``. 100 ms to 1 hour.
+        public var reachTimeout: Duration
+
+        /// Options with the given values; the defaults suit most services.
+        public init(table: String = "singleton_stores", lockTimeout: Duration = .seconds(5), reachTimeout: Duration = .seconds(15)) {
+            self.table = table
+            self.lockTimeout = lockTimeout
+            self.reachTimeout = reachTimeout
+        }
+    }
+
+    /// The options the storage was made with.
+    public let options: Options
+    /// What this storage is, as errors name it: "PostgreSQL at HOST:PORT/DATABASE, table TABLE".
+    /// It never holds the password.
+    public let description: String
+
+    let client: PostgresClient
+    let username: String
+    let password: String?
+    let identity = UUID()
+    let endpoint: Endpoint
+    let listener: Listener
+    let setUp = Mutex<SetUpState>(.notYet)
+    let runState = Mutex<Bool>(false)
+    let counters = Mutex<RoundTrips>(RoundTrips())
+
+    /// A storage on the database `configuration` reaches (its TLS settings included).
+    ///
+    /// - Throws: ``StorageError/invalidKey(_:reason:)`` naming the table when ``Options/table``
+    ///   is not a plain identifier, or `backendUnreachable` when a timeout is out of range.
+    public init(
+        configuration: PostgresClient.Configuration, options: Options = Options(),
+        logger: Logger = Logger(label: "SingletonStoresPostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws(StorageError) {
+        let table = try Self.validTable(options.table)
+        let endpoint = Endpoint(configuration: configuration, table: table)
+        guard Self.inRange(options.lockTimeout, from: .milliseconds(1)), Self.inRange(options.reachTimeout, from: .milliseconds(100)) else {
+            throw .backendUnreachable(
+                backend: endpoint.description,
+                reason: "lockTimeout must be 1 ms to 1 hour and reachTimeout 100 ms to 1 hour; nothing was connected")
+        }
+        var configuration = configuration
+        // The lock timeout is the server's own: a transaction waiting for a key waits in the
+        // server, never on a thread here.
+        let milliseconds = options.lockTimeout.components.seconds * 1000 + options.lockTimeout.components.attoseconds / 1_000_000_000_000_000
+        configuration.options.additionalStartupParameters.removeAll { $0.0 == "lock_timeout" }
+        configuration.options.additionalStartupParameters.append(("lock_timeout", "\(max(1, milliseconds))"))
+        configuration.options.maximumConnections = max(configuration.options.maximumConnections, 2)
+        self.options = options
+        self.username = configuration.username
+        self.password = configuration.password
+        self.endpoint = endpoint
+        self.description = endpoint.description
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.listener = Listener(channel: table)
+    }
+
+    /// A storage on the database a `postgres://` URL names:
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`.
+    ///
+    /// `sslmode` defaults to `prefer` (TLS when the server offers it). For certificates of your
+    /// own, make a `PostgresClient.Configuration` and use ``init(configuration:options:logger:)``.
+    ///
+    /// - Throws: `backendUnreachable` saying what is wrong with the URL (never repeating its
+    ///   password), or what ``init(configuration:options:logger:)`` throws.
+    public convenience init(
+        url: String, options: Options = Options(),
+        logger: Logger = Logger(label: "SingletonStoresPostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws(StorageError) {
+        try self.init(configuration: PostgresURL.configuration(url), options: options, logger: logger)
+    }
+
+    /// Runs the storage: its connection pool and the connection that listens for other writers'
+    /// commits, until the task is cancelled or, in a `ServiceGroup`, the group shuts down
+    /// gracefully. Calls made while it does not run wait for it, up to ``Options/reachTimeout``.
+    /// A storage runs once: a second call returns at once.
+    public func run() async {
+        let first = runState.withLock { running -> Bool in
+            defer { running = true }
+            return !running
+        }
+        guard first else { return }
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.client.run() }
+                group.addTask { await self.listen() }
+            }
+        }
+        listener.stopAll()
+    }
+
+    /// Round trips to the server so far: of all calls, and of the last transaction that
+    /// committed a change (3 for an update that did not have to start over).
+    public var roundTrips: (total: Int, lastCommit: Int) {
+        counters.withLock { ($0.total, $0.lastCommit) }
+    }
+
+    // MARK: Helpers
+
+    struct RoundTrips {
+        var total = 0
+        var lastCommit = 0
+    }
+
+    enum SetUpState {
+        case notYet
+        case done
+    }
+
+    static func inRange(_ duration: Duration, from least: Duration) -> Bool {
+        duration >= least && duration <= .seconds(3600)
+    }
+
+    static func validTable(_ table: String) throws(StorageError) -> String {
+        let scalars = table.unicodeScalars
+        let valid =
+            !scalars.isEmpty && scalars.count <= 48
+            && scalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_" }
+            && !(scalars.first.map { $0 >= "0" && $0 <= "9" } ?? true)
+        guard valid else {
+            throw .invalidKey(
+                table.debugDescription,
+                reason: "a table name is 1 to 48 letters, digits and underscores, not starting with a digit")
+        }
+        return table.lowercased()
+    }
+}
+
+/// Where a storage connects, as it is shown: never with the password.
+struct Endpoint: Sendable, CustomStringConvertible {
+    let host: String
+    let port: Int
+    let database: String
+    let table: String
+
+    init(configuration: PostgresClient.Configuration, table: String) {
+        host = configuration.host ?? configuration.unixSocketPath ?? "?"
+        port = configuration.port ?? 5432
+        database = configuration.database ?? configuration.username
+        self.table = table
+    }
+
+    /// The host a probe connects to over TCP; `nil` for a Unix socket.
+    var hostForProbe: String? { host.contains("/") ? nil : host }
+
+    var description: String { "PostgreSQL at \(host):\(port)/\(database), table \(table)" }
+
+    /// The location of a document as errors and `StoredBytes` give it.
+    func location(_ key: String) -> URL {
+        var components = URLComponents()
+        components.scheme = "postgres"
+        components.host = host.contains("/") ? "localhost" : host
+        components.port = port
+        components.path = "/\(database)/\(table)/\(key)"
+        return components.url ?? URL(filePath: "/\(database)/\(table)/\(key)")
+    }
+}
+
+extension PostgresStorage {
+    /// The number of the advisory lock that holds `key` of `table`, for tools that take it by
+    /// hand (to hold a key while a migration of one's own runs, say): `SELECT pg_advisory_lock(N)`.
+    public static func lockKey(table: String, key: String) -> Int64 {
+        SQL.lockKey(table: table.lowercased(), key: key)
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import SingletonStores
+import SingletonStoresPostgres
+
+/// Why a wallet's spend was not made, or the storage's own error.
+enum WalletError: StoreFailure {
+    case short(balance: Int, amount: Int)
+    case storage(StorageError)
+}
+
+/// The boost every instance shows: when it ends, on the wall clock of the machine that started it.
+struct Boost: Codable, Sendable, Equatable {
+    var endsAt: Date?
+
+    func remainingSeconds(at now: Date) -> Int {
+        guard let endsAt else { return 0 }
+        let left = endsAt.timeIntervalSince(now)
+        return left > 0 ? Int(left.rounded(.up)) : 0
+    }
+
+    static func shown(_ seconds: Int) -> String {
+        seconds == 0 ? "not running" : String(format: "%d:%02d left", seconds / 60, seconds % 60)
+    }
+}
+
+enum Runner {
+    /// Runs `command` with a storage that runs meanwhile; returns the exit status.
+    static func run(_ command: Command) async -> Int32 {
+        let storage: PostgresStorage
+        do {
+            storage = try PostgresStorage(url: command.url, options: .init(table: command.table))
+        } catch {
+            return fail(error)
+        }
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { await storage.run() }
+            let code = await perform(command, on: storage)
+            group.cancelAll()
+            return code
+        }
+    }
+
+    static func perform(_ command: Command, on storage: PostgresStorage) async -> Int32 {
+        do throws(StorageError) {
+            switch command.action {
+            case .counterAdd(let times):
+                let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
+                var acknowledged = 0
+                do throws(StorageError) {
+                    for _ in 0..<times {
+                        let value = try await counter.update { (count: inout Int) in
+                            count += 1
+                            return count
+                        }
+                        acknowledged += 1
+                        say("counter \(value)" + trips(command, storage))
+                    }
+                } catch {
+                    say("acknowledged \(acknowledged)")
+                    return fail(error)
+                }
+                say("acknowledged \(acknowledged)")
+            case .counterShow:
+                let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
+                say("counter \(counter.value)")
+            case .walletTopUp(let amount):
+                let wallet = try await SharedValueStore(key: "wallet", default: 0, storage: storage, follows: false)
+                let balance = try await wallet.update { (balance: inout Int) in
+                    balance = min(balance + amount, Int.max / 2)
+                    return balance
+                }
+                say("balance \(balance)" + trips(command, storage))
+            case .walletSpend(let amount):
+                let wallet = try await SharedValueStore(key: "wallet", default: 0, storage: storage, follows: false)
+                do throws(WalletError) {
+                    let balance = try await wallet.update { (balance: inout Int) throws(WalletError) in
+                        guard balance >= amount else { throw .short(balance: balance, amount: amount) }
+                        balance -= amount
+                        return balance
+                    }
+                    say("spent \(amount), balance \(balance)" + trips(command, storage))
+                } catch {
+                    switch error {
+                    case .short(let balance, let amount):
+                        say("refused: the wallet holds \(balance), short of \(amount); nothing was spent")
+                        return 1
+                    case .storage(let error):
+                        return fail(error)
+                    }
+                }
+            case .walletShow:
+                let wallet = try await SharedValueStore(key: "wallet", default: 0, storage: storage, follows: false)
+                say("balance \(wallet.value)")
+            case .flagSet(let name, let on):
+                let flags = try await SharedValueStore(key: "flags", default: [String: Bool](), storage: storage, follows: false)
+                try await flags.update { $0[name] = on }
+                say(shown(flags.value) + trips(command, storage))
+            case .flagsShow:
+                let flags = try await SharedValueStore(key: "flags", default: [String: Bool](), storage: storage, follows: false)
+                say(shown(flags.value))
+            case .flagsWatch:
+                let flags = try await SharedValueStore(key: "flags", default: [String: Bool](), storage: storage)
+                let changes = flags.changes(buffering: .unbounded)
+                say(shown(flags.value))
+                for await change in changes { say(shown(change.new)) }
+            case .boostStart(let seconds):
+                let boost = try await SharedValueStore(key: "boost", default: Boost(), storage: storage, follows: false)
+                let now = Date()
+                try await boost.update { $0.endsAt = now.addingTimeInterval(TimeInterval(seconds)) }
+                say("boost started: " + Boost.shown(boost.value.remainingSeconds(at: now)) + trips(command, storage))
+            case .boostStop:
+                let boost = try await SharedValueStore(key: "boost", default: Boost(), storage: storage, follows: false)
+                try await boost.update { $0.endsAt = nil }
+                say("boost stopped" + trips(command, storage))
+            case .boostStatus:
+                let boost = try await SharedValueStore(key: "boost", default: Boost(), storage: storage, follows: false)
+                say("boost " + Boost.shown(boost.value.remainingSeconds(at: Date())))
+            case .boostWatch:
+                let boost = try await SharedValueStore(key: "boost", default: Boost(), storage: storage)
+                await BoostWatch(store: boost).run()
+            }
+            return 0
+        } catch {
+            return fail(error)
+        }
+    }
+
+    static func trips(_ command: Command, _ storage: PostgresStorage) -> String {
+        command.showsRoundTrips ? " (\(storage.roundTrips.lastCommit) round trips)" : ""
+    }
+
+    static func shown(_ flags: [String: Bool]) -> String {
+        flags.isEmpty ? "flags: none set" : "flags: " + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value ? "on" : "off")" }.joined(separator: " ")
+    }
+
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Prints `error` and returns its exit status.
+    static func fail(_ error: StorageError) -> Int32 {
+        FileHandle.standardError.write(Data("demo-postgres: \(error.description)\n".utf8))
+        switch error {
+        case .backendUnreachable: return 69
+        case .commitOutcomeUnknown: return 75
+        default: return 1
+        }
+    }
+}
+
+/// A live countdown of the boost: a line when a second passes or the boost changes.
+struct BoostWatch {
+    let store: SharedValueStore<Boost>
+
+    func run() async {
+        let changes = store.changes(buffering: .newest(1))
+        let wakes = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let store = store
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in changes { wakes.continuation.yield() }
+                wakes.continuation.finish()
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    // Wake at the next whole second of what is left.
+                    let now = Date()
+                    let fraction = store.value.endsAt.map { $0.timeIntervalSince(now).truncatingRemainder(dividingBy: 1) } ?? 1
+                    let pause = fraction > 0.001 ? fraction : 1
+                    try? await Task.sleep(for: .milliseconds(Int(pause * 1000) + 1))
+                    wakes.continuation.yield()
+                }
+            }
+            var shownLine = ""
+            wakes.continuation.yield()
+            for await _ in wakes.stream {
+                let line = "boost " + Boost.shown(store.value.remainingSeconds(at: Date()))
+                if line != shownLine {
+                    shownLine = line
+                    Runner.say(line)
+                }
+            }
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import NIOPosix
+import PostgresNIO
+import SingletonStores
+import SingletonStoresPostgres
+import SingletonStoresTesting
+import Synchronization
+import Testing
+
+@Suite(.enabled(if: TestDatabase.isAvailable, TestDatabase.skipReason))
+struct PostgresStorageTests {
+    let table = TestDatabase.freshTable()
+    var options: PostgresStorage.Options { .init(table: table, lockTimeout: .seconds(1), reachTimeout: .seconds(15)) }
+
+    @Test func keepsEveryPromiseOfAStorage() async throws {
+        var runs: [Task<Void, Never>] = []
+        let options = options
+        let failures = try await StorageConformance.check {
+            let storage = try PostgresStorage(url: TestDatabase.url ?? "", options: options)
+            runs.append(Task { await storage.run() })
+            return storage
+        }
+        runs.forEach { $0.cancel() }
+        #expect(failures.isEmpty)
+    }
+
+    @Test func anUpdateTakesThreeRoundTripsAndAReadOne() async throws {
+        try await withRunningStorages(options: options) { storages in
+            let storage = storages[0]
+            let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
+            for expected in 1...5 {
+                let before = storage.roundTrips.total
+                try await counter.update { $0 += 1 }
+                #expect(storage.roundTrips.lastCommit == 3)
+                #expect(storage.roundTrips.total - before == 3)
+                #expect(counter.value == expected)
+            }
+            let before = storage.roundTrips.total
+            _ = try await storage.read("counter")
+            #expect(storage.roundTrips.total - before == 1)
+        }
+    }
+
+    @Test func aReadDoesNotWaitForAWriterThatHoldsTheKey() async throws {
+        try await withRunningStorages(count: 2, options: options) { storages in
+            let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
+            try await counter.set(41)
+            try await withRawConnection { connection in
+                let lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock($1)", binds: try Self.lockBinds(table, "counter"))
+                _ = try await connection.query(lock, logger: connection.logger).collect()
+                let clock = ContinuousClock()
+                let started = clock.now
+                let bytes = try await storages[1].read("counter")
+                #expect(bytes != nil)
+                #expect(clock.now - started < .milliseconds(900), "a read waited for the lock")
+                // A writer that may not wait is turned away at once; one that waits gives up after the lock timeout.
+                let turnedAway = try await storages[1].transaction("counter", waits: false) { _ in DocumentDecision(()) }
+                #expect(turnedAway == nil)
+                await #expect(throws: StorageError.self) {
+                    _ = try await storages[1].transaction("counter", waits: true) { _ in DocumentDecision(()) }
+                }
+            }
+        }
+    }
+
+    @Test func anErrorNamesTheServerAndNeverThePassword() async throws {
+        let password = "pw-\(UUID().uuidString.prefix(6))"
+        let storage = try PostgresStorage(
+            url: "postgres://someone:\(password)@127.0.0.1:1/app?sslmode=disable",
+            options: .init(table: table, reachTimeout: .seconds(2)))
+        let run = Task { await storage.run() }
+        defer { run.cancel() }
+        #expect(!storage.description.contains(password))
+        do {
+            _ = try await SharedValueStore(key: "visits", default: 0, storage: storage)
+            Issue.record("a store on a server that is down loaded")
+        } catch {
+            guard case .backendUnreachable(let backend, let reason) = error else {
+                Issue.record("expected backendUnreachable, got \(error)")
+                return
+            }
+            #expect(backend.contains("127.0.0.1:1"))
+            #expect(reason.contains("refused"))
+            #expect(!error.description.contains(password))
+            #expect(!"\(error)".contains(password))
+        }
+        // A URL that can't be read is refused without repeating its password.
+        #expect {
+            _ = try PostgresStorage(url: "postgres://someone:\(password)@/app")
+        } throws: { error in
+            !"\(error)".contains(password) && "\(error)".contains("***")
+        }
+    }
+
+    @Test func aDocumentThatCantBeReadIsKeptAsARowAndTheStoreStartsFromItsDefault() async throws {
+        try await withRunningStorages(options: options) { storages in
+            try await withRawConnection { connection in
+                let sql = "CREATE TABLE IF NOT EXISTS \(table) (key text PRIMARY KEY, document bytea NOT NULL, commits uuid[] NOT NULL DEFAULT '{}', committed_at timestamptz NOT NULL DEFAULT now())"
+                _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).collect()
+                _ = try await connection.query(
+                    PostgresQuery(unsafeSQL: "INSERT INTO \(table) (key, document) VALUES ('visits', '\\x7b6e6f74'::bytea)"),
+                    logger: connection.logger
+                ).collect()
+            }
+            let issues = Mutex<[StoreIssue]>([])
+            let visits = try await SharedValueStore(
+                key: "visits", default: 7, storage: storages[0], follows: false, reportIssue: { issue in issues.withLock { $0.append(issue) } })
+            #expect(visits.value == 7)
+            try await visits.update { $0 += 1 }
+            let keys = try await withRawConnection { connection in
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT key FROM \(table) ORDER BY key"), logger: connection.logger
+                ).collect().map { try $0.decode(String.self) }
+            }
+            #expect(keys.count == 2)
+            #expect(keys.contains("visits"))
+            #expect(keys.contains { $0.hasPrefix("visits~corrupt-") })
+            #expect(issues.withLock { $0.count } == 1)
+        }
+    }
+
+    @Test func aCommitIsHeardByAnotherStorageButNotByItsOwn() async throws {
+        try await withRunningStorages(count: 2, options: options) { storages in
+            let heard = Mutex<(mine: Int, other: Int)>((0, 0))
+            let a = try await SharedValueStore(key: "flag", default: false, storage: storages[0])
+            let b = try await SharedValueStore(key: "flag", default: false, storage: storages[1])
+            let mine = try await storages[0].watch(forKey: "flag") { heard.withLock { $0.mine += 1 } }
+            try await Task.sleep(for: .milliseconds(300))  // the listening connection is up: the first call is done
+            heard.withLock { $0 = (0, 0) }
+            try await a.set(true)
+            try await eventually { b.value == true }
+            #expect(heard.withLock { $0.mine } == 0, "a storage re-read its own commit")
+            try await b.set(false)
+            try await eventually { a.value == false && heard.withLock { $0.mine } == 1 }
+            mine?.cancel()
+        }
+    }
+
+    @Test func aStoreCallFromAnEventLoopNeitherCrashesNorBlocksTheLoop() async throws {
+        try await withRunningStorages(options: options) { storages in
+            let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
+            let loop = MultiThreadedEventLoopGroup.singleton.any()
+            let lateness = Mutex<Duration>(.zero)
+            // The update starts on the loop's thread and another job is queued on the same loop meanwhile.
+            let future = loop.makeFutureWithTask {
+                try await counter.update { $0 += 1 }
+            }
+            let queued = ContinuousClock.now
+            let ran = loop.submit { lateness.withLock { $0 = ContinuousClock.now - queued } }
+            try await ran.get()
+            try await future.get()
+            #expect(counter.value == 1)
+            #expect(lateness.withLock { $0 } < .milliseconds(50))
+        }
+    }
+
+    /// 8 tasks update a key another session holds for 3 s; a heartbeat every 20 ms on the same
+    /// process is late by at most 50 ms.
+    @Test func writersWaitingForAHeldKeyHoldNoThread() async throws {
+        let options = PostgresStorage.Options(table: table, lockTimeout: .seconds(10), reachTimeout: .seconds(15))
+        try await withRunningStorages(options: options) { storages in
+            let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
+            try await withRawConnection { holder in
+                let lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock($1)", binds: try Self.lockBinds(table, "counter"))
+                _ = try await holder.query(lock, logger: holder.logger).collect()
+                let worst = try await withThrowingTaskGroup(of: Duration.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask {
+                            try await counter.update { $0 += 1 }
+                            return .zero
+                        }
+                    }
+                    group.addTask {
+                        var worst = Duration.zero
+                        let clock = ContinuousClock()
+                        var next = clock.now
+                        for _ in 0..<150 {  // 3 s of 20 ms beats
+                            next += .milliseconds(20)
+                            try await Task.sleep(until: next, clock: clock)
+                            worst = max(worst, clock.now - next)
+                        }
+                        return worst
+                    }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(3))
+                        let unlock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock($1)", binds: try Self.lockBinds(table, "counter"))
+                        _ = try await holder.query(unlock, logger: holder.logger).collect()
+                        return .zero
+                    }
+                    var worst = Duration.zero
+                    for try await late in group { worst = max(worst, late) }
+                    return worst
+                }
+                print("heartbeat: worst lateness \(worst) while 8 writers waited 3 s for a held key")
+                #expect(worst <= .milliseconds(50))
+            }
+            #expect(counter.value == 8)
+        }
+    }
+
+    static func lockBinds(_ table: String, _ key: String) throws -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(PostgresStorage.lockKey(table: table, key: key))
+        return binds
+    }
+}
+
+/// Waits, without a thread, until `condition` holds; fails after 10 s.
+func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("the condition did not hold within 10 s", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
