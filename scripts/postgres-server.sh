@@ -9,6 +9,15 @@
 # root, so when run as root it runs as the unprivileged user `nobody`, which owns FOLDER. It
 # listens on 127.0.0.1 only and asks for a password (SCRAM).
 set -euo pipefail
+# Close every descriptor the script was given beyond the standard three: the server it starts
+# would hold them for as long as it runs, and a caller waiting for them to close (Foundation's
+# Process watches one to learn that its child ended) would wait as long.
+if [[ -d /proc/$$/fd ]]; then
+    for descriptor in /proc/$$/fd/*; do
+        descriptor="${descriptor##*/}"
+        if ((descriptor > 2 && descriptor != 255)); then eval "exec ${descriptor}>&-" 2>/dev/null || true; fi
+    done
+fi
 command="${1:?usage: postgres-server.sh start|stop|restart FOLDER}"
 folder="${2:?usage: postgres-server.sh start|stop|restart FOLDER}"
 
@@ -49,22 +58,31 @@ start)
         as_owner "$bin/initdb" -D "$data" -U singleton --pwfile="$folder/password" \
             --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$folder/initdb.log" 2>&1 \
             || { cat "$folder/initdb.log" >&2; exit 1; }
-        port=""
-        for candidate in $(seq 54320 54399); do
-            if ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then port=$candidate; break; fi
-        done
-        [[ -n "$port" ]] || { echo "no free port in 54320-54399" >&2; exit 1; }
-        echo "$port" > "$folder/port"
+        cp "$data/postgresql.conf" "$folder/postgresql.conf.initial"
+    fi
+    if as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+        echo "postgres://singleton:$(cat "$folder/password")@127.0.0.1:$(cat "$folder/port")/postgres?sslmode=disable"
+        exit 0
+    fi
+    # A free port of 54320-54399, tried in a random order: a server that fails to start (another
+    # took the port meanwhile) is started again on the next one.
+    started=""
+    for candidate in $(shuf -i 54320-54399); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then continue; fi
+        cp "$folder/postgresql.conf.initial" "$data/postgresql.conf"
         {
             echo "listen_addresses = '127.0.0.1'"
-            echo "port = $port"
+            echo "port = $candidate"
             echo "unix_socket_directories = '$folder'"
             echo "max_connections = 200"
-            echo "fsync = on"
         } >> "$data/postgresql.conf"
-    fi
-    as_owner "$bin/pg_ctl" -D "$data" -l "$folder/server.log" -w -t 60 start >/dev/null \
-        || { cat "$folder/server.log" >&2; exit 1; }
+        if as_owner "$bin/pg_ctl" -D "$data" -l "$folder/server.log" -w -t 60 start >/dev/null; then
+            echo "$candidate" > "$folder/port"
+            started=1
+            break
+        fi
+    done
+    [[ -n "$started" ]] || { cat "$folder/server.log" >&2; exit 1; }
     echo "postgres://singleton:$(cat "$folder/password")@127.0.0.1:$(cat "$folder/port")/postgres?sslmode=disable"
     ;;
 stop)

@@ -93,9 +93,54 @@ extension PostgresStorage {
     }
 
     /// Counts a round trip and runs `query` on `connection`, returning its rows.
-    func send(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> [PostgresRow] {
+    ///
+    /// A round trip that has not ended within `limit` (by default 5 s, plus the lock timeout for
+    /// one that may wait for a lock) is given up on as a lost connection, and the connection is
+    /// closed: a connection that died while the query was on its way has been seen to leave it
+    /// unanswered for good.
+    func send(_ query: PostgresQuery, on connection: PostgresConnection, waitsForLock: Bool = false) async throws -> [PostgresRow] {
         counters.withLock { $0.total += 1 }
-        return try await connection.query(query, logger: connection.logger).collect()
+        let limit = Self.roundTripLimit + (waitsForLock ? options.lockTimeout : .zero)
+        let outcome = AsyncStream<Swift.Result<[PostgresRow], any Error>>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let running = Task {
+            do {
+                let rows = try await connection.query(query, logger: connection.logger).collect()
+                outcome.continuation.yield(.success(rows))
+            } catch {
+                outcome.continuation.yield(.failure(error))
+            }
+            outcome.continuation.finish()
+        }
+        let timer = Task {
+            try await Task.sleep(for: limit)
+            outcome.continuation.yield(.failure(Trouble.connection("no answer within \(Self.seconds(limit))")))
+            outcome.continuation.finish()
+        }
+        defer { timer.cancel() }
+        var results = outcome.stream.makeAsyncIterator()
+        let result = await withTaskCancellationHandler {
+            await results.next()
+        } onCancel: {
+            running.cancel()
+        }
+        switch result {
+        case .success(let rows)?:
+            return rows
+        case .failure(let error)?:
+            if case .connection = Self.trouble(error) { Self.close(connection) }
+            throw error
+        case nil:
+            Self.close(connection)
+            throw Trouble.cancelled
+        }
+    }
+
+    /// How long a round trip may take, beyond a wait for a lock.
+    static let roundTripLimit = Duration.seconds(5)
+
+    /// Closes `connection` without waiting for it: the session ends, and any lock it holds.
+    static func close(_ connection: PostgresConnection) {
+        Task { try? await connection.close() }
     }
 
     /// Runs `body` on a connection, again on a new one after a connection was lost, until

@@ -130,11 +130,11 @@ extension PostgresStorage {
             rows = try await send(
                 SQL.lockAndRead(
                     table: table, lockKey: attempt.lockKey, key: attempt.key, waits: attempt.waits || attempt.pending != nil,
-                    commit: attempt.pending?.id), on: connection)
+                    commit: attempt.pending?.id), on: connection, waitsForLock: attempt.waits || attempt.pending != nil)
         } catch {
             // A lock request that timed out took nothing; any other failure may have left the
             // lock with the session, which must not go back to the pool.
-            if case .lockTimeout = Self.trouble(error) {} else { try? await connection.close() }
+            if case .lockTimeout = Self.trouble(error) {} else { Self.close(connection) }
             throw error
         }
         guard let row = rows.first else { throw Trouble.connection("the lock-and-read call returned no row") }
@@ -149,7 +149,7 @@ extension PostgresStorage {
                 _ = try await send(SQL.unlock(lockKey: attempt.lockKey), on: connection)
             } catch {
                 // The session still holds the lock: it ends here, and the lock with it.
-                try? await connection.close()
+                Self.close(connection)
             }
         }
         if let pending = attempt.pending {
@@ -192,7 +192,7 @@ extension PostgresStorage {
             }
             // Lost during the write: committed or not, the next attempt finds out.
             holding = false
-            try? await connection.close()
+            Self.close(connection)
             attempt.pending = (commitID, commit)
             throw error
         }

@@ -6,7 +6,7 @@ struct Command {
         case counterAdd(times: Int)
         case counterShow
         case walletTopUp(Int)
-        case walletSpend(Int)
+        case walletSpend(Int, times: Int)
         case walletShow
         case flagSet(name: String, on: Bool)
         case flagsShow
@@ -63,7 +63,7 @@ struct Command {
         case let w where w.count == 3 && w[0] == "wallet" && w[1] == "top-up":
             action = .walletTopUp(try number(w[2], named: "the amount", in: 1...maximumAmount))
         case let w where w.count == 3 && w[0] == "wallet" && w[1] == "spend":
-            action = .walletSpend(try number(w[2], named: "the amount", in: 1...maximumAmount))
+            action = .walletSpend(try number(w[2], named: "the amount", in: 1...maximumAmount), times: times ?? 1)
         case ["wallet", "show"]: action = .walletShow
         case let w where w.count == 4 && w[0] == "flags" && w[1] == "set":
             let name = w[2]
@@ -82,7 +82,10 @@ struct Command {
         default:
             throw UsageError(message: words.isEmpty ? "no command given" : "unknown command \(shown(words.joined(separator: " ")))")
         }
-        if times != nil, action != .counterAdd(times: times ?? 1) { throw UsageError(message: "--times goes with counter add only") }
+        switch action {
+        case .counterAdd, .walletSpend: break
+        default: if times != nil { throw UsageError(message: "--times goes with counter add and wallet spend only") }
+        }
         if seconds != nil, action != .boostStart(seconds: seconds ?? 0) { throw UsageError(message: "--seconds goes with boost start only") }
         guard let url, !url.isEmpty else {
             throw UsageError(message: "no database given: pass --url postgres://USER:PASSWORD@HOST:PORT/DATABASE or set SINGLETON_STORES_POSTGRES_URL")

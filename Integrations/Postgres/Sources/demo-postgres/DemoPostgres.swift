@@ -15,7 +15,8 @@ enum DemoPostgres {
           counter add [--times N]      add 1, N times (default 1); prints "acknowledged K" last
           counter show                 print the counter
           wallet top-up N              add N to the wallet
-          wallet spend N               take N from the wallet; refused (exit 1) when it holds less
+          wallet spend N [--times K]   take N from the wallet, K times (default 1); each is refused
+                                       when the wallet holds less, and then the exit status is 1
           wallet show                  print the balance
           flags set NAME on|off        turn a feature flag on or off
           flags show                   print every flag

@@ -70,24 +70,32 @@ enum Runner {
                     return balance
                 }
                 say("balance \(balance)" + trips(command, storage))
-            case .walletSpend(let amount):
+            case .walletSpend(let amount, let times):
                 let wallet = try await SharedValueStore(key: "wallet", default: 0, storage: storage, follows: false)
-                do throws(WalletError) {
-                    let balance = try await wallet.update { (balance: inout Int) throws(WalletError) in
-                        guard balance >= amount else { throw .short(balance: balance, amount: amount) }
-                        balance -= amount
-                        return balance
-                    }
-                    say("spent \(amount), balance \(balance)" + trips(command, storage))
-                } catch {
-                    switch error {
-                    case .short(let balance, let amount):
-                        say("refused: the wallet holds \(balance), short of \(amount); nothing was spent")
-                        return 1
-                    case .storage(let error):
-                        return fail(error)
+                var spent = 0
+                var refused = 0
+                for _ in 0..<times {
+                    do throws(WalletError) {
+                        let balance = try await wallet.update { (balance: inout Int) throws(WalletError) in
+                            guard balance >= amount else { throw .short(balance: balance, amount: amount) }
+                            balance -= amount
+                            return balance
+                        }
+                        spent += 1
+                        say("spent \(amount), balance \(balance)" + trips(command, storage))
+                    } catch {
+                        switch error {
+                        case .short(let balance, let amount):
+                            refused += 1
+                            say("refused: the wallet holds \(balance), short of \(amount); nothing was spent")
+                        case .storage(let error):
+                            if times > 1 { say("spent \(spent) times, refused \(refused) times") }
+                            return fail(error)
+                        }
                     }
                 }
+                if times > 1 { say("spent \(spent) times, refused \(refused) times") }
+                if refused > 0 { return 1 }
             case .walletShow:
                 let wallet = try await SharedValueStore(key: "wallet", default: 0, storage: storage, follows: false)
                 say("balance \(wallet.value)")

@@ -214,14 +214,24 @@ struct OwnServer {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// Runs the server script; its output goes to files, not pipes, since the server it starts
+    /// may keep the descriptors it was given open for as long as it runs.
     static func script(_ arguments: [String]) async throws -> Demo.Finished {
+        let logs = FileManager.default.temporaryDirectory.appending(path: "ss-pg-script-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let outURL = logs.appending(path: "out")
+        let errURL = logs.appending(path: "err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         let process = Process()
         process.executableURL = URL(filePath: "/bin/bash")
         process.arguments = [script.path] + arguments
-        let out = Pipe()
-        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = FileHandle.nullDevice
         let ended = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { ended.continuation.yield($0.terminationStatus) }
         try process.run()
@@ -230,9 +240,28 @@ struct OwnServer {
             status = code
             break
         }
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try? out.close()
+        try? err.close()
+        let output = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+        let errors = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
         return Demo.Finished(status: status, output: output, errors: errors)
+    }
+}
+
+extension OwnServer {
+    /// Runs one statement with psql on the server `url` names.
+    static func psql(_ url: String, _ statement: String) async throws {
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments = ["psql", url.replacingOccurrences(of: "?sslmode=disable", with: ""), "-qAt", "-c", statement]
+        process.standardOutput = FileHandle.nullDevice
+        let ended = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { ended.continuation.yield($0.terminationStatus) }
+        try process.run()
+        for await status in ended.stream {
+            guard status == 0 else { throw TestFailure("psql exited \(status)") }
+            return
+        }
     }
 }
 

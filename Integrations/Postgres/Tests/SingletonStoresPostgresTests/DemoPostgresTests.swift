@@ -1,0 +1,182 @@
+import Foundation
+import PostgresNIO
+import SingletonStores
+import SingletonStoresPostgres
+import Testing
+
+/// demo-postgres as users run it: several processes on one database.
+@Suite(.enabled(if: TestDatabase.isAvailable, TestDatabase.skipReason))
+struct DemoPostgresTests {
+    let table = TestDatabase.freshTable()
+
+    /// Runs demo-postgres and checks that nothing it printed holds the password.
+    func demo(_ arguments: [String], url: String? = TestDatabase.url) async throws -> Demo.Finished {
+        let finished = try await Demo.run(arguments, url: url, table: table)
+        Self.expectNoPassword(in: finished.output + finished.errors, of: url)
+        return finished
+    }
+
+    static func expectNoPassword(in text: String, of url: String?, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let password = url.flatMap({ URLComponents(string: $0)?.password }), !password.isEmpty else { return }
+        #expect(!text.contains(password), "the password was printed", sourceLocation: sourceLocation)
+    }
+
+    @Test func threeProcessesAddingAHundredEachCountThreeHundred() async throws {
+        let runs = try await withThrowingTaskGroup(of: Demo.Finished.self) { group in
+            for _ in 0..<3 { group.addTask { try await demo(["counter", "add", "--times", "100"]) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for run in runs {
+            #expect(run.status == 0, "\(run)")
+            #expect(run.lines.last == "acknowledged 100", "\(run)")
+        }
+        let shown = try await demo(["counter", "show"])
+        #expect(shown.lines == ["counter 300"], "\(shown)")
+    }
+
+    @Test func threeProcessesSpendingAHundredEachFromAWalletOfOneHundredFifty() async throws {
+        let topUp = try await demo(["wallet", "top-up", "150"])
+        #expect(topUp.lines == ["balance 150"], "\(topUp)")
+        let runs = try await withThrowingTaskGroup(of: Demo.Finished.self) { group in
+            for _ in 0..<3 { group.addTask { try await demo(["wallet", "spend", "1", "--times", "100"]) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let spent = runs.map { $0.lines.filter { $0.hasPrefix("spent 1, balance") }.count }.reduce(0, +)
+        let refused = runs.map { $0.lines.filter { $0.hasPrefix("refused:") }.count }.reduce(0, +)
+        #expect(spent == 150)
+        #expect(refused == 150)
+        for run in runs { #expect(run.status == (run.lines.contains { $0.hasPrefix("refused:") } ? 1 : 0), "\(run)") }
+        let shown = try await demo(["wallet", "show"])
+        #expect(shown.lines == ["balance 0"], "\(shown)")
+    }
+
+    @Test func aSpendTheWalletCantCoverIsRefusedWithExitOne() async throws {
+        let refused = try await demo(["wallet", "spend", "5"])
+        #expect(refused.status == 1)
+        #expect(refused.lines == ["refused: the wallet holds 0, short of 5; nothing was spent"])
+    }
+
+    @Test func aDatabaseOutOfReachIsExit69NamingHostAndPortWithinFifteenSeconds() async throws {
+        let url = "postgres://app:very-secret-\(UUID().uuidString.prefix(6))@127.0.0.1:9/app?sslmode=disable"
+        let clock = ContinuousClock()
+        let started = clock.now
+        let run = try await demo(["counter", "add"], url: url)
+        let took = clock.now - started
+        #expect(run.status == 69, "\(run)")
+        #expect(run.errors.contains("127.0.0.1:9"), "\(run)")
+        #expect(took < .seconds(16), "took \(took)")
+    }
+
+    @Test func badCommandLinesAreUsageErrors() async throws {
+        for arguments in [["counter", "add", "--times", "0"], ["wallet", "spend", "-3"], ["boost", "start"], ["flags", "set", "x\u{1b}y", "on"], ["nope"]] {
+            let run = try await demo(arguments)
+            #expect(run.status == 64, "\(arguments): \(run)")
+            #expect(!run.errors.contains("\u{1b}"), "a control character was printed as is")
+        }
+    }
+
+    /// A boost started and stopped by another process is shown by `boost watch` within 50 ms (p99).
+    @Test func aBoostWatchFollowsStartsAndStopsOfAnotherProcess() async throws {
+        let watch = try Demo.Running(["boost", "watch"], url: TestDatabase.url, table: table)
+        defer { watch.interrupt() }
+        #expect(await watch.line { $0 == "boost not running" } != nil)
+        var delays: [Duration] = []
+        try await withRunningStorages(options: .init(table: table)) { storages in
+            let boost = try await SharedValueStore(key: "boost", default: Boost(), storage: storages[0], follows: false)
+            try await Task.sleep(for: .milliseconds(200))
+            for _ in 0..<50 {
+                let started = ContinuousClock.now
+                try await boost.update { $0.endsAt = Date().addingTimeInterval(600) }
+                guard let shown = await watch.line(where: { $0.hasPrefix("boost 10:00 left") || $0.hasPrefix("boost 9:59 left") }) else {
+                    Issue.record("the watch did not show the start")
+                    return
+                }
+                delays.append(shown.at - started)
+                let stopped = ContinuousClock.now
+                try await boost.update { $0.endsAt = nil }
+                guard let gone = await watch.line(where: { $0 == "boost not running" }) else {
+                    Issue.record("the watch did not show the stop")
+                    return
+                }
+                delays.append(gone.at - stopped)
+            }
+        }
+        let sorted = delays.sorted()
+        let p50 = sorted[sorted.count / 2]
+        let p99 = sorted[Int((Double(sorted.count) * 0.99).rounded(.up)) - 1]
+        print("boost watch: \(sorted.count) changes followed, p50 \(p50), p99 \(p99), worst \(sorted.last ?? .zero)")
+        #expect(p99 <= .milliseconds(50))
+    }
+}
+
+/// The boost of demo-postgres, as it is stored (the same type name: a document names its type).
+struct Boost: Codable, Sendable, Equatable {
+    var endsAt: Date?
+}
+
+/// The tests that restart or cut off the server, each on a server of its own.
+@Suite(.enabled(if: TestDatabase.isAvailable, TestDatabase.skipReason))
+struct DemoPostgresRestartTests {
+    let table = TestDatabase.freshTable()
+
+    @Test func aServerRestartedDuringIncrementsLosesNoneAndCountsNoneTwice() async throws {
+        let server = try await OwnServer.start()
+        do {
+            let runs = (0..<3).compactMap { _ in try? Demo.Running(["counter", "add", "--times", "100", "--round-trips"], url: server.url, table: table) }
+            #expect(runs.count == 3)
+            // Once the first process is well under way, an immediate stop (no goodbye to clients) and a start.
+            _ = await runs[0].line { $0 == "counter 40" || $0.hasPrefix("counter 4") }
+            try await server.restart()
+            var acknowledged = 0
+            var startedOver = 0
+            for run in runs {
+                let finished = await run.finished()
+                DemoPostgresTests.expectNoPassword(in: finished.output + finished.errors, of: server.url)
+                #expect(finished.status != 75, "an outcome stayed unknown: \(finished)")
+                let last = finished.lines.last { $0.hasPrefix("acknowledged ") }
+                acknowledged += last.flatMap { Int($0.dropFirst("acknowledged ".count)) } ?? 0
+                // An update that had to start over (or find out whether it committed) took more than 3.
+                startedOver += finished.lines.filter { $0.hasPrefix("counter ") && !$0.hasSuffix("(3 round trips)") }.count
+            }
+            let shown = try await Demo.run(["counter", "show"], url: server.url, table: table)
+            print("restart during increments: \(acknowledged) acknowledged, \(startedOver) updates started over, \(shown.output)")
+            #expect(startedOver >= 1, "the restart did not fall during an update")
+            #expect(shown.lines == ["counter \(acknowledged)"])
+            #expect(acknowledged == 300)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func aFlagsWatchKeepsFollowingAfterItsListenerIsCutOffAndTheServerRestarts() async throws {
+        let server = try await OwnServer.start()
+        do {
+            let watch = try Demo.Running(["flags", "watch"], url: server.url, table: table)
+            defer { watch.interrupt() }
+            #expect(await watch.line { $0 == "flags: none set" } != nil)
+            func set(_ name: String) async throws -> Bool {
+                let run = try await Demo.run(["flags", "set", name, "on"], url: server.url, table: table)
+                return run.status == 0
+            }
+            #expect(try await set("alpha"))
+            #expect(await watch.line { $0.contains("alpha=on") } != nil)
+            // Its LISTEN connection ended by the server.
+            let terminated = try await Demo.run(["flags", "show"], url: server.url, table: table)
+            #expect(terminated.status == 0)
+            try await OwnServer.psql(server.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await set("beta"))
+            #expect(await watch.line { $0.contains("beta=on") } != nil)
+            // The whole server restarted.
+            try await server.restart()
+            #expect(try await set("gamma"))
+            #expect(await watch.line { $0.contains("gamma=on") } != nil)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+}
