@@ -19,4 +19,4 @@ if ! diff <(printf '%s\n' "$expected") Benchmarks/.swift-format >/dev/null; then
     exit 1
 fi
 
-swift format lint --strict --recursive --parallel Sources Tests Benchmarks
+swift format lint --strict --recursive --parallel Sources Tests Benchmarks Integrations/Postgres/Sources Integrations/Postgres/Tests Integrations/Postgres/Package.swift

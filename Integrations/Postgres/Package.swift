@@ -34,6 +34,15 @@ let package = Package(
                 .product(name: "Stores", package: "SingletonStores"),
                 .product(name: "Timers", package: "SingletonStores"),
             ]),
+        // What a store on PostgreSQL costs beside bare statements (BENCHMARKS.md, "PostgreSQL").
+        .executableTarget(
+            name: "postgres-benchmarks",
+            dependencies: [
+                "SingletonStoresPostgres",
+                .product(name: "SingletonStores", package: "SingletonStores"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "SingletonStoresPostgresTests",
             dependencies: [

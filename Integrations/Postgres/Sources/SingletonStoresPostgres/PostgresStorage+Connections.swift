@@ -98,7 +98,8 @@ extension PostgresStorage {
     /// one that may wait for a lock) is given up on as a lost connection, and the connection is
     /// closed: a connection that died while the query was on its way has been seen to leave it
     /// unanswered for good.
-    func send(_ query: PostgresQuery, on connection: PostgresConnection, waitsForLock: Bool = false) async throws -> [PostgresRow] {
+    func send(_ query: PostgresQuery, on connection: PostgresConnection, waitsForLock: Bool = false) async throws -> [PostgresRow]
+    {
         counters.withLock { $0.total += 1 }
         let limit = Self.roundTripLimit + (waitsForLock ? options.lockTimeout : .zero)
         let outcome = AsyncStream<Swift.Result<[PostgresRow], any Error>>.makeStream(bufferingPolicy: .bufferingNewest(1))

@@ -14,7 +14,8 @@ extension PostgresStorage {
             let bytes = try row.decode(Data.self)
             return StoredBytes(bytes, location: endpoint.location(key))
         } catch {
-            throw .readFailed(file: endpoint.location(key), reason: "the row's document is not bytes (\(Self.shortened("\(error)")))")
+            throw .readFailed(
+                file: endpoint.location(key), reason: "the row's document is not bytes (\(Self.shortened("\(error)")))")
         }
     }
 
@@ -71,7 +72,8 @@ extension PostgresStorage {
                     throw stoppedError()
                 case .cancelled:
                     if attempt.pending != nil { throw attempt.giveUp(self) }
-                    throw StorageError.backendUnreachable(backend: description, reason: "the call was cancelled; nothing was changed")
+                    throw StorageError.backendUnreachable(
+                        backend: description, reason: "the call was cancelled; nothing was changed")
                 }
             }
             guard ContinuousClock.now + pause < deadline else { throw attempt.giveUp(self) }
@@ -111,7 +113,9 @@ extension PostgresStorage {
             if pending != nil {
                 return .commitOutcomeUnknown(
                     backend: storage.description, key: key,
-                    reason: "\(lastReason); the storage could not find out within \(PostgresStorage.seconds(storage.options.reachTimeout))")
+                    reason:
+                        "\(lastReason); the storage could not find out within \(PostgresStorage.seconds(storage.options.reachTimeout))"
+                )
             }
             return storage.unreachable(lastReason, within: storage.options.reachTimeout)
         }
@@ -203,7 +207,8 @@ extension PostgresStorage {
     }
 
     static func keptKey(_ key: String, _ problem: DocumentProblem) -> String {
-        let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).dateSeparator(.omitted).timeSeparator(.omitted))
+        let stamp = Date().formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: false).dateSeparator(.omitted).timeSeparator(.omitted))
         return "\(key)~\(problem.tag)-\(stamp)-\(UUID().uuidString.prefix(8).lowercased())"
     }
 }

@@ -55,7 +55,9 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         public var reachTimeout: Duration
 
         /// Options with the given values; the defaults suit most services.
-        public init(table: String = "singleton_stores", lockTimeout: Duration = .seconds(5), reachTimeout: Duration = .seconds(15)) {
+        public init(
+            table: String = "singleton_stores", lockTimeout: Duration = .seconds(5), reachTimeout: Duration = .seconds(15)
+        ) {
             self.table = table
             self.lockTimeout = lockTimeout
             self.reachTimeout = reachTimeout
@@ -88,7 +90,9 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     ) throws(StorageError) {
         let table = try Self.validTable(options.table)
         let endpoint = Endpoint(configuration: configuration, table: table)
-        guard Self.inRange(options.lockTimeout, from: .milliseconds(1)), Self.inRange(options.reachTimeout, from: .milliseconds(100)) else {
+        guard Self.inRange(options.lockTimeout, from: .milliseconds(1)),
+            Self.inRange(options.reachTimeout, from: .milliseconds(100))
+        else {
             throw .backendUnreachable(
                 backend: endpoint.description,
                 reason: "lockTimeout must be 1 ms to 1 hour and reachTimeout 100 ms to 1 hour; nothing was connected")
@@ -96,7 +100,8 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         var configuration = configuration
         // The lock timeout is the server's own: a transaction waiting for a key waits in the
         // server, never on a thread here.
-        let milliseconds = options.lockTimeout.components.seconds * 1000 + options.lockTimeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            options.lockTimeout.components.seconds * 1000 + options.lockTimeout.components.attoseconds / 1_000_000_000_000_000
         configuration.options.additionalStartupParameters.removeAll { $0.0 == "lock_timeout" }
         configuration.options.additionalStartupParameters.append(("lock_timeout", "\(max(1, milliseconds))"))
         configuration.options.maximumConnections = max(configuration.options.maximumConnections, 2)
@@ -169,7 +174,9 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         let scalars = table.unicodeScalars
         let valid =
             !scalars.isEmpty && scalars.count <= 48
-            && scalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_" }
+            && scalars.allSatisfy {
+                ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_"
+            }
             && !(scalars.first.map { $0 >= "0" && $0 <= "9" } ?? true)
         guard valid else {
             throw .invalidKey(

@@ -48,6 +48,8 @@ enum PostgresURL {
                 shown.replaceSubrange(shown.index(after: colon)..<at, with: "***")
             }
         }
-        return String(shown.prefix(200)).unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        return String(shown.prefix(200)).unicodeScalars.map {
+            $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+        }.joined()
     }
 }

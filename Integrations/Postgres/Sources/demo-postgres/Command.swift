@@ -67,7 +67,8 @@ struct Command {
         case ["wallet", "show"]: action = .walletShow
         case let w where w.count == 4 && w[0] == "flags" && w[1] == "set":
             let name = w[2]
-            guard (1...64).contains(name.count), name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" })
+            guard (1...64).contains(name.count),
+                name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" })
             else { throw UsageError(message: "a flag's name is 1 to 64 letters, digits, - and _; got \(shown(name))") }
             guard w[3] == "on" || w[3] == "off" else { throw UsageError(message: "a flag is set on or off; got \(shown(w[3]))") }
             action = .flagSet(name: name, on: w[3] == "on")
@@ -80,15 +81,21 @@ struct Command {
         case ["boost", "status"]: action = .boostStatus
         case ["boost", "watch"]: action = .boostWatch
         default:
-            throw UsageError(message: words.isEmpty ? "no command given" : "unknown command \(shown(words.joined(separator: " ")))")
+            throw UsageError(
+                message: words.isEmpty ? "no command given" : "unknown command \(shown(words.joined(separator: " ")))")
         }
         switch action {
         case .counterAdd, .walletSpend: break
         default: if times != nil { throw UsageError(message: "--times goes with counter add and wallet spend only") }
         }
-        if seconds != nil, action != .boostStart(seconds: seconds ?? 0) { throw UsageError(message: "--seconds goes with boost start only") }
+        if seconds != nil, action != .boostStart(seconds: seconds ?? 0) {
+            throw UsageError(message: "--seconds goes with boost start only")
+        }
         guard let url, !url.isEmpty else {
-            throw UsageError(message: "no database given: pass --url postgres://USER:PASSWORD@HOST:PORT/DATABASE or set SINGLETON_STORES_POSTGRES_URL")
+            throw UsageError(
+                message:
+                    "no database given: pass --url postgres://USER:PASSWORD@HOST:PORT/DATABASE or set SINGLETON_STORES_POSTGRES_URL"
+            )
         }
         var command = Command(action: action, url: url, showsRoundTrips: roundTrips)
         if let table { command.table = table }
@@ -97,7 +104,8 @@ struct Command {
 
     static func number(_ text: String, named name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let value = Int(text), range.contains(value) else {
-            throw UsageError(message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound); got \(shown(text))")
+            throw UsageError(
+                message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound); got \(shown(text))")
         }
         return value
     }

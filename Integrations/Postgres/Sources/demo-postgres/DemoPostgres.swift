@@ -47,7 +47,8 @@ enum DemoPostgres {
         do {
             command = try Command.parse(arguments, environment: ProcessInfo.processInfo.environment)
         } catch {
-            FileHandle.standardError.write(Data("demo-postgres: \(error.message)\nRun demo-postgres --help for the commands.\n".utf8))
+            FileHandle.standardError.write(
+                Data("demo-postgres: \(error.message)\nRun demo-postgres --help for the commands.\n".utf8))
             exit(64)
         }
         let code = await Runner.run(command)

@@ -138,7 +138,9 @@ enum Runner {
     }
 
     static func shown(_ flags: [String: Bool]) -> String {
-        flags.isEmpty ? "flags: none set" : "flags: " + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value ? "on" : "off")" }.joined(separator: " ")
+        flags.isEmpty
+            ? "flags: none set"
+            : "flags: " + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value ? "on" : "off")" }.joined(separator: " ")
     }
 
     static func say(_ line: String) {

@@ -68,7 +68,10 @@ struct DemoPostgresTests {
     }
 
     @Test func badCommandLinesAreUsageErrors() async throws {
-        for arguments in [["counter", "add", "--times", "0"], ["wallet", "spend", "-3"], ["boost", "start"], ["flags", "set", "x\u{1b}y", "on"], ["nope"]] {
+        for arguments in [
+            ["counter", "add", "--times", "0"], ["wallet", "spend", "-3"], ["boost", "start"],
+            ["flags", "set", "x\u{1b}y", "on"], ["nope"],
+        ] {
             let run = try await demo(arguments)
             #expect(run.status == 64, "\(arguments): \(run)")
             #expect(!run.errors.contains("\u{1b}"), "a control character was printed as is")
@@ -87,7 +90,8 @@ struct DemoPostgresTests {
             for _ in 0..<50 {
                 let started = ContinuousClock.now
                 try await boost.update { $0.endsAt = Date().addingTimeInterval(600) }
-                guard let shown = await watch.line(where: { $0.hasPrefix("boost 10:00 left") || $0.hasPrefix("boost 9:59 left") }) else {
+                guard let shown = await watch.line(where: { $0.hasPrefix("boost 10:00 left") || $0.hasPrefix("boost 9:59 left") })
+                else {
                     Issue.record("the watch did not show the start")
                     return
                 }
@@ -122,7 +126,9 @@ struct DemoPostgresRestartTests {
     @Test func aServerRestartedDuringIncrementsLosesNoneAndCountsNoneTwice() async throws {
         let server = try await OwnServer.start()
         do {
-            let runs = (0..<3).compactMap { _ in try? Demo.Running(["counter", "add", "--times", "100", "--round-trips"], url: server.url, table: table) }
+            let runs = (0..<3).compactMap { _ in
+                try? Demo.Running(["counter", "add", "--times", "100", "--round-trips"], url: server.url, table: table)
+            }
             #expect(runs.count == 3)
             // Once the first process is well under way, an immediate stop (no goodbye to clients) and a start.
             _ = await runs[0].line { $0 == "counter 40" || $0.hasPrefix("counter 4") }
@@ -165,7 +171,8 @@ struct DemoPostgresRestartTests {
             // Its LISTEN connection ended by the server.
             let terminated = try await Demo.run(["flags", "show"], url: server.url, table: table)
             #expect(terminated.status == 0)
-            try await OwnServer.psql(server.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'")
+            try await OwnServer.psql(
+                server.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'")
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await set("beta"))
             #expect(await watch.line { $0.contains("beta=on") } != nil)

@@ -95,7 +95,8 @@ struct PostgresStorageTests {
     @Test func aDocumentThatCantBeReadIsKeptAsARowAndTheStoreStartsFromItsDefault() async throws {
         try await withRunningStorages(options: options) { storages in
             try await withRawConnection { connection in
-                let sql = "CREATE TABLE IF NOT EXISTS \(table) (key text PRIMARY KEY, document bytea NOT NULL, commits uuid[] NOT NULL DEFAULT '{}', committed_at timestamptz NOT NULL DEFAULT now())"
+                let sql =
+                    "CREATE TABLE IF NOT EXISTS \(table) (key text PRIMARY KEY, document bytea NOT NULL, commits uuid[] NOT NULL DEFAULT '{}', committed_at timestamptz NOT NULL DEFAULT now())"
                 _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).collect()
                 _ = try await connection.query(
                     PostgresQuery(unsafeSQL: "INSERT INTO \(table) (key, document) VALUES ('visits', '\\x7b6e6f74'::bytea)"),
@@ -104,7 +105,8 @@ struct PostgresStorageTests {
             }
             let issues = Mutex<[StoreIssue]>([])
             let visits = try await SharedValueStore(
-                key: "visits", default: 7, storage: storages[0], follows: false, reportIssue: { issue in issues.withLock { $0.append(issue) } })
+                key: "visits", default: 7, storage: storages[0], follows: false,
+                reportIssue: { issue in issues.withLock { $0.append(issue) } })
             #expect(visits.value == 7)
             try await visits.update { $0 += 1 }
             let keys = try await withRawConnection { connection in
@@ -183,7 +185,8 @@ struct PostgresStorageTests {
                     }
                     group.addTask {
                         try await Task.sleep(for: .seconds(3))
-                        let unlock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock($1)", binds: try Self.lockBinds(table, "counter"))
+                        let unlock = PostgresQuery(
+                            unsafeSQL: "SELECT pg_advisory_unlock($1)", binds: try Self.lockBinds(table, "counter"))
                         _ = try await holder.query(unlock, logger: holder.logger).collect()
                         return .zero
                     }

@@ -13,7 +13,9 @@ enum TestDatabase {
     static let skipReason: Comment = "set SINGLETON_STORES_POSTGRES_URL (scripts/postgres-server.sh start FOLDER prints one)"
 
     /// A table name no other test uses.
-    static func freshTable() -> String { "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "") }
+    static func freshTable() -> String {
+        "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+    }
 
     /// The password in the URL, which no output may show.
     static var password: String? {
@@ -189,7 +191,8 @@ struct OwnServer {
     let url: String
 
     static var script: URL {
-        URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../../../scripts/postgres-server.sh").standardized
+        URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../../../scripts/postgres-server.sh")
+            .standardized
     }
 
     static func start() async throws -> OwnServer {
