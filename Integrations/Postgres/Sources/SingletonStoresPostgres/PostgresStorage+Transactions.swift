@@ -160,6 +160,8 @@ extension PostgresStorage {
             attempt.pending = nil
             if committed {
                 await unlock()
+                let trips = attempt.trips
+                counters.withLock { $0.lastCommit = trips }
                 return .done(pending.commit)
             }
             // Not committed: the transaction runs again on what is there now.
@@ -185,7 +187,8 @@ extension PostgresStorage {
         do {
             _ = try await send(
                 SQL.write(
-                    table: table, key: attempt.key, bytes: change.bytes, keptKey: keptKey, backup: backup, commit: commitID,
+                    table: table, lockKey: attempt.lockKey, key: attempt.key, bytes: change.bytes, keptKey: keptKey,
+                    backup: backup, commit: commitID,
                     notification: Listener.payload(storage: identity, key: attempt.key)),
                 on: connection)
         } catch {
@@ -200,7 +203,8 @@ extension PostgresStorage {
             attempt.pending = (commitID, commit)
             throw error
         }
-        await unlock()
+        // The write let the lock go as it committed.
+        holding = false
         let trips = attempt.trips
         counters.withLock { $0.lastCommit = trips }
         return .done(commit)

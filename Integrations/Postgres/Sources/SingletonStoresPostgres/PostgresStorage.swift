@@ -30,10 +30,11 @@ import Synchronization
 /// `KEY~backup-vN` and `KEY~unreadable-…` or `KEY~corrupt-…`.
 ///
 /// ## How a transaction holds a key
-/// A transaction takes a session-level advisory lock named after the table and the key, reads the
-/// row, runs the body, writes the row and its notification in one statement that commits on its
-/// own, then lets the lock go: three round trips for an update, two for a body that changes
-/// nothing. A reader never waits: it reads the last committed row.
+/// A transaction takes a session-level advisory lock named after the table and the key (see
+/// ``lockKey(table:key:)``) and reads the row; the body runs; then one statement writes the row,
+/// sends the notification, lets the lock go and commits. The next holder of the key waits for
+/// that commit before it reads. An update is two round trips, and so is a body that changes
+/// nothing (lock and read, then let go). A reader never waits: it reads the last committed row.
 ///
 /// ## When the connection drops
 /// Nothing done before the write is lost by starting over. When the connection drops while the
@@ -149,7 +150,7 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     }
 
     /// Round trips to the server so far: of all calls, and of the last transaction that
-    /// committed a change (3 for an update that did not have to start over).
+    /// committed a change (2 for an update that did not have to start over).
     public var roundTrips: (total: Int, lastCommit: Int) {
         counters.withLock { ($0.total, $0.lastCommit) }
     }

@@ -4,13 +4,26 @@ import PostgresNIO
 /// The statements of a storage. The table's name is checked to be a plain identifier before it is
 /// written into one; every other value is a bound parameter.
 enum SQL {
-    static func function(table: String) -> String { "\(table)_lock_read_v1" }
+    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v2" }
+    static func writeFunction(table: String) -> String { "\(table)_write_v2" }
 
-    /// One statement, run once per storage: the table and the function that takes a key's lock
-    /// and then reads its row with a snapshot of its own (so that what it reads is what the last
-    /// holder of the lock committed), made when missing, by one session at a time.
+    /// XORed with a key's lock number, the number of the lock a write holds until it commits: the
+    /// next holder of the key waits for it, so that what it reads is that commit.
+    static let commitLockMask: Int64 = 0x5555_5555_5555_5555
+
+    /// One statement, run once per storage: the table, the function that takes a key's lock and
+    /// reads its row, and the function that writes it and lets the lock go, made when missing, by
+    /// one session at a time.
+    ///
+    /// A write lets the key's lock go inside the statement that commits, before the commit is
+    /// visible; it holds a second lock, of the transaction, that the commit itself releases. The
+    /// next holder of the key takes that one (shared) before it reads: it reads with a snapshot
+    /// taken after the commit. That makes an update two round trips: lock and read; write, notify,
+    /// let go and commit.
     static func setUp(table: String) -> String {
-        let function = function(table: table)
+        let lockAndRead = lockAndReadFunction(table: table)
+        let write = writeFunction(table: table)
+        let mask = commitLockMask
         return """
             DO $setup$
             BEGIN
@@ -21,8 +34,8 @@ enum SQL {
                 commits uuid[] NOT NULL DEFAULT '{}',
                 committed_at timestamptz NOT NULL DEFAULT now()
               );
-              IF to_regprocedure('\(function)(bigint,text,boolean,uuid)') IS NULL THEN
-                CREATE FUNCTION \(function)(lock_key bigint, doc_key text, wait boolean, commit_id uuid)
+              IF to_regprocedure('\(lockAndRead)(bigint,text,boolean,uuid)') IS NULL THEN
+                CREATE FUNCTION \(lockAndRead)(lock_key bigint, doc_key text, wait boolean, commit_id uuid)
                 RETURNS TABLE(locked boolean, document bytea, committed boolean)
                 LANGUAGE plpgsql VOLATILE AS $function$
                 BEGIN
@@ -32,11 +45,41 @@ enum SQL {
                     RETURN QUERY SELECT false, NULL::bytea, false;
                     RETURN;
                   END IF;
+                  -- The last holder's commit, if it is still being made.
+                  PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
                   RETURN QUERY SELECT true,
                     (SELECT d.document FROM \(table) d WHERE d.key = doc_key),
                     commit_id IS NOT NULL AND EXISTS (
                       SELECT 1 FROM \(table) d
                       WHERE (d.key = doc_key OR starts_with(d.key, doc_key || '~')) AND commit_id = ANY(d.commits));
+                END
+                $function$;
+              END IF;
+              IF to_regprocedure('\(write)(bigint,text,bytea,text,text,bytea,uuid,text,text)') IS NULL THEN
+                CREATE FUNCTION \(write)(
+                  lock_key bigint, doc_key text, doc bytea, kept_key text, backup_key text, backup bytea,
+                  commit_id uuid, channel text, payload text)
+                RETURNS void
+                LANGUAGE plpgsql VOLATILE AS $function$
+                BEGIN
+                  PERFORM pg_advisory_xact_lock(lock_key # \(mask));
+                  IF kept_key IS NOT NULL THEN
+                    INSERT INTO \(table) (key, document, commits)
+                      SELECT kept_key, d.document, ARRAY[commit_id] FROM \(table) d WHERE d.key = doc_key
+                      ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, commits = EXCLUDED.commits, committed_at = now();
+                  END IF;
+                  IF backup_key IS NOT NULL THEN
+                    INSERT INTO \(table) (key, document) VALUES (backup_key, backup) ON CONFLICT (key) DO NOTHING;
+                  END IF;
+                  IF doc IS NULL THEN
+                    DELETE FROM \(table) WHERE key = doc_key;
+                  ELSE
+                    INSERT INTO \(table) (key, document, commits) VALUES (doc_key, doc, ARRAY[commit_id])
+                      ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document,
+                        commits = (ARRAY[commit_id] || \(table).commits)[1:16], committed_at = now();
+                  END IF;
+                  PERFORM pg_notify(channel, payload);
+                  PERFORM pg_advisory_unlock(lock_key);
                 END
                 $function$;
               END IF;
@@ -58,7 +101,8 @@ enum SQL {
         binds.append(waits)
         binds.append(commit)
         return PostgresQuery(
-            unsafeSQL: "SELECT locked, document, committed FROM \(function(table: table))($1, $2, $3, $4)", binds: binds)
+            unsafeSQL: "SELECT locked, document, committed FROM \(lockAndReadFunction(table: table))($1, $2, $3, $4)",
+            binds: binds)
     }
 
     static func unlock(lockKey: Int64) -> PostgresQuery {
@@ -68,49 +112,24 @@ enum SQL {
     }
 
     /// A change as one statement that commits on its own: the document kept aside and the
-    /// backup first, then the new document (or its removal), and the notification, which the
-    /// server sends when the statement commits.
+    /// backup first, then the new document (or its removal), the notification (sent when the
+    /// statement commits), and the key's lock let go.
     static func write(
-        table: String, key: String, bytes: Data?, keptKey: String?, backup: (key: String, bytes: Data)?,
+        table: String, lockKey: Int64, key: String, bytes: Data?, keptKey: String?, backup: (key: String, bytes: Data)?,
         commit: UUID, notification: String
     ) -> PostgresQuery {
         var binds = PostgresBindings()
-        binds.append(key)  // $1
-        binds.append(commit)  // $2
-        binds.append(table)  // $3: the channel
-        binds.append(notification)  // $4
-        var parts: [String] = []
-        if let keptKey {
-            binds.append(keptKey)
-            parts.append(
-                """
-                kept AS (INSERT INTO \(table) (key, document, commits)
-                  SELECT $\(binds.count), d.document, ARRAY[$2::uuid] FROM \(table) d WHERE d.key = $1
-                  ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, commits = EXCLUDED.commits, committed_at = now())
-                """)
-        }
-        if let backup {
-            binds.append(backup.key)
-            binds.append(ByteBuffer(bytes: backup.bytes))
-            parts.append(
-                """
-                backup AS (INSERT INTO \(table) (key, document) VALUES ($\(binds.count - 1), $\(binds.count))
-                  ON CONFLICT (key) DO NOTHING)
-                """)
-        }
-        if let bytes {
-            binds.append(ByteBuffer(bytes: bytes))
-            parts.append(
-                """
-                written AS (INSERT INTO \(table) (key, document, commits) VALUES ($1, $\(binds.count), ARRAY[$2::uuid])
-                  ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document,
-                    commits = (ARRAY[$2::uuid] || \(table).commits)[1:16], committed_at = now())
-                """)
-        } else {
-            parts.append("removed AS (DELETE FROM \(table) WHERE key = $1)")
-        }
+        binds.append(lockKey)
+        binds.append(key)
+        binds.append(bytes.map { ByteBuffer(bytes: $0) })
+        binds.append(keptKey)
+        binds.append(backup?.key)
+        binds.append(backup.map { ByteBuffer(bytes: $0.bytes) })
+        binds.append(commit)
+        binds.append(table)
+        binds.append(notification)
         return PostgresQuery(
-            unsafeSQL: "WITH " + parts.joined(separator: ",\n") + "\nSELECT pg_notify($3, $4)", binds: binds)
+            unsafeSQL: "SELECT \(writeFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9)", binds: binds)
     }
 
     /// The lock of `key` in `table`: a 64-bit FNV-1a hash of both, the same on every machine. Two

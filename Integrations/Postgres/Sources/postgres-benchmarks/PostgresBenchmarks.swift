@@ -37,7 +37,8 @@ enum PostgresBenchmarks {
             switch arguments.first {
             case "update": try await UpdateLatency(url: url, count: count).run()
             case "contended": try await Contended(url: url, seconds: seconds).run()
-            case "contended-worker": try await Contended.worker(url: url, kind: arguments[1], table: arguments[2], seconds: seconds)
+            case "contended-worker":
+                try await Contended.worker(url: url, kind: arguments[1], table: arguments[2], seconds: seconds)
             case "follow": try await Follow(url: url, count: count).run()
             case "follow-worker": try await Follow.worker(url: url, kind: arguments[1], table: arguments[2])
             default:
@@ -109,7 +110,8 @@ struct UpdateLatency {
     func run() async throws {
         let table = freshTable("bench_update")
         try await withClients(url: url, table: table) { client, storage in
-            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_bare (id int PRIMARY KEY, n bigint NOT NULL)"))
+            _ = try await client.query(
+                PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_bare (id int PRIMARY KEY, n bigint NOT NULL)"))
             _ = try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table)_bare VALUES (1, 0)"))
             let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
             let clock = ContinuousClock()
@@ -153,7 +155,8 @@ struct Contended {
     func run() async throws {
         let table = freshTable("bench_contended")
         try await withClients(url: url, table: table) { client, _ in
-            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_bare (id int PRIMARY KEY, n bigint NOT NULL)"))
+            _ = try await client.query(
+                PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_bare (id int PRIMARY KEY, n bigint NOT NULL)"))
             _ = try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table)_bare VALUES (1, 0)"))
             var rates: [String: Double] = [:]
             for kind in ["store", "bare"] {
@@ -177,7 +180,9 @@ struct Contended {
             let store = rates["store"] ?? 0
             let bare = rates["bare"] ?? 0
             print("contended increments, 3 processes × \(seconds) s on one counter:")
-            print(String(format: "  store update: %.0f/s; bare UPDATE: %.0f/s; ratio %.2f×", store, bare, bare > 0 ? store / bare : 0))
+            print(
+                String(
+                    format: "  store update: %.0f/s; bare UPDATE: %.0f/s; ratio %.2f×", store, bare, bare > 0 ? store / bare : 0))
             _ = try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)_bare, \(table)"))
         }
     }
@@ -191,7 +196,8 @@ struct Contended {
                 if kind == "store" {
                     try await counter.update { $0 += 1 }
                 } else {
-                    _ = try await client.query(PostgresQuery(unsafeSQL: "UPDATE \(table)_bare SET n = n + 1 WHERE id = 1")).collect()
+                    _ = try await client.query(PostgresQuery(unsafeSQL: "UPDATE \(table)_bare SET n = n + 1 WHERE id = 1"))
+                        .collect()
                 }
                 done += 1
             }
@@ -257,10 +263,17 @@ struct Follow {
             }
             let store = results["store"] ?? []
             let bare = results["bare"] ?? []
-            print("follow, another process, \(count) changes each (after 10 to warm up), from the call that changes to the other process's line:")
-            print("  store (update, NOTIFY in its commit, the follower reads the row): p50 \(microseconds(percentile(store, 0.5))), p99 \(microseconds(percentile(store, 0.99)))")
-            print("  bare NOTIFY → LISTEN: p50 \(microseconds(percentile(bare, 0.5))), p99 \(microseconds(percentile(bare, 0.99)))")
-            print("  ratio: p50 \(ratio(percentile(store, 0.5), percentile(bare, 0.5))), p99 \(ratio(percentile(store, 0.99), percentile(bare, 0.99)))")
+            print(
+                "follow, another process, \(count) changes each (after 10 to warm up), from the call that changes to the other process's line:"
+            )
+            print(
+                "  store (update, NOTIFY in its commit, the follower reads the row): p50 \(microseconds(percentile(store, 0.5))), p99 \(microseconds(percentile(store, 0.99)))"
+            )
+            print(
+                "  bare NOTIFY → LISTEN: p50 \(microseconds(percentile(bare, 0.5))), p99 \(microseconds(percentile(bare, 0.99)))")
+            print(
+                "  ratio: p50 \(ratio(percentile(store, 0.5), percentile(bare, 0.5))), p99 \(ratio(percentile(store, 0.99), percentile(bare, 0.99)))"
+            )
             _ = try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(table)"))
         }
     }

@@ -1,0 +1,219 @@
+import Foundation
+import PostgresNIO
+import SingletonStores
+import SingletonStoresPostgres
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A connection cut while an update commits: the storage finds out, by the commit id, whether the
+/// commit was made, and neither loses the update nor makes it twice.
+@Suite(.enabled(if: TestDatabase.isAvailable, TestDatabase.skipReason))
+struct CommitOutcomeTests {
+    let table = TestDatabase.freshTable()
+
+    @Test(arguments: [CuttingProxy.Cut.beforeTheServerHasIt, .afterTheServerCommitted])
+    func aConnectionCutDuringTheWriteIsResolvedByTheCommitID(_ cut: CuttingProxy.Cut) async throws {
+        guard let url = TestDatabase.url, var components = URLComponents(string: url), let port = components.port else {
+            throw TestFailure("no URL")
+        }
+        let proxy = try CuttingProxy(serverPort: port)
+        defer { proxy.stop() }
+        components.port = proxy.port
+        let throughProxy = components.string ?? url
+        try await withRunningStorages(url: throughProxy, options: .init(table: table)) { storages in
+            let storage = storages[0]
+            let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
+            try await counter.set(10)
+            let runs = Mutex(0)
+            proxy.arm(cut, when: "_write_v2")
+            let result = try await counter.update { (count: inout Int) -> Int in
+                runs.withLock { $0 += 1 }
+                count += 1
+                return count
+            }
+            #expect(proxy.cuts == 1, "the proxy did not cut the write")
+            #expect(result == 11)
+            #expect(counter.value == 11)
+            // Committed: found and reported once; not committed: the body ran again.
+            #expect(runs.withLock { $0 } == (cut == .afterTheServerCommitted ? 1 : 2))
+            #expect(storage.roundTrips.lastCommit > 2)
+            let stored = try await storage.read("counter")
+            let text = stored.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+            #expect(text.contains("\"value\" : 11"), "stored: \(text)")
+        }
+    }
+}
+
+extension CommitOutcomeTests {
+    /// Cut after the commit, and the server out of reach until the storage gives up: the outcome
+    /// is unknown, and the store says so (`commitOutcomeUnknown`, demo-postgres's exit 75).
+    @Test func anOutcomeThatCantBeFoundOutIsReportedAsUnknown() async throws {
+        guard let url = TestDatabase.url, var components = URLComponents(string: url), let port = components.port else {
+            throw TestFailure("no URL")
+        }
+        let proxy = try CuttingProxy(serverPort: port)
+        defer { proxy.stop() }
+        components.port = proxy.port
+        let options = PostgresStorage.Options(table: table, reachTimeout: .seconds(2))
+        try await withRunningStorages(url: components.string, options: options) { storages in
+            let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
+            try await counter.set(10)
+            proxy.arm(.afterTheServerCommitted, when: "_write_v2", thenUnreachable: true)
+            do throws(StorageError) {
+                try await counter.update { $0 += 1 }
+                Issue.record("the update said it was done")
+            } catch {
+                guard case .commitOutcomeUnknown(let backend, let key, _) = error else {
+                    Issue.record("expected commitOutcomeUnknown, got \(error)")
+                    return
+                }
+                #expect(key == "counter")
+                #expect(backend.contains("127.0.0.1:\(proxy.port)"))
+            }
+        }
+        // It was committed: read directly from the server.
+        try await withRunningStorages(options: .init(table: table)) { storages in
+            let stored = try await storages[0].read("counter")
+            #expect(stored.map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("\"value\" : 11") == true)
+        }
+    }
+}
+
+/// A TCP proxy in front of the test server that cuts the connection carrying a statement once,
+/// before the server gets it or after the server answered it (its answer never reaches the client).
+final class CuttingProxy: @unchecked Sendable {
+    enum Cut: Sendable, CustomTestStringConvertible {
+        case beforeTheServerHasIt
+        case afterTheServerCommitted
+        var testDescription: String { self == .beforeTheServerHasIt ? "before the server has it" : "after the server committed" }
+    }
+
+    struct State {
+        var armed: (cut: Cut, marker: [UInt8])?
+        var cuts = 0
+        var sockets: [Int32] = []
+        var stopped = false
+        /// After its cut, the proxy turns every new connection away: the server is out of reach.
+        var unreachableAfterCut = false
+    }
+
+    let listener: Int32
+    let port: Int
+    let serverPort: Int
+    let state = Mutex(State())
+
+    init(serverPort: Int) throws {
+        self.serverPort = serverPort
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 64) == 0 else { throw TestFailure("the proxy could not listen") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        self.listener = listener
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    var cuts: Int { state.withLock { $0.cuts } }
+
+    func arm(_ cut: Cut, when marker: String, thenUnreachable: Bool = false) {
+        state.withLock {
+            $0.armed = (cut, Array(marker.utf8))
+            $0.unreachableAfterCut = thenUnreachable
+        }
+    }
+
+    func stop() {
+        let sockets = state.withLock { state -> [Int32] in
+            state.stopped = true
+            return state.sockets
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            if state.withLock({ $0.unreachableAfterCut && $0.cuts > 0 }) {
+                close(client)
+                continue
+            }
+            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(serverPort).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard connected == 0 else {
+                close(client)
+                close(server)
+                continue
+            }
+            state.withLock { $0.sockets += [client, server] }
+            let cutAfterReply = Shared(false)
+            Thread.detachNewThread { [self] in pump(from: client, to: server, cutAfterReply: cutAfterReply, upstream: true) }
+            Thread.detachNewThread { [self] in pump(from: server, to: client, cutAfterReply: cutAfterReply, upstream: false) }
+        }
+    }
+
+    private func pump(from source: Int32, to destination: Int32, cutAfterReply: Shared<Bool>, upstream: Bool) {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            let chunk = Array(buffer[0..<count])
+            if upstream {
+                let cut = state.withLock { state -> Cut? in
+                    guard let armed = state.armed, Self.contains(chunk, armed.marker) else { return nil }
+                    state.armed = nil
+                    state.cuts += 1
+                    return armed.cut
+                }
+                if cut == .beforeTheServerHasIt { break }
+                if cut == .afterTheServerCommitted { cutAfterReply.withLock { $0 = true } }
+            } else if cutAfterReply.withLock({ $0 }) {
+                break
+            }
+            var sent = 0
+            while sent < count {
+                let written = chunk.withUnsafeBytes { bytes -> Int in
+                    guard let base = bytes.baseAddress else { return -1 }
+                    return send(destination, base + sent, count - sent, Int32(MSG_NOSIGNAL))
+                }
+                guard written > 0 else { break }
+                sent += written
+            }
+        }
+        shutdown(source, Int32(SHUT_RDWR))
+        shutdown(destination, Int32(SHUT_RDWR))
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if Array(haystack[start..<(start + needle.count)]) == needle { return true }
+        }
+        return false
+    }
+}
