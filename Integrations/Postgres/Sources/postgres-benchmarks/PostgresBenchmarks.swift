@@ -117,6 +117,7 @@ struct UpdateLatency {
             let clock = ContinuousClock()
             var ours: [Duration] = []
             var bare: [Duration] = []
+            var select: [Duration] = []
             var trips = 0
             // Interleaved, so that both see the same machine.
             for round in 0..<(count + 20) {
@@ -128,9 +129,13 @@ struct UpdateLatency {
                 let bareStart = clock.now
                 _ = try await client.query(PostgresQuery(unsafeSQL: "UPDATE \(table)_bare SET n = n + 1 WHERE id = 1")).collect()
                 let theirs = clock.now - bareStart
+                let selectStart = clock.now
+                _ = try await client.query("SELECT 1").collect()
+                let one = clock.now - selectStart
                 if round >= 20 {
                     ours.append(mine)
                     bare.append(theirs)
+                    select.append(one)
                     trips += tripsNow
                 }
             }
@@ -142,6 +147,9 @@ struct UpdateLatency {
             )
             print("  bare UPDATE … SET n = n + 1: 1 round trip, p50 \(microseconds(p50.1)), p99 \(microseconds(p99.1))")
             print("  ratio: p50 \(ratio(p50.0, p50.1)), p99 \(ratio(p99.0, p99.1))")
+            print(
+                "  a round trip that commits nothing (SELECT 1): p50 \(microseconds(percentile(select, 0.5))), "
+                    + "p99 \(microseconds(percentile(select, 0.99)))")
             _ = try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)_bare, \(table)"))
         }
     }
