@@ -50,6 +50,9 @@ let package = Package(
                 .product(name: "SingletonStores", package: "SingletonStores"),
                 .product(name: "SingletonStoresTesting", package: "SingletonStores"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The article's ServiceGroup example (ArticleSnippets.swift).
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
     ],
     swiftLanguageModes: [.v6]
