@@ -147,7 +147,7 @@ extension PostgresStorage {
     /// Runs `body` on a connection, again on a new one after a connection was lost, until
     /// ``Options/reachTimeout``; for calls that change nothing on the server.
     func reaching<R>(_ body: (PostgresConnection) async throws -> R) async throws(StorageError) -> R {
-        let deadline = ContinuousClock.now + options.reachTimeout - .seconds(1)
+        let deadline = ContinuousClock.now + options.reachTimeout - probeReserve
         var lastReason = "no connection was made"
         var pause = Duration.milliseconds(20)
         while true {
@@ -157,6 +157,7 @@ extension PostgresStorage {
             } catch let error as StorageError {
                 throw error
             } catch is LeaseTimedOut {
+                guard runState.withLock({ $0 }) else { throw stoppedError() }
                 if lastReason == "no connection was made" { lastReason = await probe() }
                 throw unreachable(lastReason, within: options.reachTimeout)
             } catch {
@@ -175,13 +176,16 @@ extension PostgresStorage {
         }
     }
 
+    /// The part of ``Options/reachTimeout`` kept for ``probe()``: a second, or a quarter of it.
+    var probeReserve: Duration { min(.seconds(1), options.reachTimeout / 4) }
+
     /// Why no connection is made, found by one connection of its own made without the pool
     /// (which keeps its failures to itself), waiting at most a second.
     func probe() async -> String {
         guard let host = endpoint.hostForProbe else { return "no connection was made" }
         var configuration = PostgresConnection.Configuration(
             host: host, port: endpoint.port, username: username, password: password, database: endpoint.database, tls: .disable)
-        configuration.options.connectTimeout = .seconds(1)
+        configuration.options.connectTimeout = .init(probeReserve)
         do {
             let connection = try await PostgresConnection.connect(
                 configuration: configuration, id: 0, logger: Logger(label: "probe", factory: { _ in SwiftLogNoOpLogHandler() }))

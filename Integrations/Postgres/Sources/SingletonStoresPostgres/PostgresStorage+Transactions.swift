@@ -4,7 +4,7 @@ import SingletonStores
 
 extension PostgresStorage {
     /// The last committed bytes of the document under `key`, in one round trip: it never waits
-    /// for a writer. See ``AsyncStoreStorage/read(_:)``.
+    /// for a writer. See `AsyncStoreStorage.read`.
     public func read(_ key: String) async throws(StorageError) -> StoredBytes? {
         let key = try Self.validKey(key)
         let table = endpoint.table
@@ -21,11 +21,11 @@ extension PostgresStorage {
 
     /// Runs `body` on the document under `key` while holding the key's lock on the server —
     /// against every process and machine that uses the table — and commits what it decided. See
-    /// ``AsyncStoreStorage/transaction(_:waits:_:)``.
+    /// `AsyncStoreStorage.transaction`.
     ///
     /// With `waits: false` it returns `nil` at once when another writer holds the key; with
     /// `waits: true` it waits in the server up to ``Options/lockTimeout``, then throws
-    /// ``StorageError/lockTimedOut(file:holder:waited:)``. A connection lost before the write is
+    /// `StorageError.lockTimedOut`. A connection lost before the write is
     /// made again and the transaction started over; one lost during the write is resolved by
     /// the commit id (see ``PostgresStorage``).
     public func transaction<Result>(
@@ -34,7 +34,7 @@ extension PostgresStorage {
         _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
     ) async throws(StorageError) -> DocumentCommit<Result>? {
         let key = try Self.validKey(key)
-        let deadline = ContinuousClock.now + options.reachTimeout - .seconds(1)
+        let deadline = ContinuousClock.now + options.reachTimeout - probeReserve
         var attempt = Attempt<Result>(key: key, lockKey: SQL.lockKey(table: endpoint.table, key: key), waits: waits)
         var pause = Duration.milliseconds(20)
         while true {
@@ -50,6 +50,7 @@ extension PostgresStorage {
             } catch let error as StorageError {
                 throw error
             } catch is LeaseTimedOut {
+                if !runState.withLock({ $0 }), attempt.pending == nil { throw stoppedError() }
                 if attempt.lastReason == "no connection was made" { attempt.lastReason = await probe() }
                 throw attempt.giveUp(self)
             } catch {

@@ -25,7 +25,8 @@ import Synchronization
 ///
 /// ## What it keeps
 /// One table (``Options/table``, made on first use when missing): a row per key — the document's
-/// bytes, the ids of its last 16 commits and the time of the last one. Backups taken before a
+/// bytes and the time of its last commit — and beside it `TABLE_commits`, the id of every commit
+/// of the last hour. Backups taken before a
 /// migration and documents set aside because they could not be used are rows too, under keys
 /// `KEY~backup-vN` and `KEY~unreadable-…` or `KEY~corrupt-…`.
 ///
@@ -41,7 +42,7 @@ import Synchronization
 /// write commits, the storage connects again, waits for the key's lock (which the server lets go
 /// only once the old session has ended) and looks for its commit id in the row: found, the
 /// transaction is done; not found, it runs again. Only when the database stays out of reach for
-/// ``Options/reachTimeout`` does it throw ``StorageError/commitOutcomeUnknown(backend:key:reason:)``.
+/// ``Options/reachTimeout`` does it throw `StorageError.commitOutcomeUnknown`.
 public final class PostgresStorage: AsyncStoreStorage, Service {
     /// How the storage uses its database, beyond the connection.
     public struct Options: Sendable {
@@ -49,10 +50,10 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         /// letter or an underscore, at most 48 characters. Made on first use when missing.
         public var table: String
         /// How long a transaction that waits for a key held by another writer waits, at most,
-        /// before it throws ``StorageError/lockTimedOut(file:holder:waited:)``. 1 ms to 1 hour.
+        /// before it throws `StorageError.lockTimedOut`. 1 ms to 1 hour.
         public var lockTimeout: Duration
         /// How long a call tries to reach the database (connecting again after a drop) before it
-        /// throws ``StorageError/backendUnreachable(backend:reason:)``. 100 ms to 1 hour.
+        /// throws `StorageError.backendUnreachable`. 100 ms to 1 hour.
         public var reachTimeout: Duration
 
         /// Options with the given values; the defaults suit most services.
@@ -83,7 +84,7 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
 
     /// A storage on the database `configuration` reaches (its TLS settings included).
     ///
-    /// - Throws: ``StorageError/invalidKey(_:reason:)`` naming the table when ``Options/table``
+    /// - Throws: `StorageError.invalidKey` naming the table when ``Options/table``
     ///   is not a plain identifier, or `backendUnreachable` when a timeout is out of range.
     public init(
         configuration: PostgresClient.Configuration, options: Options = Options(),

@@ -4,8 +4,9 @@ import PostgresNIO
 /// The statements of a storage. The table's name is checked to be a plain identifier before it is
 /// written into one; every other value is a bound parameter.
 enum SQL {
-    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v2" }
-    static func writeFunction(table: String) -> String { "\(table)_write_v2" }
+    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v3" }
+    static func writeFunction(table: String) -> String { "\(table)_write_v3" }
+    static func commitsTable(table: String) -> String { "\(table)_commits" }
 
     /// XORed with a key's lock number, the number of the lock a write holds until it commits: the
     /// next holder of the key waits for it, so that what it reads is that commit.
@@ -24,6 +25,7 @@ enum SQL {
         let lockAndRead = lockAndReadFunction(table: table)
         let write = writeFunction(table: table)
         let mask = commitLockMask
+        let commits = commitsTable(table: table)
         return """
             DO $setup$
             BEGIN
@@ -31,11 +33,15 @@ enum SQL {
               CREATE TABLE IF NOT EXISTS \(table) (
                 key text PRIMARY KEY,
                 document bytea NOT NULL,
-                commits uuid[] NOT NULL DEFAULT '{}',
+                committed_at timestamptz NOT NULL DEFAULT now()
+              );
+              CREATE TABLE IF NOT EXISTS \(commits) (
+                commit_id uuid PRIMARY KEY,
+                key text NOT NULL,
                 committed_at timestamptz NOT NULL DEFAULT now()
               );
               IF to_regprocedure('\(lockAndRead)(bigint,text,boolean,uuid)') IS NULL THEN
-                CREATE FUNCTION \(lockAndRead)(lock_key bigint, doc_key text, wait boolean, commit_id uuid)
+                CREATE FUNCTION \(lockAndRead)(lock_key bigint, doc_key text, wait boolean, lock_commit_id uuid)
                 RETURNS TABLE(locked boolean, document bytea, committed boolean)
                 LANGUAGE plpgsql VOLATILE AS $function$
                 BEGIN
@@ -49,24 +55,22 @@ enum SQL {
                   PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
                   RETURN QUERY SELECT true,
                     (SELECT d.document FROM \(table) d WHERE d.key = doc_key),
-                    commit_id IS NOT NULL AND EXISTS (
-                      SELECT 1 FROM \(table) d
-                      WHERE (d.key = doc_key OR starts_with(d.key, doc_key || '~')) AND commit_id = ANY(d.commits));
+                    lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id);
                 END
                 $function$;
               END IF;
               IF to_regprocedure('\(write)(bigint,text,bytea,text,text,bytea,uuid,text,text)') IS NULL THEN
                 CREATE FUNCTION \(write)(
                   lock_key bigint, doc_key text, doc bytea, kept_key text, backup_key text, backup bytea,
-                  commit_id uuid, channel text, payload text)
+                  write_commit_id uuid, channel text, payload text)
                 RETURNS void
                 LANGUAGE plpgsql VOLATILE AS $function$
                 BEGIN
                   PERFORM pg_advisory_xact_lock(lock_key # \(mask));
                   IF kept_key IS NOT NULL THEN
-                    INSERT INTO \(table) (key, document, commits)
-                      SELECT kept_key, d.document, ARRAY[commit_id] FROM \(table) d WHERE d.key = doc_key
-                      ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, commits = EXCLUDED.commits, committed_at = now();
+                    INSERT INTO \(table) (key, document)
+                      SELECT kept_key, d.document FROM \(table) d WHERE d.key = doc_key
+                      ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
                   END IF;
                   IF backup_key IS NOT NULL THEN
                     INSERT INTO \(table) (key, document) VALUES (backup_key, backup) ON CONFLICT (key) DO NOTHING;
@@ -74,9 +78,14 @@ enum SQL {
                   IF doc IS NULL THEN
                     DELETE FROM \(table) WHERE key = doc_key;
                   ELSE
-                    INSERT INTO \(table) (key, document, commits) VALUES (doc_key, doc, ARRAY[commit_id])
-                      ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document,
-                        commits = (ARRAY[commit_id] || \(table).commits)[1:16], committed_at = now();
+                    INSERT INTO \(table) (key, document) VALUES (doc_key, doc)
+                      ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
+                  END IF;
+                  -- The commit's id, by which a writer that lost its connection finds out that it
+                  -- committed; kept for an hour, the longest a storage tries to find out.
+                  INSERT INTO \(commits) (commit_id, key) VALUES (write_commit_id, doc_key);
+                  IF random() < 0.001 THEN
+                    DELETE FROM \(commits) WHERE committed_at < now() - interval '65 minutes';
                   END IF;
                   PERFORM pg_notify(channel, payload);
                   PERFORM pg_advisory_unlock(lock_key);

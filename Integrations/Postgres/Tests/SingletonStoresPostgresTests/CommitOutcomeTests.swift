@@ -31,7 +31,7 @@ struct CommitOutcomeTests {
             let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
             try await counter.set(10)
             let runs = Mutex(0)
-            proxy.arm(cut, when: "_write_v2")
+            proxy.arm(cut, when: "_write_v3")
             let result = try await counter.update { (count: inout Int) -> Int in
                 runs.withLock { $0 += 1 }
                 count += 1
@@ -64,7 +64,7 @@ extension CommitOutcomeTests {
         try await withRunningStorages(url: components.string, options: options) { storages in
             let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
             try await counter.set(10)
-            proxy.arm(.afterTheServerCommitted, when: "_write_v2", thenUnreachable: true)
+            proxy.arm(.afterTheServerCommitted, when: "_write_v3", thenUnreachable: true)
             do throws(StorageError) {
                 try await counter.update { $0 += 1 }
                 Issue.record("the update said it was done")

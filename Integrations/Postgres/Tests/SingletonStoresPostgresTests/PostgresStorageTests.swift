@@ -96,7 +96,7 @@ struct PostgresStorageTests {
         try await withRunningStorages(options: options) { storages in
             try await withRawConnection { connection in
                 let sql =
-                    "CREATE TABLE IF NOT EXISTS \(table) (key text PRIMARY KEY, document bytea NOT NULL, commits uuid[] NOT NULL DEFAULT '{}', committed_at timestamptz NOT NULL DEFAULT now())"
+                    "CREATE TABLE IF NOT EXISTS \(table) (key text PRIMARY KEY, document bytea NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())"
                 _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).collect()
                 _ = try await connection.query(
                     PostgresQuery(unsafeSQL: "INSERT INTO \(table) (key, document) VALUES ('visits', '\\x7b6e6f74'::bytea)"),
@@ -198,6 +198,17 @@ struct PostgresStorageTests {
                 #expect(worst <= .milliseconds(50))
             }
             #expect(counter.value == 8)
+        }
+    }
+
+    @Test func aStorageThatIsNotRunningSaysSo() async throws {
+        let storage = try PostgresStorage(
+            url: TestDatabase.url ?? "", options: .init(table: table, reachTimeout: .milliseconds(500)))
+        do throws(StorageError) {
+            _ = try await storage.read("visits")
+            Issue.record("a storage that does not run read")
+        } catch {
+            #expect(error.description.contains("run()"), "\(error)")
         }
     }
 
