@@ -5,7 +5,12 @@ import SingletonStoresPostgres
 import Testing
 
 /// demo-postgres as users run it: several processes on one database.
-@Suite(.enabled(if: TestDatabase.isAvailable, TestDatabase.skipReason))
+///
+/// One test at a time: Foundation learns that a child ended when a socket the child inherited
+/// closes, and a child started by another test at the same moment may inherit that socket too
+/// and hold it for as long as it runs (a `flags watch`, say), so that the first test would wait
+/// for the second's child.
+@Suite(.serialized, .enabled(if: TestDatabase.isAvailable, TestDatabase.skipReason))
 struct DemoPostgresTests {
     let table = TestDatabase.freshTable()
 
@@ -119,10 +124,7 @@ struct Boost: Codable, Sendable, Equatable {
 }
 
 /// The tests that restart or cut off the server, each on a server of its own.
-@Suite(.enabled(if: TestDatabase.isAvailable, TestDatabase.skipReason))
-struct DemoPostgresRestartTests {
-    let table = TestDatabase.freshTable()
-
+extension DemoPostgresTests {
     @Test func aServerRestartedDuringIncrementsLosesNoneAndCountsNoneTwice() async throws {
         let server = try await OwnServer.start()
         do {
@@ -137,7 +139,7 @@ struct DemoPostgresRestartTests {
             var startedOver = 0
             for run in runs {
                 let finished = await run.finished()
-                DemoPostgresTests.expectNoPassword(in: finished.output + finished.errors, of: server.url)
+                Self.expectNoPassword(in: finished.output + finished.errors, of: server.url)
                 #expect(finished.status != 75, "an outcome stayed unknown: \(finished)")
                 let last = finished.lines.last { $0.hasPrefix("acknowledged ") }
                 acknowledged += last.flatMap { Int($0.dropFirst("acknowledged ".count)) } ?? 0

@@ -146,7 +146,10 @@ enum Demo {
             }
             process.terminationHandler = { process in
                 let status = process.terminationStatus
-                group.notify(queue: .global()) {
+                // Its output to the end, but not waiting more than 2 s for the pipes to close: a
+                // process started by another test at the same moment may hold them open as well.
+                DispatchQueue.global().async {
+                    _ = group.wait(timeout: .now() + 2)
                     endStream.continuation.yield(status)
                     endStream.continuation.finish()
                 }
