@@ -98,7 +98,19 @@ struct Command {
             )
         }
         var command = Command(action: action, url: url, showsRoundTrips: roundTrips)
-        if let table { command.table = table }
+        if let table {
+            let scalars = table.unicodeScalars
+            let valid =
+                (1...48).contains(scalars.count)
+                && scalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") }
+                && !(scalars.first.map { CharacterSet.decimalDigits.contains($0) } ?? true)
+            guard valid else {
+                throw UsageError(
+                    message:
+                        "--table takes 1 to 48 letters, digits and underscores, not starting with a digit; got \(shown(table))")
+            }
+            command.table = table
+        }
         return command
     }
 

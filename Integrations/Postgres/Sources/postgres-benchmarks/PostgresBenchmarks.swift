@@ -102,6 +102,12 @@ func say(_ line: String) {
 
 func freshTable(_ prefix: String) -> String { prefix + "_" + UUID().uuidString.prefix(8).lowercased() }
 
+/// The counter the bare statements increment: one row of `TABLE_bare`.
+func makeBareCounter(_ client: PostgresClient, table: String) async throws {
+    _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_bare (id int PRIMARY KEY, n bigint NOT NULL)"))
+    _ = try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table)_bare VALUES (1, 0)"))
+}
+
 /// One process: `ValueStore`-style update on the storage against `UPDATE … SET n = n + 1`.
 struct UpdateLatency {
     let url: String
@@ -110,9 +116,7 @@ struct UpdateLatency {
     func run() async throws {
         let table = freshTable("bench_update")
         try await withClients(url: url, table: table) { client, storage in
-            _ = try await client.query(
-                PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_bare (id int PRIMARY KEY, n bigint NOT NULL)"))
-            _ = try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table)_bare VALUES (1, 0)"))
+            try await makeBareCounter(client, table: table)
             let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
             let clock = ContinuousClock()
             var ours: [Duration] = []
@@ -163,9 +167,7 @@ struct Contended {
     func run() async throws {
         let table = freshTable("bench_contended")
         try await withClients(url: url, table: table) { client, _ in
-            _ = try await client.query(
-                PostgresQuery(unsafeSQL: "CREATE TABLE \(table)_bare (id int PRIMARY KEY, n bigint NOT NULL)"))
-            _ = try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table)_bare VALUES (1, 0)"))
+            try await makeBareCounter(client, table: table)
             var rates: [String: Double] = [:]
             for kind in ["store", "bare"] {
                 let processes = try (0..<3).map { _ in

@@ -81,6 +81,10 @@ struct DemoPostgresTests {
             #expect(run.status == 64, "\(arguments): \(run)")
             #expect(!run.errors.contains("\u{1b}"), "a control character was printed as is")
         }
+        // A table name that is not a plain identifier is refused before anything is connected.
+        let badTable = try await Demo.run(["counter", "show"], table: "x;drop table y")
+        #expect(badTable.status == 64, "\(badTable)")
+        #expect(badTable.errors.contains("--table takes"), "\(badTable)")
     }
 
     /// A boost started and stopped by another process is shown by `boost watch` within 50 ms (p99).
