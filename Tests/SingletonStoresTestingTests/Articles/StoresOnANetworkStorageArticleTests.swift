@@ -53,7 +53,7 @@ struct RowTable: Sendable {
     }
 }
 
-// Article "StoresOnANetworkStorage" snippet 2: begin
+// Article "StoresOnANetworkStorage" snippet 3: begin
 struct TableStorage: AsyncStoreStorage {
     let table: RowTable  // your database client: rows of bytes by key, and row locks
 
@@ -83,7 +83,7 @@ struct TableStorage: AsyncStoreStorage {
         return StorageWatch(mechanism: { .polling(interval: .zero) }, stop: { listener.cancel() })
     }
 }
-// Article "StoresOnANetworkStorage" snippet 2: end
+// Article "StoresOnANetworkStorage" snippet 3: end
 
 @Suite("The article on stores on a network storage")
 struct StoresOnANetworkStorageArticleTests {
@@ -101,9 +101,22 @@ try await flags.update { $0.newCheckout.toggle() }        // under the row's loc
         #expect(flags.value.newCheckout)
     }
 
-    // Article "StoresOnANetworkStorage" snippet 3: begin
+    @Test func theCountdownExample() async throws {
+        let storage = TableStorage(table: RowTable(name: "article \(UUID())"))
+        // Article "StoresOnANetworkStorage" snippet 2: begin
+let boost = try await SharedCountdownStore(key: "boost", storage: storage)
+try await boost.startIfIdle(duration: .seconds(30 * 60))  // one start wins, on any machine
+let token = boost.observe { seconds in
+    print("boost: \(seconds.formatted(.countdown))")       // here, and on every other instance
+}
+        // Article "StoresOnANetworkStorage" snippet 2: end
+        #expect(boost.remainingSeconds == 1_800)
+        token.cancel()
+    }
+
+    // Article "StoresOnANetworkStorage" snippet 4: begin
 @Test func myTableStorageKeepsItsPromises() async throws {
     try await StorageConformance.check { TableStorage(table: RowTable(name: "stores on the test server")) }
 }
-    // Article "StoresOnANetworkStorage" snippet 3: end
+    // Article "StoresOnANetworkStorage" snippet 4: end
 }

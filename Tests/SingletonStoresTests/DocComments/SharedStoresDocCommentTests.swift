@@ -54,3 +54,17 @@ try await wallet.update { (balance: inout Int) throws(WalletError) in
 // Doc "SingletonStores/Core/SharedValueStore.swift" snippet 2: end
     #expect(wallet.value == 6)
 }
+
+@Test func sharedCountdownStoreExample() async throws {
+    let storage = TestNetworkStorage(server: TestServer())
+// Doc "SingletonStores/Countdown/SharedCountdownStore.swift" snippet 1: begin
+let boost = try await SharedCountdownStore(key: "boost", storage: storage)
+try await boost.start(duration: .seconds(30 * 60))   // every instance shows it now
+let token = boost.observe { seconds in
+    print(seconds.formatted(.countdown))              // "29:59", "29:58", …
+}
+let shown = boost.remainingSeconds                    // from memory, never waits
+// Doc "SingletonStores/Countdown/SharedCountdownStore.swift" snippet 1: end
+    #expect(shown == 1_800)
+    token.cancel()
+}

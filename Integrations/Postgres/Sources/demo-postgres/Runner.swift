@@ -8,16 +8,8 @@ enum WalletError: StoreFailure {
     case storage(StorageError)
 }
 
-/// The boost every instance shows: when it ends, on the wall clock of the machine that started it.
-struct Boost: Codable, Sendable, Equatable {
-    var endsAt: Date?
-
-    func remainingSeconds(at now: Date) -> Int {
-        guard let endsAt else { return 0 }
-        let left = endsAt.timeIntervalSince(now)
-        return left > 0 ? Int(left.rounded(.up)) : 0
-    }
-
+/// How the boost is shown: the time it has left, or that it is not running.
+enum Boost {
     static func shown(_ seconds: Int) -> String {
         seconds == 0 ? "not running" : String(format: "%d:%02d left", seconds / 60, seconds % 60)
     }
@@ -112,19 +104,18 @@ enum Runner {
                 say(shown(flags.value))
                 for await change in changes { say(shown(change.new)) }
             case .boostStart(let seconds):
-                let boost = try await SharedValueStore(key: "boost", default: Boost(), storage: storage, follows: false)
-                let now = Date()
-                try await boost.update { $0.endsAt = now.addingTimeInterval(TimeInterval(seconds)) }
-                say("boost started: " + Boost.shown(boost.value.remainingSeconds(at: now)) + trips(command, storage))
+                let boost = try await SharedCountdownStore(key: "boost", storage: storage, follows: false)
+                try await boost.start(duration: .seconds(seconds))
+                say("boost started: " + Boost.shown(boost.remainingSeconds) + trips(command, storage))
             case .boostStop:
-                let boost = try await SharedValueStore(key: "boost", default: Boost(), storage: storage, follows: false)
-                try await boost.update { $0.endsAt = nil }
+                let boost = try await SharedCountdownStore(key: "boost", storage: storage, follows: false)
+                try await boost.stop()
                 say("boost stopped" + trips(command, storage))
             case .boostStatus:
-                let boost = try await SharedValueStore(key: "boost", default: Boost(), storage: storage, follows: false)
-                say("boost " + Boost.shown(boost.value.remainingSeconds(at: Date())))
+                let boost = try await SharedCountdownStore(key: "boost", storage: storage, follows: false)
+                say("boost " + Boost.shown(boost.remainingSeconds))
             case .boostWatch:
-                let boost = try await SharedValueStore(key: "boost", default: Boost(), storage: storage)
+                let boost = try await SharedCountdownStore(key: "boost", storage: storage)
                 await BoostWatch(store: boost).run()
             }
             return 0
@@ -158,39 +149,24 @@ enum Runner {
     }
 }
 
-/// A live countdown of the boost: a line when a second passes or the boost changes.
+/// A live countdown of the boost: a line when the shown second changes, here or on another
+/// machine, until the task is cancelled.
 struct BoostWatch {
-    let store: SharedValueStore<Boost>
+    let store: SharedCountdownStore
 
     func run() async {
-        let changes = store.changes(buffering: .newest(1))
-        let wakes = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let store = store
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await _ in changes { wakes.continuation.yield() }
-                wakes.continuation.finish()
-            }
-            group.addTask {
-                while !Task.isCancelled {
-                    // Wake at the next whole second of what is left.
-                    let now = Date()
-                    let fraction = store.value.endsAt.map { $0.timeIntervalSince(now).truncatingRemainder(dividingBy: 1) } ?? 1
-                    let pause = fraction > 0.001 ? fraction : 1
-                    try? await Task.sleep(for: .milliseconds(Int(pause * 1000) + 1))
-                    wakes.continuation.yield()
-                }
-            }
+        let (lines, next) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+        next.yield("boost " + Boost.shown(store.remainingSeconds))
+        let token = store.observe { seconds in next.yield("boost " + Boost.shown(seconds)) }
+        await withTaskCancellationHandler {
             var shownLine = ""
-            wakes.continuation.yield()
-            for await _ in wakes.stream {
-                let line = "boost " + Boost.shown(store.value.remainingSeconds(at: Date()))
-                if line != shownLine {
-                    shownLine = line
-                    Runner.say(line)
-                }
+            for await line in lines where line != shownLine {
+                shownLine = line
+                Runner.say(line)
             }
-            group.cancelAll()
+        } onCancel: {
+            next.finish()
         }
+        token.cancel()
     }
 }

@@ -87,6 +87,21 @@ struct DemoPostgresTests {
         #expect(badTable.errors.contains("--table takes"), "\(badTable)")
     }
 
+    /// A boost started in one process is the boost of every other: `boost status` shows its time
+    /// left until it is stopped.
+    @Test func aBoostStartedInOneProcessIsShownByAnother() async throws {
+        let started = try await demo(["boost", "start", "--seconds", "90"])
+        #expect(started.status == 0, "\(started)")
+        #expect(started.lines.last == "boost started: 1:30 left", "\(started)")
+        let status = try await demo(["boost", "status"])
+        #expect(status.status == 0, "\(status)")
+        #expect(["boost 1:30 left", "boost 1:29 left", "boost 1:28 left"].contains(status.lines.last ?? ""), "\(status)")
+        let stopped = try await demo(["boost", "stop"])
+        #expect(stopped.lines.last == "boost stopped", "\(stopped)")
+        let after = try await demo(["boost", "status"])
+        #expect(after.lines.last == "boost not running", "\(after)")
+    }
+
     /// A boost started and stopped by another process is shown by `boost watch` within 50 ms (p99).
     @Test func aBoostWatchFollowsStartsAndStopsOfAnotherProcess() async throws {
         let watch = try Demo.Running(["boost", "watch"], url: TestDatabase.url, table: table)
@@ -94,11 +109,11 @@ struct DemoPostgresTests {
         #expect(await watch.line { $0 == "boost not running" } != nil)
         var delays: [Duration] = []
         try await withRunningStorages(options: .init(table: table)) { storages in
-            let boost = try await SharedValueStore(key: "boost", default: Boost(), storage: storages[0], follows: false)
+            let boost = try await SharedCountdownStore(key: "boost", storage: storages[0], follows: false)
             try await Task.sleep(for: .milliseconds(200))
             for _ in 0..<50 {
                 let started = ContinuousClock.now
-                try await boost.update { $0.endsAt = Date().addingTimeInterval(600) }
+                try await boost.start(duration: .seconds(600))
                 guard let shown = await watch.line(where: { $0.hasPrefix("boost 10:00 left") || $0.hasPrefix("boost 9:59 left") })
                 else {
                     Issue.record("the watch did not show the start")
@@ -106,7 +121,7 @@ struct DemoPostgresTests {
                 }
                 delays.append(shown.at - started)
                 let stopped = ContinuousClock.now
-                try await boost.update { $0.endsAt = nil }
+                try await boost.stop()
                 guard let gone = await watch.line(where: { $0 == "boost not running" }) else {
                     Issue.record("the watch did not show the stop")
                     return
@@ -120,11 +135,6 @@ struct DemoPostgresTests {
         print("boost watch: \(sorted.count) changes followed, p50 \(p50), p99 \(p99), worst \(sorted.last ?? .zero)")
         #expect(p99 <= .milliseconds(50))
     }
-}
-
-/// The boost of demo-postgres, as it is stored (the same type name: a document names its type).
-struct Boost: Codable, Sendable, Equatable {
-    var endsAt: Date?
 }
 
 /// The tests that restart or cut off the server, each on a server of its own.

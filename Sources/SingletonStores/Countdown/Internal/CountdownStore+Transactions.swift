@@ -99,7 +99,7 @@ extension CountdownStore {
             state.phase
             ?? CountdownState.phase(of: state.record, at: timer.now, wallClock: wallClock, bootClock: bootClock)
         let wasPaused = timer.isPaused
-        move(to: target)
+        timer.move(to: target)
         let isPaused = timer.isPaused
         guard isPaused != wasPaused else { return }
         announce(\.isPaused)
@@ -108,31 +108,33 @@ extension CountdownStore {
         guard posting, isPaused || timer.isRunning else { return }
         pauses.post(isPaused, center: center)
     }
+}
 
+extension CountdownTimer {
     /// Moves the countdown to `target` with the fewest changes: a new deadline is an extension
     /// (no end is reported for it), a stop reports the end once.
-    private func move(to target: CountdownState.Phase) {
+    func move(to target: CountdownState.Phase) {
         switch target {
         case .idle:
-            timer.stop()
+            stop()
         case .running(let deadline):
-            if timer.isPaused { timer.resume() }
-            if timer.isRunning, let current = timer.deadline {
+            if isPaused { resume() }
+            if isRunning, let current = self.deadline {
                 let shift = current.duration(to: deadline)
-                if shift != .zero { timer.extend(by: shift) }
+                if shift != .zero { extend(by: shift) }
             } else {
-                timer.start(duration: timer.now.duration(to: deadline))
+                start(duration: now.duration(to: deadline))
             }
         case .paused(let remaining) where remaining <= .zero:
-            timer.stop()
+            stop()
         case .paused(let remaining):
-            if timer.isRunning { timer.pause() }
-            if timer.isPaused {
-                let shift = remaining - timer.remaining
-                if shift != .zero { timer.extend(by: shift) }
+            if isRunning { pause() }
+            if isPaused {
+                let shift = remaining - self.remaining
+                if shift != .zero { extend(by: shift) }
             } else {
-                timer.start(duration: remaining)
-                timer.pause()
+                start(duration: remaining)
+                pause()
             }
         }
     }
