@@ -20,7 +20,8 @@ extension StorageConformance {
     /// second instance's commit is heard) and ``Check/lockTimeout`` (while another instance holds
     /// a key, `waits: false` gives up at once and `waits: true` after a bounded wait, with
     /// `StorageError.lockTimedOut`). Those hold the key from a body that blocks a thread of the
-    /// check's own, never one of the cooperative pool.
+    /// check's own, never one of the cooperative pool, in an instance that has not seen the key
+    /// before (a storage that decides optimistically takes the key first then).
     ///
     /// - Parameters:
     ///   - sourceLocation: Where the issues are reported; the call's location by default.

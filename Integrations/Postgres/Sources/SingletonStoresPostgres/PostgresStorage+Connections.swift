@@ -71,8 +71,8 @@ extension PostgresStorage {
                 handOff.continuation.finish(throwing: error)
             }
         }
-        let timer = Task {
-            try await Task.sleep(until: deadline, clock: .continuous)
+        // The deadline's timer is the event loop's, which costs less than a task of its own.
+        let timer = PostgresClient.defaultEventLoopGroup.next().scheduleTask(in: Self.timeAmount(until: deadline)) {
             handOff.continuation.finish(throwing: LeaseTimedOut())
         }
         defer {
@@ -112,8 +112,8 @@ extension PostgresStorage {
             }
             outcome.continuation.finish()
         }
-        let timer = Task {
-            try await Task.sleep(for: limit)
+        // On the connection's event loop: a timer there costs less than a task of its own.
+        let timer = connection.eventLoop.scheduleTask(in: Self.timeAmount(limit)) {
             outcome.continuation.yield(.failure(Trouble.connection("no answer within \(Self.seconds(limit))")))
             outcome.continuation.finish()
         }
@@ -134,6 +134,19 @@ extension PostgresStorage {
             Self.close(connection)
             throw Trouble.cancelled
         }
+    }
+
+    /// `duration` for a timer of NIO's, at least 1 ns.
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        let clamped = min(max(seconds, 0), 86_400)
+        return .nanoseconds(
+            max(1, clamped * 1_000_000_000 + (seconds >= 0 && seconds <= 86_400 ? attoseconds / 1_000_000_000 : 0)))
+    }
+
+    /// The time left until `deadline`, for a timer of NIO's.
+    static func timeAmount(until deadline: ContinuousClock.Instant) -> TimeAmount {
+        timeAmount(ContinuousClock.now.duration(to: deadline))
     }
 
     /// How long a round trip may take, beyond a wait for a lock.

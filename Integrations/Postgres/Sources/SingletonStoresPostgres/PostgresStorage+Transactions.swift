@@ -9,9 +9,13 @@ extension PostgresStorage {
         let key = try Self.validKey(key)
         let table = endpoint.table
         let rows = try await reaching { connection in try await self.send(SQL.read(table: table, key: key), on: connection) }
-        guard let row = rows.first else { return nil }
+        guard let row = rows.first else {
+            known.withLock { $0.remember(key, nil) }
+            return nil
+        }
         do {
             let bytes = try row.decode(Data.self)
+            known.withLock { $0.remember(key, bytes) }
             return StoredBytes(bytes, location: endpoint.location(key))
         } catch {
             throw .readFailed(
@@ -19,9 +23,14 @@ extension PostgresStorage {
         }
     }
 
-    /// Runs `body` on the document under `key` while holding the key's lock on the server —
-    /// against every process and machine that uses the table — and commits what it decided. See
-    /// `AsyncStoreStorage.transaction`.
+    /// Commits what `body` decides on the document under `key`, under the key's lock on the
+    /// server — against every process and machine that uses the table — and only on the bytes
+    /// the row holds then. See `AsyncStoreStorage.transaction`.
+    ///
+    /// With `waits: true`, `body` first decides on what this storage last read or committed of
+    /// the row, and the change is sent with those bytes: one round trip when the row still holds
+    /// them; else the row comes back with the key held and `body` decides again on it (see
+    /// ``PostgresStorage``, "How a transaction holds a key").
     ///
     /// With `waits: false` it returns `nil` at once when another writer holds the key; with
     /// `waits: true` it waits in the server up to ``Options/lockTimeout``, then throws
@@ -41,11 +50,19 @@ extension PostgresStorage {
             do {
                 try await ensureSetUp(until: deadline)
                 let outcome = try await withLease(until: deadline) { connection in
-                    try await self.run(&attempt, on: connection, body)
+                    switch try await self.guess(&attempt, on: connection, body) {
+                    case .holding(let document)?:
+                        return try await self.decideHolding(&attempt, on: connection, document: document, body)
+                    case let outcome?:
+                        return outcome
+                    case nil:
+                        return try await self.run(&attempt, on: connection, body)
+                    }
                 }
                 switch outcome {
                 case .busy: return nil
                 case .done(let commit): return commit
+                case .holding: throw Trouble.connection("a try ended holding the key")
                 }
             } catch let error as StorageError {
                 throw error
@@ -98,6 +115,8 @@ extension PostgresStorage {
     enum Outcome<Result> {
         case busy
         case done(DocumentCommit<Result>)
+        /// This connection's session holds the key, and the row holds these bytes (`nil`: no row).
+        case holding(Data?)
     }
 
     struct Attempt<Result> {
@@ -145,39 +164,50 @@ extension PostgresStorage {
         guard let row = rows.first else { throw Trouble.connection("the lock-and-read call returned no row") }
         let (locked, document, committed) = try row.decode((Bool, Data?, Bool).self)
         guard locked else { return .busy }
-        var holding = true
-        func unlock() async {
-            guard holding else { return }
-            holding = false
-            attempt.trips += 1
-            do {
-                _ = try await send(SQL.unlock(lockKey: attempt.lockKey), on: connection)
-            } catch {
-                // The session still holds the lock: it ends here, and the lock with it.
-                Self.close(connection)
-            }
-        }
+        known.withLock { $0.remember(attempt.key, document) }
         if let pending = attempt.pending {
             attempt.pending = nil
             if committed {
-                await unlock()
+                await unlock(&attempt, on: connection)
                 let trips = attempt.trips
                 counters.withLock { $0.lastCommit = trips }
                 return .done(pending.commit)
             }
             // Not committed: the transaction runs again on what is there now.
         }
+        return try await decideHolding(&attempt, on: connection, document: document, body)
+    }
+
+    /// Lets the key's lock go; a connection that could not is closed, and the lock ends with
+    /// its session.
+    func unlock<Result>(_ attempt: inout Attempt<Result>, on connection: PostgresConnection) async {
+        attempt.trips += 1
+        do {
+            _ = try await send(SQL.unlock(lockKey: attempt.lockKey), on: connection)
+        } catch {
+            Self.close(connection)
+        }
+    }
+
+    /// The rest of a try once this connection's session holds the key and has read `document`:
+    /// decide, then write, notify, let go and commit in one round trip (or only let go, for a
+    /// decision that changes nothing).
+    func decideHolding<Result>(
+        _ attempt: inout Attempt<Result>, on connection: PostgresConnection, document: Data?,
+        _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) async throws -> Outcome<Result> {
+        let table = endpoint.table
         let current = document.map { StoredBytes($0, location: endpoint.location(attempt.key)) }
         let decision: DocumentDecision<Result>
         do {
             decision = try body(current)
         } catch {
-            await unlock()
+            await unlock(&attempt, on: connection)
             throw error
         }
         let change = decision.change
         guard change.bytes != nil || (change.settingAside != nil && document != nil) else {
-            await unlock()
+            await unlock(&attempt, on: connection)
             return .done(DocumentCommit(decision.result))
         }
         let commitID = UUID()
@@ -195,17 +225,93 @@ extension PostgresStorage {
         } catch {
             if case .refused = Self.trouble(error) {
                 // The server refused the statement and rolled it back; the session goes on.
-                await unlock()
+                await unlock(&attempt, on: connection)
                 throw error
             }
             // Lost during the write: committed or not, the next attempt finds out.
-            holding = false
+            known.withLock { $0.forget(attempt.key) }
             Self.close(connection)
             attempt.pending = (commitID, commit)
             throw error
         }
         // The write let the lock go as it committed.
-        holding = false
+        known.withLock { $0.remember(attempt.key, change.bytes) }
+        let trips = attempt.trips
+        counters.withLock { $0.lastCommit = trips }
+        return .done(commit)
+    }
+
+    /// One try in one round trip: `body` decides on the bytes this storage last read or
+    /// committed, and the server makes the change only if the row still holds them (a body that
+    /// changes nothing is checked the same way: its decision stands only on what the row holds).
+    /// On a miss the server keeps the key for this session and hands back the row, and the
+    /// caller decides on it holding the key (``decideHolding(_:on:document:_:)``): an update
+    /// is one round trip, or two, never more. `nil` when there is nothing to guess from, the
+    /// transaction must not wait (`waits: false`), a write is pending, or the body threw on a
+    /// guess: the caller takes the lock and reads.
+    func guess<Result>(
+        _ attempt: inout Attempt<Result>, on connection: PostgresConnection,
+        _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) async throws -> Outcome<Result>? {
+        // A transaction that must not wait for a held key takes the lock first: its body never
+        // runs while another writer holds the key.
+        guard attempt.waits, attempt.pending == nil, let guess = known.withLock({ $0.guess(attempt.key) }) else {
+            return nil
+        }
+        let expected: Data?
+        switch guess {
+        case .absent: expected = nil
+        case .bytes(let bytes): expected = bytes
+        }
+        let decision: DocumentDecision<Result>
+        do {
+            decision = try body(expected.map { StoredBytes($0, location: endpoint.location(attempt.key)) })
+        } catch {
+            return nil
+        }
+        let change = decision.change
+        let changes = change.bytes != nil || (change.settingAside != nil && expected != nil)
+        let commitID = UUID()
+        let keptKey =
+            changes ? change.settingAside.flatMap { problem in expected.map { _ in Self.keptKey(attempt.key, problem) } } : nil
+        let backup = changes ? change.backup.map { (key: "\(attempt.key)~backup-v\($0.from)", bytes: $0.original) } : nil
+        let commit = DocumentCommit(decision.result, keptAt: keptKey.map { endpoint.location($0) })
+        attempt.trips += 1
+        let rows: [PostgresRow]
+        do {
+            rows = try await send(
+                SQL.writeIf(
+                    table: endpoint.table, lockKey: attempt.lockKey, key: attempt.key, expected: expected, changes: changes,
+                    bytes: change.bytes, keptKey: keptKey, backup: backup, commit: commitID,
+                    notification: Listener.payload(storage: identity, key: attempt.key)),
+                on: connection, waitsForLock: true)
+        } catch {
+            switch Self.trouble(error) {
+            case .lockTimeout, .refused:
+                // The server ended the statement and rolled it back; the session holds nothing.
+                break
+            default:
+                // Lost on the way: the session may hold the key (it is closed, and the lock
+                // ends with it), and a change may have committed, which the next attempt finds out.
+                known.withLock { $0.forget(attempt.key) }
+                Self.close(connection)
+                if changes { attempt.pending = (commitID, commit) }
+            }
+            throw error
+        }
+        guard let row = rows.first else {
+            Self.close(connection)
+            throw Trouble.connection("the conditional write returned no row")
+        }
+        let (matched, present, document) = try row.decode((Bool, Bool, Data?).self)
+        guard matched else {
+            // Missed: the session holds the key now, with the row as it is.
+            let current = present ? (document ?? Data()) : nil
+            known.withLock { $0.remember(attempt.key, current) }
+            return .holding(current)
+        }
+        guard changes else { return .done(DocumentCommit(decision.result)) }
+        known.withLock { $0.remember(attempt.key, change.bytes) }
         let trips = attempt.trips
         counters.withLock { $0.lastCommit = trips }
         return .done(commit)

@@ -31,11 +31,16 @@ import Synchronization
 /// `KEY~backup-vN` and `KEY~unreadable-…` or `KEY~corrupt-…`.
 ///
 /// ## How a transaction holds a key
-/// A transaction takes a session-level advisory lock named after the table and the key (see
-/// ``lockKey(table:key:)``) and reads the row; the body runs; then one statement writes the row,
-/// sends the notification, lets the lock go and commits. The next holder of the key waits for
-/// that commit before it reads. An update is two round trips, and so is a body that changes
-/// nothing (lock and read, then let go). A reader never waits: it reads the last committed row.
+/// A key's lock is an advisory lock named after the table and the key (see
+/// ``lockKey(table:key:)``). A transaction that may wait decides first on what the storage last
+/// read or committed of the row, then sends one statement that takes the lock for its own
+/// transaction, checks that the row still holds those bytes, writes, sends the notification and
+/// commits — one round trip. When the row changed meanwhile, that statement keeps the lock for the
+/// session and returns the row; the body decides again on it and a second statement writes,
+/// notifies, lets the lock go and commits. A transaction that must not wait (`waits: false`),
+/// and one with nothing to go on, takes the lock and reads the row first. No decision is committed
+/// on bytes the row no longer holds, and the next holder of the key reads what was committed. A
+/// reader never waits: it reads the last committed row.
 ///
 /// ## When the connection drops
 /// Nothing done before the write is lost by starting over. When the connection drops while the
@@ -81,6 +86,7 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     let setUp = Mutex<SetUpState>(.notYet)
     let runState = Mutex<Bool>(false)
     let counters = Mutex<RoundTrips>(RoundTrips())
+    let known = Mutex<KnownDocuments>(KnownDocuments())
 
     /// A storage on the database `configuration` reaches (its TLS settings included).
     ///
@@ -151,7 +157,8 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     }
 
     /// Round trips to the server so far: of all calls, and of the last transaction that
-    /// committed a change (2 for an update that did not have to start over).
+    /// committed a change (1 for an update decided on the row as this storage last saw it, 2 when
+    /// another storage had changed it since; more for one that had to start over).
     public var roundTrips: (total: Int, lastCommit: Int) {
         counters.withLock { ($0.total, $0.lastCommit) }
     }
@@ -161,6 +168,44 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     struct RoundTrips {
         var total = 0
         var lastCommit = 0
+    }
+
+    /// What this storage last read or committed of each key: the guess a transaction decides on
+    /// in one round trip, which the server checks against the row under the key's lock. Small
+    /// documents only, and a bounded number of keys: a guess missing costs the lock-and-read
+    /// round trip a guess saves.
+    struct KnownDocuments {
+        enum Known: Equatable {
+            case absent
+            case bytes(Data)
+        }
+
+        static let largestDocument = 64 * 1024
+        static let keys = 128
+
+        private var documents: [String: Known] = [:]
+
+        func guess(_ key: String) -> Known? { documents[key] }
+
+        /// Remembers what the row of `key` holds: `nil` for no row.
+        mutating func remember(_ key: String, _ bytes: Data?) {
+            guard let bytes else {
+                remember(key, .absent)
+                return
+            }
+            guard bytes.count <= Self.largestDocument else {
+                documents[key] = nil
+                return
+            }
+            remember(key, .bytes(bytes))
+        }
+
+        mutating func forget(_ key: String) { documents[key] = nil }
+
+        private mutating func remember(_ key: String, _ known: Known) {
+            if documents[key] == nil, documents.count >= Self.keys { documents.removeAll(keepingCapacity: true) }
+            documents[key] = known
+        }
     }
 
     enum SetUpState {

@@ -3,9 +3,10 @@ import PostgresNIO
 
 /// The statements of a storage. The table's name is checked to be a plain identifier before it is
 /// written into one; every other value is a bound parameter.
-enum SQL {
+package enum SQL {
     static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v3" }
     static func writeFunction(table: String) -> String { "\(table)_write_v3" }
+    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v4" }
     static func commitsTable(table: String) -> String { "\(table)_commits" }
 
     /// XORed with a key's lock number, the number of the lock a write holds until it commits: the
@@ -19,11 +20,19 @@ enum SQL {
     /// A write lets the key's lock go inside the statement that commits, before the commit is
     /// visible; it holds a second lock, of the transaction, that the commit itself releases. The
     /// next holder of the key takes that one (shared) before it reads: it reads with a snapshot
-    /// taken after the commit. That makes an update two round trips: lock and read; write, notify,
+    /// taken after the commit. That makes an update two round trips when it has to read first: lock and read; write, notify,
     /// let go and commit.
+    ///
+    /// A third function makes it one: given the bytes the caller expects the row to hold (what
+    /// it last read or committed) and the change it decided on them, it takes the key's lock for
+    /// its own transaction, waits for the last holder's commit, and writes only if the row holds
+    /// those bytes; its lock goes with its commit, which is visible by then. Else it keeps the
+    /// key for the session and returns what the row holds: the caller decides on it and writes
+    /// with the second function, as after a lock and read. One round trip, or two.
     static func setUp(table: String) -> String {
         let lockAndRead = lockAndReadFunction(table: table)
         let write = writeFunction(table: table)
+        let writeIf = writeIfFunction(table: table)
         let mask = commitLockMask
         let commits = commitsTable(table: table)
         return """
@@ -92,6 +101,53 @@ enum SQL {
                 END
                 $function$;
               END IF;
+              IF to_regprocedure('\(writeIf)(bigint,text,boolean,bytea,boolean,bytea,text,text,bytea,uuid,text,text)') IS NULL THEN
+                CREATE FUNCTION \(writeIf)(
+                  lock_key bigint, doc_key text, expected_present boolean, expected bytea,
+                  changes boolean, doc bytea, kept_key text, backup_key text, backup bytea,
+                  write_commit_id uuid, channel text, payload text)
+                RETURNS TABLE(matched boolean, present boolean, document bytea)
+                LANGUAGE plpgsql VOLATILE AS $function$
+                DECLARE
+                  current bytea;
+                  found_row boolean;
+                BEGIN
+                  PERFORM pg_advisory_xact_lock(lock_key);
+                  -- The last holder's commit, if it is still being made.
+                  PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
+                  SELECT d.document INTO current FROM \(table) d WHERE d.key = doc_key;
+                  found_row := FOUND;
+                  IF found_row <> expected_present OR (found_row AND current IS DISTINCT FROM expected) THEN
+                    -- Missed: the session keeps the key, for the caller to decide on the row and
+                    -- write it with the write function, which lets it go.
+                    PERFORM pg_advisory_lock(lock_key);
+                    RETURN QUERY SELECT false, found_row, current;
+                    RETURN;
+                  END IF;
+                  IF changes THEN
+                    IF kept_key IS NOT NULL THEN
+                      INSERT INTO \(table) (key, document) VALUES (kept_key, current)
+                        ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
+                    END IF;
+                    IF backup_key IS NOT NULL THEN
+                      INSERT INTO \(table) (key, document) VALUES (backup_key, backup) ON CONFLICT (key) DO NOTHING;
+                    END IF;
+                    IF doc IS NULL THEN
+                      DELETE FROM \(table) WHERE key = doc_key;
+                    ELSE
+                      INSERT INTO \(table) (key, document) VALUES (doc_key, doc)
+                        ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
+                    END IF;
+                    INSERT INTO \(commits) (commit_id, key) VALUES (write_commit_id, doc_key);
+                    IF random() < 0.001 THEN
+                      DELETE FROM \(commits) WHERE committed_at < now() - interval '65 minutes';
+                    END IF;
+                    PERFORM pg_notify(channel, payload);
+                  END IF;
+                  RETURN QUERY SELECT true, found_row, NULL::bytea;
+                END
+                $function$;
+              END IF;
             END
             $setup$
             """
@@ -141,9 +197,35 @@ enum SQL {
             unsafeSQL: "SELECT \(writeFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9)", binds: binds)
     }
 
+    /// A change decided on `expected` (`nil`: no row), made in one statement only if the row still
+    /// holds it; with `changes` false, a check that the decision stands. Returns whether the row
+    /// matched, and otherwise what it holds, with the key held by the session.
+    package static func writeIf(
+        table: String, lockKey: Int64, key: String, expected: Data?, changes: Bool, bytes: Data?,
+        keptKey: String?, backup: (key: String, bytes: Data)?, commit: UUID, notification: String
+    ) -> PostgresQuery {
+        var binds = PostgresBindings()
+        binds.append(lockKey)
+        binds.append(key)
+        binds.append(expected != nil)
+        binds.append(expected.map { ByteBuffer(bytes: $0) })
+        binds.append(changes)
+        binds.append(bytes.map { ByteBuffer(bytes: $0) })
+        binds.append(keptKey)
+        binds.append(backup?.key)
+        binds.append(backup.map { ByteBuffer(bytes: $0.bytes) })
+        binds.append(commit)
+        binds.append(table)
+        binds.append(notification)
+        return PostgresQuery(
+            unsafeSQL:
+                "SELECT matched, present, document FROM \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+            binds: binds)
+    }
+
     /// The lock of `key` in `table`: a 64-bit FNV-1a hash of both, the same on every machine. Two
     /// keys that share a hash only take turns.
-    static func lockKey(table: String, key: String) -> Int64 {
+    package static func lockKey(table: String, key: String) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in Array(table.utf8) + [0] + Array(key.utf8) {
             hash ^= UInt64(byte)

@@ -122,7 +122,9 @@ struct UpdateLatency {
             var ours: [Duration] = []
             var bare: [Duration] = []
             var select: [Duration] = []
+            var statement: [Duration] = []
             var trips = 0
+            let lockKey = SQL.lockKey(table: table, key: "by-hand")
             // Interleaved, so that both see the same machine.
             for round in 0..<(count + 20) {
                 let before = storage.roundTrips.total
@@ -136,10 +138,20 @@ struct UpdateLatency {
                 let selectStart = clock.now
                 _ = try await client.query("SELECT 1").collect()
                 let one = clock.now - selectStart
+                // The storage's own statement, sent by hand with the document it expects.
+                let document = Data(#"{"value":1}"#.utf8)
+                let statementStart = clock.now
+                _ = try await client.query(
+                    SQL.writeIf(
+                        table: table, lockKey: lockKey, key: "by-hand", expected: round == 0 ? nil : document, changes: true,
+                        bytes: document, keptKey: nil, backup: nil, commit: UUID(), notification: "bench by-hand")
+                ).collect()
+                let sent = clock.now - statementStart
                 if round >= 20 {
                     ours.append(mine)
                     bare.append(theirs)
                     select.append(one)
+                    statement.append(sent)
                     trips += tripsNow
                 }
             }
@@ -154,6 +166,9 @@ struct UpdateLatency {
             print(
                 "  a round trip that commits nothing (SELECT 1): p50 \(microseconds(percentile(select, 0.5))), "
                     + "p99 \(microseconds(percentile(select, 0.99)))")
+            print(
+                "  the storage's statement sent by hand (no store, no storage): p50 \(microseconds(percentile(statement, 0.5))), "
+                    + "p99 \(microseconds(percentile(statement, 0.99)))")
             _ = try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)_bare, \(table)"))
         }
     }

@@ -93,7 +93,7 @@ let storage = try PostgresStorage(configuration: configuration)
     static func roundTrips(storage: PostgresStorage, visits: SharedValueStore<Int>) async throws {
         // Article "StoresSharedAcrossMachines" snippet 9: begin
 try await visits.update { $0 += 1 }
-print(storage.roundTrips.lastCommit)  // 2: take the lock and read; write, notify, let go and commit
+print(storage.roundTrips.lastCommit)  // 1: the row still held what this storage last saw
         // Article "StoresSharedAcrossMachines" snippet 9: end
     }
 }
@@ -150,6 +150,7 @@ struct StoresSharedAcrossMachinesArticleTests {
             #expect(visits.value == 1)
             try await StoresSharedAcrossMachinesArticle.roundTrips(storage: storage, visits: visits)
             #expect(visits.value == 2)
+            #expect(storage.roundTrips.lastCommit == 1, "what the article's comment says")
             let wallet = try await SharedValueStore(key: "wallet", default: 0, storage: storage, follows: false)
             await StoresSharedAcrossMachinesArticle.handlingErrors(wallet: wallet)  // refused: the wallet is empty
             try await wallet.set(7)

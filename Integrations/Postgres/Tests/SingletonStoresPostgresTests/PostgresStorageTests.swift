@@ -24,20 +24,72 @@ struct PostgresStorageTests {
         #expect(failures.isEmpty)
     }
 
-    @Test func anUpdateTakesTwoRoundTripsAndAReadOne() async throws {
+    /// An update decided on what the storage last saw of the row is one round trip: the server
+    /// writes it only if the row still holds that. A read is one.
+    @Test func anUpdateTakesOneRoundTripAndAReadOne() async throws {
         try await withRunningStorages(options: options) { storages in
             let storage = storages[0]
             let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
             for expected in 1...5 {
                 let before = storage.roundTrips.total
                 try await counter.update { $0 += 1 }
-                #expect(storage.roundTrips.lastCommit == 2)
-                #expect(storage.roundTrips.total - before == 2)
+                #expect(storage.roundTrips.lastCommit == 1)
+                #expect(storage.roundTrips.total - before == 1)
                 #expect(counter.value == expected)
             }
             let before = storage.roundTrips.total
             _ = try await storage.read("counter")
             #expect(storage.roundTrips.total - before == 1)
+        }
+    }
+
+    /// Another machine changed the row since this storage last saw it: the guess misses, the
+    /// server hands back the row, and the body decides again on it — two round trips, and the
+    /// change is made on what the row holds.
+    @Test func aGuessThatMissesIsDecidedAgainOnTheRow() async throws {
+        try await withRunningStorages(count: 2, options: options) { storages in
+            let here = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
+            let there = try await SharedValueStore(key: "counter", default: 0, storage: storages[1], follows: false)
+            try await there.set(40)
+            let seen = Mutex<[Int]>([])
+            try await here.update { (count: inout Int) in
+                seen.withLock { $0.append(count) }
+                count += 2
+            }
+            #expect(seen.withLock { $0 } == [0, 40], "decided on the guess, then on the row")
+            #expect(here.value == 42)
+            #expect(storages[0].roundTrips.lastCommit == 2)
+            try await there.reload()
+            #expect(there.value == 42)
+        }
+    }
+
+    /// A refusal decided on a stale guess is not the answer: the server checks it against the
+    /// row, and the body decides again on what is there. A spend allowed by a stale guess is
+    /// refused by the row.
+    @Test func noDecisionOnAStaleGuessStands() async throws {
+        try await withRunningStorages(count: 2, options: options) { storages in
+            let here = try await SharedValueStore(key: "wallet", default: 0, storage: storages[0], follows: false)
+            let there = try await SharedValueStore(key: "wallet", default: 0, storage: storages[1], follows: false)
+            // Here the wallet holds 0 as last seen; there it is topped up to 10.
+            try await there.set(10)
+            let spent = try await here.update { (balance: inout Int) -> Bool in
+                guard balance >= 5 else { return false }
+                balance -= 5
+                return true
+            }
+            #expect(spent, "refused on the stale 0, then spent on the row's 10")
+            #expect(here.value == 5)
+            // Now there still believes 10; here it was spent down to 5. A spend of 8 there is refused.
+            await #expect(throws: WalletTestError.self) {
+                try await there.update { (balance: inout Int) throws(WalletTestError) in
+                    guard balance >= 8 else { throw .short(balance) }
+                    balance -= 8
+                }
+            }
+            #expect(there.value == 5, "the store shows the row it was refused on")
+            let stored = try await storages[0].read("wallet")
+            #expect(stored.map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("\"value\" : 5") == true)
         }
     }
 
@@ -229,4 +281,9 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
         }
         try await Task.sleep(for: .milliseconds(5))
     }
+}
+
+enum WalletTestError: StoreFailure {
+    case short(Int)
+    case storage(StorageError)
 }

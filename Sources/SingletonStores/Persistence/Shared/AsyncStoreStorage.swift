@@ -38,12 +38,20 @@ public protocol AsyncStoreStorage: Sendable, CustomStringConvertible {
     /// exclusive lock — across every process and machine that shares the storage — then commits
     /// what `body` decided, durably, before it returns. See ``StoreStorage/transaction(_:waits:_:)``.
     ///
+    /// A storage may save a round trip by deciding optimistically when `waits` is `true`: it runs
+    /// `body` on the bytes it last read or committed, before it holds the key, and commits the
+    /// decision only if, under the key's lock, the document still holds those bytes; otherwise it
+    /// runs `body` again on the bytes the document holds. Whatever it returns was decided on the
+    /// bytes the document held when the decision was committed (a decision that changes nothing
+    /// included). With `waits: false`, `body` runs only while the key is held.
+    ///
     /// - Parameters:
     ///   - key: A valid store key.
     ///   - waits: Whether to wait (a bounded time of the storage's choosing) when another
     ///     writer holds the lock; when `false`, returns `nil` at once without running `body`.
     ///   - body: Decides the change from the current bytes. Synchronous: it never waits. It may
-    ///     run again when the storage had to start over.
+    ///     run again: when the storage had to start over, or decided on bytes another writer had
+    ///     replaced.
     func transaction<Result>(
         _ key: String,
         waits: Bool,
