@@ -377,6 +377,22 @@ public final class PersistentStoreCore<State: Codable & Sendable & Equatable>: S
         }
     }
 
+    /// Runs a change as the typed form above does, with a
+    /// body that throws any error: `update` throws that error as it was thrown, or the
+    /// ``StorageError`` of a document that could not be written; either way nothing changed.
+    /// Swift picks this form for a body whose error is not a ``StoreFailure``.
+    ///
+    /// - Parameter body: The change, under the store's lock and the document's file lock.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` threw, or the ``StorageError`` of a document that could not be written.
+    @_disfavoredOverload
+    @discardableResult
+    public func update<Result>(_ body: (inout State) throws -> Result) throws -> Result {
+        try update { (state: inout State) throws(UntypedStoreFailure) -> Result in
+            try UntypedStoreFailure.run(body, on: &state)
+        }
+    }
+
     /// Runs `body` on a copy of `state` and keeps the copy only if `body` returns, so that a
     /// refusal leaves the state exactly as it was; a body that cannot throw changes `state`
     /// itself (no copy to pay for).

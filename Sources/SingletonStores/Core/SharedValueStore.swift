@@ -162,6 +162,23 @@ public final class SharedValueStore<Value: Codable & Sendable & Equatable>: Send
         }
     }
 
+    /// Changes the value as the typed form above does, with a
+    /// body that throws any error: `update` throws that error as it was thrown, or the
+    /// ``StorageError`` of a change that was not made. Swift picks this form for a body whose
+    /// error is not a ``StoreFailure``.
+    ///
+    /// - Parameter body: The change, applied to the value as the storage holds it now;
+    ///   synchronous, and it may run again.
+    /// - Returns: What `body` returned.
+    /// - Throws: What `body` threw, or the ``StorageError`` of a change that was not made.
+    @_disfavoredOverload
+    @discardableResult
+    public func update<Result>(_ body: (inout Value) throws -> Result) async throws -> Result {
+        try await update { (value: inout Value) throws(UntypedStoreFailure) -> Result in
+            try UntypedStoreFailure.run(body, on: &value)
+        }
+    }
+
     /// Replaces the value, posting the change if it differs.
     ///
     /// - Throws: ``StorageError`` when the document could not be written; then nothing changed.

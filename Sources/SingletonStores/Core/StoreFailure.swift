@@ -56,3 +56,25 @@ extension Never: StoreFailure {
     /// - Parameter error: No value: `Never` has none.
     public static func thrown(_ error: Never) -> StorageError {}
 }
+
+/// The failure of an `update` whose body throws an error of no particular type (`any Error`):
+/// the body's error comes out as it was thrown, and a document that could not be written as its
+/// ``StorageError``. Behind the untyped forms of `update`.
+struct UntypedStoreFailure: StoreFailure {
+    let error: any Error
+
+    static func storage(_ error: StorageError) -> any Error { error }
+
+    static func thrown(_ failure: UntypedStoreFailure) -> any Error { failure.error }
+
+    /// Runs `body`, its error wrapped.
+    static func run<Value, Result>(
+        _ body: (inout Value) throws -> Result, on value: inout Value
+    ) throws(UntypedStoreFailure) -> Result {
+        do {
+            return try body(&value)
+        } catch {
+            throw UntypedStoreFailure(error: error)
+        }
+    }
+}

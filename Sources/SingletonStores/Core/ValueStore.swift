@@ -170,6 +170,33 @@ public final class ValueStore<Value: Codable & Sendable & Equatable>: Sendable {
         try core.update(body)
     }
 
+    /// Changes the value as one transaction, as the typed form above does, with a body that
+    /// throws any error: `update` throws that error as it was thrown, or the ``StorageError`` of a
+    /// document that could not be written; either way nothing changed.
+    ///
+    /// ```swift
+    /// try settings.update { settings in
+    ///     guard !settings.isLocked else { throw SettingsLocked() }  // any Error
+    ///     settings.fontSize = 18
+    /// }
+    /// ```
+    ///
+    /// Swift picks this form for a body whose error is not a ``StoreFailure`` (a closure that
+    /// throws is `throws(any Error)` unless it names its error); a body that throws nothing or
+    /// names a ``StoreFailure`` gets the typed form.
+    ///
+    /// - Parameter body: The change, applied to the value as it is on disk now. It runs under
+    ///   the store's lock: it must not post, call observers or touch other stores.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` threw, or the ``StorageError`` of a document that could not be written.
+    @_disfavoredOverload
+    @discardableResult
+    public func update<Result>(_ body: (inout Value) throws -> Result) throws -> Result {
+        try core.update { (value: inout Value) throws(UntypedStoreFailure) -> Result in
+            try UntypedStoreFailure.run(body, on: &value)
+        }
+    }
+
     /// Replaces the value, posting the change if it differs.
     ///
     /// With the coalescing ``writePolicy``, the value changes and is posted at once and reaches

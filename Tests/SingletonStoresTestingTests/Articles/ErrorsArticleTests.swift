@@ -25,6 +25,18 @@ func topUp(_ amount: Int, wallet: ValueStore<Wallet>) throws(StorageError) {
 }
 // Article "Errors" snippet 1: end
 
+// Article "Errors" snippet 2: begin
+struct ReaderSettings: Codable, Sendable, Equatable { var fontSize = 14; var isLocked = false }
+struct SettingsLocked: Error {}
+
+func enlargeText(_ settings: ValueStore<ReaderSettings>) throws {
+    try settings.update { settings in
+        guard !settings.isLocked else { throw SettingsLocked() }
+        settings.fontSize = 18
+    }
+}
+// Article "Errors" snippet 2: end
+
 @Suite struct ErrorsArticleTests {
     static let writeFailure = StorageError.writeFailed(file: URL(fileURLWithPath: "/wallet.json"), reason: "disk full")
 
@@ -62,6 +74,20 @@ func topUp(_ amount: Int, wallet: ValueStore<Wallet>) throws(StorageError) {
             #expect(error == Self.writeFailure)
         }
         #expect(wallet.value == Wallet())
+    }
+
+    @Test func aBodyThatThrowsAnyErrorThrowsItOrTheStorageError() throws {
+        let storage = InMemoryStorage()
+        let settings = ValueStore(
+            key: "settings", default: ReaderSettings(isLocked: true), storage: storage, center: NotificationCenter())
+        #expect(throws: SettingsLocked.self) { try enlargeText(settings) }
+        try settings.update { $0.isLocked = false }
+        storage.simulateWriteFailure(Self.writeFailure, forKey: "settings")
+        #expect(throws: Self.writeFailure) { try enlargeText(settings) }
+        #expect(settings.value.fontSize == 14, "neither the refusal nor the failed save changed it")
+        storage.simulateWriteFailure(nil, forKey: "settings")
+        try enlargeText(settings)
+        #expect(settings.value.fontSize == 18)
     }
 
     @Test func aPersistentCoreThrowsTheStoresOwnErrorToo() {

@@ -191,6 +191,27 @@ struct SharedCountdownStoreTests {
         }
     }
 
+    /// A countdown that is released stops silently: no end is posted, and it follows nothing.
+    @Test func aReleasedCountdownEndsSilently() async throws {
+        let server = TestServer()
+        let clock = ManualClock()
+        let center = NotificationCenter()
+        let ends = Recorder<CountdownEnd>()
+        var boost: SharedCountdownStore? = try await SharedCountdownStore(
+            key: "boost", clock: clock, storage: TestNetworkStorage(server: server), center: center)
+        let token = try #require(boost).ends.observe(center: center) { ends.append($0) }
+        try await boost?.start(duration: .seconds(5))
+        weak let weakBoost = boost
+        boost = nil
+        #expect(await waitUntil { weakBoost == nil }, "the countdown was not released")
+        await clock.advance(by: .seconds(10))
+        let other = try await SharedCountdownStore(
+            key: "boost", clock: clock, storage: TestNetworkStorage(server: server), center: NotificationCenter())
+        try await other.start(duration: .seconds(3))
+        #expect(ends.values.isEmpty, "\(ends.values)")
+        token.cancel()
+    }
+
     /// A bad key is refused before anything is read.
     @Test func aBadKeyIsRefused() async {
         await #expect {

@@ -58,6 +58,21 @@ let session = ValueStore(
     return session
 }
 
+@Test func valueStoreUntypedUpdateExample() throws {
+    struct ReaderSettings: Codable, Sendable, Equatable { var fontSize = 14; var isLocked = false }
+    struct SettingsLocked: Error {}
+    let settings = ValueStore(stub: ReaderSettings(isLocked: true))
+    #expect(throws: SettingsLocked.self) {
+// Doc "SingletonStores/Core/ValueStore.swift" snippet 4: begin
+try settings.update { settings in
+    guard !settings.isLocked else { throw SettingsLocked() }  // any Error
+    settings.fontSize = 18
+}
+// Doc "SingletonStores/Core/ValueStore.swift" snippet 4: end
+    }
+    #expect(settings.value.fontSize == 14)
+}
+
 /// Compiled, not run: the store opens the session document of the user's data folder.
 /// `documentMigrationsChain` runs the same migrations on a folder of its own.
 private func documentMigrationsExample() -> any Sendable {
