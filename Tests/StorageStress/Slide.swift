@@ -1,6 +1,6 @@
 import Foundation
 import SingletonStoresTestSupport
-@_spi(FaultInjection) import SingletonStores
+import SingletonStores
 
 /// `storage-stress slide <folder> <window-ms> [<sets>]`: a dragged slider on a coalesced store,
 /// until killed, or for `<sets>` sets, after which it exits at once (never flushing: the exit

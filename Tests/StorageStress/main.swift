@@ -40,8 +40,8 @@
 // Exit status: 0 on success, 1 on a storage or purchase error, 2 on bad arguments.
 import Foundation
 import SingletonStoresTestSupport
-@_spi(FaultInjection) import SingletonStores
-@_spi(FaultInjection) import Stores
+import SingletonStores
+import Stores
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("usage: see the comment at the top of Tests/StorageStress/main.swift\n".utf8))

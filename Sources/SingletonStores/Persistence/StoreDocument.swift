@@ -71,10 +71,11 @@ public struct StoreDocument<Value: Codable & Sendable>: Sendable {
     /// (`"ReaderSettings"`, `"Array<Receipt>"`).
     static var typeIdentity: String { String(describing: Value.self) }
 
-    /// The ``key``, checked: a storage of your own calls this before it uses the key.
+    /// The ``key``, checked: the storages' document layer calls this before it uses the key (a
+    /// storage of your own checks the keys it is given with ``StoreStorage/validKey(_:)``).
     ///
     /// - Throws: ``StorageError/invalidKey(_:reason:)`` when the key is not a valid name.
-    public func validKey() throws(StorageError) -> String {
+    package func validKey() throws(StorageError) -> String {
         if let keyProblem { throw keyProblem }
         return key
     }

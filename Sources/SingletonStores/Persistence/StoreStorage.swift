@@ -37,7 +37,7 @@ public protocol StoreStorage: Sendable {
     /// The bytes of the document under `key`, without waiting for a writer; `nil` when there is
     /// none.
     ///
-    /// - Parameter key: A valid store key (see ``StoreDocument/validKey()``).
+    /// - Parameter key: A valid store key (see ``StoreStorage/validKey(_:)``).
     /// - Returns: What some transaction committed last, whole. A document that is there but
     ///   can't be read as bytes (a folder in its place, a file too large to read) comes back
     ///   with its ``StoredBytes/damage``, to be set aside.
@@ -169,7 +169,7 @@ public enum DocumentProblem: Sendable, Equatable {
     }
 
     /// The report of this problem, for the document at `location` now kept at `keptAt`.
-    public func report(location: URL, keptAt: URL) -> StorageError {
+    package func report(location: URL, keptAt: URL) -> StorageError {
         switch self {
         case .unreadable(let reason): .unreadable(file: location, keptAt: keptAt, reason: reason)
         case .corrupted(let reason): .corrupted(file: location, keptAt: keptAt, reason: reason)
@@ -227,8 +227,8 @@ public struct DocumentBackup: Sendable, Equatable {
     /// The value version migrated to.
     public var to: Int
 
-    /// A copy of `original`, migrated from version `from` to `to`.
-    public init(original: Data, from: Int, to: Int) {
+    /// A copy of `original`, migrated from version `from` to `to`. Only the document layer makes one.
+    package init(original: Data, from: Int, to: Int) {
         self.original = original
         self.from = from
         self.to = to

@@ -4,12 +4,12 @@ import Synchronization
 /// Named points on the paths that write more than one document, where a test can stop the
 /// process — with `SIGKILL`, say — to prove that a crash at any of them loses nothing.
 ///
-/// Only test helpers use it; an app never installs a handler, and then reaching a point costs one
-/// atomic load. Every document write has three points (see ``Point/willWrite(_:)``); a store
+/// Only this package's own test helpers use it (it is `package`: an app can't); with no handler
+/// installed, reaching a point costs one atomic load. Every document write has three points (see ``Point/willWrite(_:)``); a store
 /// whose change spans documents names its own points and reports them with ``reach(_:)``.
 ///
 /// ```swift
-/// @_spi(FaultInjection) import SingletonStores
+/// import SingletonStores
 ///
 /// // In the helper process a crash test launches, before its first write:
 /// func crashOnceTheCartIsWritten() {
@@ -18,8 +18,7 @@ import Synchronization
 ///     }
 /// }
 /// ```
-@_spi(FaultInjection)
-public enum FaultInjection {
+package enum FaultInjection {
     /// A named point.
     public struct Point: Hashable, Sendable, CustomStringConvertible {
         /// The point's name, such as `boost.item-spent` or `purchases:after-write`.

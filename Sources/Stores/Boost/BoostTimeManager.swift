@@ -1,6 +1,6 @@
 import Foundation
 import Observation
-@_spi(FaultInjection) import SingletonStores
+import SingletonStores
 import SingletonStoresLocking
 import StoreObservation
 import Timers

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(FaultInjection) import SingletonStores
+import SingletonStores
 import StoreObservation
 import Timers
 

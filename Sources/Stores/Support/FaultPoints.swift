@@ -1,15 +1,14 @@
-@_spi(FaultInjection) import SingletonStores
+import SingletonStores
 
 /// The points on the built-in stores' paths that span two documents.
-@_spi(FaultInjection)
 extension FaultInjection.Point {
     /// The boost decided, under its lock, that an item may start it; the item is about to be
     /// spent under the ledger's lock.
-    public static let boostItemSpending = Self("boost.item-spending")
+    package static let boostItemSpending = Self("boost.item-spending")
     /// A boost item was spent in the ledger on disk; the `boost` record is not yet written.
-    public static let boostItemSpent = Self("boost.item-spent")
+    package static let boostItemSpent = Self("boost.item-spent")
     /// The backend returned a receipt; the ledger does not credit it yet.
-    public static let purchasePaid = Self("purchase.paid")
+    package static let purchasePaid = Self("purchase.paid")
     /// The ledger credits the purchase; the purchase flow has not moved on yet.
-    public static let purchaseCredited = Self("purchase.credited")
+    package static let purchaseCredited = Self("purchase.credited")
 }

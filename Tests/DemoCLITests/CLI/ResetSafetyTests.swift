@@ -8,7 +8,7 @@ import SingletonStoresTestSupport
 import SingletonStoresLocking
 import Synchronization
 import Testing
-@_spi(FaultInjection) import SingletonStores
+import SingletonStores
 @testable import demo_cli
 
 /// `reset` and the creation of a data folder act through a descriptor of the folder they

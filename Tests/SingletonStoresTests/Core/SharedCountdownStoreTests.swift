@@ -152,11 +152,15 @@ struct SharedCountdownStoreTests {
     @Test func aScreenIsToldOfAnotherInstancesStart() async throws {
         let server = TestServer()
         let clock = ManualClock()
+        // The end date is read on the wall clock: the test's own, so that a loaded machine's
+        // seconds do not pass between the start and the read.
+        let wall = clock.wallClock(startingAt: Self.start)
         let screen = try await SharedCountdownStore(
-            key: "boost", clock: clock, storage: TestNetworkStorage(server: server), center: NotificationCenter())
+            key: "boost", clock: clock, wallClock: wall, storage: TestNetworkStorage(server: server),
+            center: NotificationCenter())
         let other = try await SharedCountdownStore(
-            key: "boost", clock: clock, storage: TestNetworkStorage(server: server), center: NotificationCenter(),
-            follows: false)
+            key: "boost", clock: clock, wallClock: wall, storage: TestNetworkStorage(server: server),
+            center: NotificationCenter(), follows: false)
         let told = Locked(0)
         withObservationTracking {
             _ = screen.remainingSeconds

@@ -16,7 +16,7 @@ import Darwin
 import Testing
 
 // Doc "SingletonStores/Support/FaultInjection.swift" snippet 1: begin
-@_spi(FaultInjection) import SingletonStores
+import SingletonStores
 
 // In the helper process a crash test launches, before its first write:
 func crashOnceTheCartIsWritten() {

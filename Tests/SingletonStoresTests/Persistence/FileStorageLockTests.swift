@@ -4,7 +4,7 @@ import StoreObservation
 import SingletonStoresTestSupport
 import Testing
 
-@_spi(FaultInjection) @testable import SingletonStores
+@testable import SingletonStores
 
 extension NotificationChannel where Payload == StoreChange<PersistedCounter> {
     static let heldCounter = NotificationChannel("Tests.heldCounter.changed")

@@ -9,7 +9,7 @@ import Foundation
 import SingletonStoresTestSupport
 import Testing
 
-@_spi(FaultInjection) @testable import SingletonStores
+@testable import SingletonStores
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
 /// A writer's temporary file is proven live by the lock its writer holds on it, never by a

@@ -310,8 +310,8 @@ public struct StorageLoad<Value> {
     /// report one problem.
     public var recovery: StorageError?
 
-    /// Creates a load result.
-    public init(value: Value, isStored: Bool, recovery: StorageError? = nil) {
+    /// Creates a load result. Only the document layer makes one.
+    package init(value: Value, isStored: Bool, recovery: StorageError? = nil) {
         self.value = value
         self.isStored = isStored
         self.recovery = recovery
@@ -344,8 +344,8 @@ public struct StorageUpdate<Value, Outcome> {
     /// started from the default.
     public var recovery: StorageError?
 
-    /// Creates an update result.
-    public init(value: Value, outcome: Outcome, didWrite: Bool, recovery: StorageError? = nil) {
+    /// Creates an update result. Only the document layer makes one.
+    package init(value: Value, outcome: Outcome, didWrite: Bool, recovery: StorageError? = nil) {
         self.value = value
         self.outcome = outcome
         self.didWrite = didWrite

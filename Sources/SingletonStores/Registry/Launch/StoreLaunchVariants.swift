@@ -53,8 +53,8 @@ public struct StoreLaunchVariants: Sendable, Equatable {
     public static let environmentVariable = "SINGLETON_STORES_VARIANTS"
     /// The most keys one launch may choose variants for.
     public static let maximumSelections = 64
-    /// The longest key or variant name.
-    public static let maximumNameLength = 64
+    /// The longest key or variant name: 64 bytes.
+    package static let maximumNameLength = 64
 
     /// The choices, one per key, in the order the keys were first named.
     public private(set) var selections: [Selection]
