@@ -100,6 +100,37 @@ import Testing
         }
     }
 
+    /// One room writes: in the kit, only `Transaction/` calls `pwrite`, `write`, `fdatasync`,
+    /// `fsync`, `F_FULLFSYNC` or `rename` — every write, flush, fill and rename of a document, a
+    /// temporary file or a folder's names. The file watcher's two writes are no file of the
+    /// storage's (its thread's name in `/proc`, a byte into its own wake-up pipe) and are named
+    /// here one by one.
+    @Test func onlyTheTransactionRoomWritesAndFlushes() throws {
+        let engine = "Sources/SingletonStores/Persistence/Internal/FileEngine/"
+        let allowed = [
+            "Watching/DocumentWatcher.swift": ["write(comm, \"SingletonStores\", 15)", "write(loop.wakeWrite, &byte, 1)"]
+        ]
+        let files = try Self.swiftFiles(under: "Sources/SingletonStores")
+        #expect(files.count > 50, "the kit is read")
+        var writers: Set<String> = []
+        for file in files {
+            let path = file.path.replacingOccurrences(of: Self.root.path + "/", with: "")
+            var code = Self.code(of: try String(contentsOf: file, encoding: .utf8))
+            for (room, calls) in allowed where path == engine + room {
+                for call in calls {
+                    #expect(code.contains(call), "\(path) no longer makes the named call \(call): update the list")
+                    code = code.replacingOccurrences(of: call, with: "")
+                }
+            }
+            guard Self.writesOrFlushes(code) else { continue }
+            writers.insert(path)
+            #expect(
+                path.hasPrefix(engine + "Transaction/"),
+                "\(path) writes, flushes or renames: that belongs in \(engine)Transaction/")
+        }
+        #expect(writers.contains(engine + "Transaction/DocumentWrites.swift"), "the check finds the writes: \(writers)")
+    }
+
     @Test func sourcesAndReadmeNeverCiteTalksByNumber() throws {
         // The Swift files and the documentation catalogs' articles.
         var texts = try (Self.swiftFiles(under: "Sources") + Self.catalogPages()).map {
@@ -119,6 +150,11 @@ import Testing
         #expect(!Self.callsFlock(Self.code(of: "/// takes `flock(LOCK_EX)` on it")))
         #expect(Self.renamesIntoPlace(Self.code(of: "if rename(source, target) != 0 {")))
         #expect(Self.renamesIntoPlace(Self.code(of: "DocumentFile.renameItem(kept, to: file)")))
+        #expect(Self.writesOrFlushes(Self.code(of: "written = pwrite(descriptor, start, count, offset)")))
+        #expect(Self.writesOrFlushes(Self.code(of: "return fdatasync(descriptor)")))
+        #expect(Self.writesOrFlushes(Self.code(of: "if fcntl(descriptor, F_FULLFSYNC) == 0 {")))
+        #expect(!Self.writesOrFlushes(Self.code(of: "try data.write(to: url)")))
+        #expect(!Self.writesOrFlushes(Self.code(of: "pending.reduce(0) { lost, write in write() ? lost : lost + 1 }")))
         // The checks above would pass vacuously if their patterns matched nothing.
         #expect("see seed 004".firstMatch(of: /(?i)seed ?[0-9]|seeds? [0-9]/) != nil)
         #expect(Self.importedModules(ofText: "import Foundation\n@testable import Timers\n") == ["Foundation", "Timers"])
@@ -137,6 +173,15 @@ import Testing
 
     private static func callsFlock(_ code: String) -> Bool {
         code.firstMatch(of: /(^|[^A-Za-z0-9_])flock\(/) != nil
+    }
+
+    /// Whether `code` calls a system call that writes or flushes a file, or renames one (a
+    /// method such as `data.write(to:)`, a declaration and a call with no argument are not).
+    private static func writesOrFlushes(_ code: String) -> Bool {
+        let declarations = code.replacingOccurrences(of: "func write(", with: "").replacingOccurrences(
+            of: "func rename", with: "")
+        return declarations.firstMatch(of: /(^|[^A-Za-z0-9_.])(pwrite|write|fdatasync|fsync|rename|renameat)\(\s*[^)\s]/) != nil
+            || declarations.contains("F_FULLFSYNC")
     }
 
     private static func renamesIntoPlace(_ code: String) -> Bool {

@@ -56,7 +56,9 @@ package enum DocumentReadLimit {
 }
 
 /// The file-system primitives ``FileStorage`` is built on: whole-file reads, atomic
-/// replacement, and an advisory exclusive lock.
+/// replacement, and an advisory exclusive lock. This file reads; the calls that write, flush
+/// and fill files are in `Transaction/DocumentWrites.swift`, the locks in `Lock/`, and only the
+/// transaction room renames (the layout test holds all three).
 ///
 /// On Glibc, Musl and Darwin these are POSIX calls. Documents, lock files and temporary files
 /// are opened with `O_NOFOLLOW`: a symbolic link in their place is refused, never followed.
@@ -181,32 +183,6 @@ enum DocumentFile {
         }
     }
     #endif
-
-    /// ``writeTemporary(_:at:for:)`` of the file at the path `temporary`.
-    static func writeTemporary(_ data: Data, atPath temporary: String, for document: URL) throws(StorageError) {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let descriptor = openRetrying(
-            .openTemporary, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        if descriptor < 0 { throw .writeFailed(file: document, reason: describe(errno)) }
-        var failure: String?
-        if fchmod(descriptor, 0o600) != 0 { failure = describe(errno) }  // the umask narrowed the mode
-        if failure == nil { failure = writeAll(data, to: descriptor) }
-        if failure == nil, let code = FileFaults.injected(.fsync) ?? (fsync(descriptor) == 0 ? nil : errno) {
-            failure = describe(code)
-        }
-        if close(descriptor) != 0, failure == nil { failure = describe(errno) }
-        if let failure {
-            unlink(temporary)
-            throw .writeFailed(file: document, reason: failure)
-        }
-        #else
-        let temporaryFile = URL(filePath: temporary, directoryHint: .notDirectory)
-        do { try data.write(to: temporaryFile, options: .withoutOverwriting) } catch {
-            try? FileManager.default.removeItem(at: temporaryFile)
-            throw .writeFailed(file: document, reason: error.localizedDescription)
-        }
-        #endif
-    }
 
     /// Whether anything (file, folder, dangling link) is at `url`.
     static func exists(_ url: URL) -> Bool {
@@ -449,57 +425,6 @@ enum DocumentFile {
     private static let noAccessTime: Int32 = 0o1_000_000
     #endif
 
-    /// Writes all of `data` at the file's position (`write`), retrying short writes; returns the
-    /// failure, if any.
-    static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
-        var wroteAny = false
-        return data.withUnsafeBytes { writeAll($0, at: nil, to: descriptor, wroteAny: &wroteAny) }.map(describe)
-    }
-
-    /// Writes all of `bytes` to the file open as `descriptor` — at `offset` (`pwrite`), or at the
-    /// file's position when it is `nil` (`write`) — retrying short writes and interrupted calls;
-    /// returns the `errno` of the failure, if any, and sets `wroteAny` when any byte was written.
-    /// A test's injected failure for ``FileFaults/Call/write`` applies to each call, unless
-    /// `injecting` is false (see ``fill(_:of:)``).
-    static func writeAll(
-        _ bytes: UnsafeRawBufferPointer, at offset: Int?, to descriptor: Int32, wroteAny: inout Bool,
-        injecting: Bool = true
-    ) -> Int32? {
-        var done = 0
-        while done < bytes.count {
-            let written: Int
-            if injecting, let code = FileFaults.injected(.write) {
-                errno = code
-                written = -1
-            } else {
-                let start = bytes.baseAddress.map { $0 + done }
-                written =
-                    if let offset { pwrite(descriptor, start, bytes.count - done, off_t(offset + done)) } else {
-                        write(descriptor, start, bytes.count - done)
-                    }
-                if written > 0 { wroteAny = true }
-            }
-            if written < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                return code
-            }
-            done += written
-        }
-        return nil
-    }
-
-    /// Flushes the folder entry of the file at `path` so a rename survives a power cut.
-    ///
-    /// - Returns: Why the folder could not be flushed, or `nil` when it was.
-    static func syncFolder(of path: String) -> String? {
-        let parent = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let folder = open(parent, O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NONBLOCK)
-        guard folder >= 0 else { return describe(errno) }
-        defer { close(folder) }
-        return retryingInterruptions(injecting: .syncFolder) { fsync(folder) }
-    }
-
     /// Runs `call` (0 on success, else failing with `errno`) until a signal no longer interrupts
     /// it, a test's failure for `injecting` first (see ``FileFaults``); returns the failure, if any.
     static func retryingInterruptions(injecting fault: FileFaults.Call?, _ call: () -> Int32) -> String? {
@@ -510,80 +435,6 @@ enum DocumentFile {
             }
             if call() == 0 { return nil }
             if errno != EINTR { return describe(errno) }
-        }
-    }
-
-    /// Opens the document at `path` to write it in place: read and write, not following a link,
-    /// and only when it is still the file `expected` (the one read under the lock).
-    ///
-    /// - Returns: The descriptor, or why it could not be opened.
-    static func openForWritingInPlace(_ path: String, expected: FileStamp) -> Result<Int32, WriteInPlaceFailure> {
-        let descriptor = openRetrying(.openForWriting, path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
-        if descriptor < 0 { return .failure(.notWritten(describe(errno))) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0,
-            FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
-                == expected
-        else {
-            close(descriptor)
-            return .failure(.replaced)
-        }
-        // Documents are the user's alone: a mode loosened by hand is narrowed again, as a write
-        // the rename way makes a fresh 0600 file.
-        if info.st_mode & 0o777 != 0o600, fchmod(descriptor, 0o600) != 0 {
-            let reason = describe(errno)
-            close(descriptor)
-            return .failure(.notWritten(reason))
-        }
-        return .success(descriptor)
-    }
-
-    /// Why a write in place did not commit.
-    enum WriteInPlaceFailure: Error {
-        /// Another file is at the document's path now: nothing was written.
-        case replaced
-        /// Nothing was written, for this reason.
-        case notWritten(String)
-    }
-
-    /// Writes all of `bytes` at `offset` of the file open as `descriptor` (`pwrite`); see
-    /// ``writeAll(_:at:to:wroteAny:injecting:)``. Returns the `errno` of the failure, if any.
-    static func writeAll(_ bytes: [UInt8], at offset: Int, to descriptor: Int32, injecting: Bool = true) -> Int32? {
-        var wroteAny = false
-        return bytes.withUnsafeBytes {
-            writeAll($0, at: offset, to: descriptor, wroteAny: &wroteAny, injecting: injecting)
-        }
-    }
-
-    /// Whether the file open as `descriptor` has one name only: a file with another name too (a
-    /// backup tool's hard link, say) is never written in place, which would change the other
-    /// name's bytes. Checked on the descriptor that writes, just before each write.
-    static func hasOneName(_ descriptor: Int32) -> Bool {
-        var info = stat()
-        return fstat(descriptor, &info) == 0 && info.st_nlink == 1
-    }
-
-    /// Writes `marker` into the file open as `descriptor` and flushes it, best effort and with no
-    /// injected failures (a test's faults are for the write it reports on); not when the file has
-    /// another name now (see ``hasOneName(_:)``).
-    static func fill(_ marker: InPlaceWrite, of descriptor: Int32) {
-        guard hasOneName(descriptor), writeAll(marker.bytes, at: marker.offset, to: descriptor, injecting: false) == nil
-        else { return }
-        _ = syncData(descriptor, injecting: false)
-    }
-
-    /// Flushes the data of the file open as `descriptor` to the disk: `fdatasync` (on Apple
-    /// platforms `F_FULLFSYNC`, which also empties the drive's cache); returns the failure, if any.
-    ///
-    /// With `injecting` false, no failure a test injects applies (see ``fill(_:of:)``).
-    static func syncData(_ descriptor: Int32, injecting: Bool = true) -> String? {
-        retryingInterruptions(injecting: injecting ? .fsync : nil) {
-            #if canImport(Darwin)
-            if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
-            return errno == ENOTSUP || errno == EINVAL ? fsync(descriptor) : -1
-            #else
-            return fdatasync(descriptor)
-            #endif
         }
     }
 

@@ -243,7 +243,7 @@ enum FileStorageFolder {
         if marker < 0 { return errno == EEXIST && isOwn(folder) }
         defer { close(marker) }
         _ = fchmod(marker, 0o600)
-        _ = markerText.withUnsafeBytes { write(marker, $0.baseAddress, $0.count) }
+        DocumentFile.writeMarker([UInt8](markerText), to: marker)
         return true
     }
 

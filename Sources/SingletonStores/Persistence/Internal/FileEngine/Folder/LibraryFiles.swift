@@ -175,10 +175,7 @@ package enum LibraryFiles {
         let readable = folder.opened.readable()
         guard readable >= 0 else { return errno }
         defer { close(readable) }
-        while fsync(readable) != 0 {
-            if errno != EINTR { return errno }
-        }
-        return nil
+        return DocumentFile.syncNames(ofFolder: readable)
         #else
         return nil
         #endif

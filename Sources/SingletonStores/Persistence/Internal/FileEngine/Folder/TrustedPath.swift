@@ -69,7 +69,7 @@ final class OpenFolder {
     func syncNames() {
         let readable = readable()
         if readable >= 0 {
-            _ = fsync(readable)
+            _ = DocumentFile.syncNames(ofFolder: readable)
             close(readable)
         }
     }

@@ -42,13 +42,7 @@ extension DocumentFile {
             close(descriptor)
             return nil
         }
-        var failure: String?
-        if fchmod(descriptor, 0o600) != 0 { failure = describe(errno) }  // the umask narrowed the mode
-        if failure == nil { failure = writeAll(data, to: descriptor) }
-        if failure == nil, let code = FileFaults.injected(.fsync) ?? (fsync(descriptor) == 0 ? nil : errno) {
-            failure = describe(code)
-        }
-        if let failure {
+        if let failure = writeThenSync(data, toTemporary: descriptor) {
             unlink(temporary)
             close(descriptor)
             throw .writeFailed(file: document, reason: failure)
