@@ -245,17 +245,8 @@ public final class CountdownStore: Sendable {
         on delivery: ObservationDelivery = .postingThread,
         _ handler: @escaping @Sendable (Int) -> Void
     ) -> ObservationToken {
-        let shown = ticks.observe(center: center, on: delivery, handler)
-        // A stop posts no tick: its 0 comes with the end (a countdown that ran out ticked 0).
-        let stopped = ends.observe(center: center, on: delivery) { end in if end == .stopped { handler(0) } }
-        // A pause or a resume changes no second: the seconds shown then come with it.
-        let timer = self.timer
-        let paused = pauses.observe(center: center, on: delivery) { _ in handler(timer.shownSeconds) }
-        return ObservationToken {
-            shown.cancel()
-            stopped.cancel()
-            paused.cancel()
-        }
+        CountdownPosts(ticks: ticks, ends: ends, pauses: pauses, center: center)
+            .observeShown(on: delivery, timer: timer, handler)
     }
 
     /// Calls `handler` once per countdown, when it ends, until the token is cancelled: it
@@ -317,11 +308,7 @@ public final class CountdownStore: Sendable {
         let refusal: CountdownError?
         do throws(StorageError) {
             refusal =
-                try changeSaving { phase, now -> CountdownError? in
-                    if let running = phase.shownSeconds(at: now) { return .alreadyRunning(remainingSeconds: running) }
-                    phase = .running(deadline: now.advanced(by: Self.clamped(duration)))
-                    return nil
-                } ?? nil
+                try changeSaving { phase, now in phase.startIfIdle(duration, at: now) } ?? nil
         } catch {
             throw .storage(error)
         }
@@ -336,17 +323,7 @@ public final class CountdownStore: Sendable {
     /// - Throws: The `StorageError` of the failed save.
     public func extend(by duration: Duration) throws(StorageError) {
         guard duration > .zero else { return }
-        try changeSaving { phase, now in
-            switch phase {
-            case .running(let deadline):
-                let left = max(now.duration(to: deadline), .zero)
-                phase = .running(deadline: now.advanced(by: min(left + Self.clamped(duration), Self.maximumDuration)))
-            case .paused(let remaining):
-                phase = .paused(remaining: min(remaining + Self.clamped(duration), Self.maximumDuration))
-            case .idle:
-                break
-            }
-        }
+        try changeSaving { phase, now in phase = phase.extended(by: duration, at: now) }
     }
 
     /// Pauses the running countdown (`true`: the time left freezes) or resumes a paused one
@@ -362,17 +339,7 @@ public final class CountdownStore: Sendable {
     ///   does not run, or resuming one that is not paused, changes nothing.
     /// - Throws: The `StorageError` of the failed save.
     public func setPaused(_ paused: Bool) throws(StorageError) {
-        try changeSaving { phase, now in
-            switch (paused, phase) {
-            case (true, .running(let deadline)):
-                let left = now.duration(to: deadline)
-                phase = left > .zero ? .paused(remaining: left) : .idle
-            case (false, .paused(let remaining)):
-                phase = .running(deadline: now.advanced(by: remaining))
-            default:
-                break
-            }
-        }
+        try changeSaving { phase, now in phase = phase.pausing(paused, at: now) }
     }
 
     static func clamped(_ duration: Duration) -> Duration {

@@ -187,15 +187,8 @@ public final class SharedCountdownStore: Sendable {
         on delivery: ObservationDelivery = .postingThread,
         _ handler: @escaping @Sendable (Int) -> Void
     ) -> ObservationToken {
-        let shownTicks = ticks.observe(center: center, on: delivery, handler)
-        let stopped = ends.observe(center: center, on: delivery) { end in if end == .stopped { handler(0) } }
-        let timer = self.timer
-        let paused = pauses.observe(center: center, on: delivery) { _ in handler(timer.shownSeconds) }
-        return ObservationToken {
-            shownTicks.cancel()
-            stopped.cancel()
-            paused.cancel()
-        }
+        CountdownPosts(ticks: ticks, ends: ends, pauses: pauses, center: center)
+            .observeShown(on: delivery, timer: timer, handler)
     }
 
     /// Calls `handler` once per countdown, when it ends, until the token is cancelled: it
@@ -224,7 +217,7 @@ public final class SharedCountdownStore: Sendable {
             try await stop()
             return
         }
-        try await change { phase, now in phase = .running(deadline: now.advanced(by: Self.clamped(duration))) }
+        try await change { phase, now in phase = .running(deadline: now.advanced(by: CountdownStore.clamped(duration))) }
     }
 
     /// Ends the running countdown on every instance. Posts the end on ``ends`` if one was running.
@@ -245,11 +238,7 @@ public final class SharedCountdownStore: Sendable {
         guard duration > .zero else { throw .invalidDuration(duration) }
         let refusal: CountdownError?
         do throws(StorageError) {
-            refusal = try await change { phase, now -> CountdownError? in
-                if let running = phase.shownSeconds(at: now) { return .alreadyRunning(remainingSeconds: running) }
-                phase = .running(deadline: now.advanced(by: Self.clamped(duration)))
-                return nil
-            }
+            refusal = try await change { phase, now in phase.startIfIdle(duration, at: now) }
         } catch {
             throw .storage(error)
         }
@@ -263,17 +252,7 @@ public final class SharedCountdownStore: Sendable {
     /// - Throws: The ``StorageError`` of a change that was not made; then nothing changed.
     public func extend(by duration: Duration) async throws(StorageError) {
         guard duration > .zero else { return }
-        try await change { phase, now in
-            switch phase {
-            case .running(let deadline):
-                let left = max(now.duration(to: deadline), .zero)
-                phase = .running(deadline: now.advanced(by: min(left + Self.clamped(duration), Self.maximumDuration)))
-            case .paused(let remaining):
-                phase = .paused(remaining: min(remaining + Self.clamped(duration), Self.maximumDuration))
-            case .idle:
-                break
-            }
-        }
+        try await change { phase, now in phase = phase.extended(by: duration, at: now) }
     }
 
     /// Pauses the running countdown (`true`: the time left freezes on every instance) or resumes
@@ -283,17 +262,7 @@ public final class SharedCountdownStore: Sendable {
     ///   does not run, or resuming one that is not paused, changes nothing.
     /// - Throws: The ``StorageError`` of a change that was not made; then nothing changed.
     public func setPaused(_ paused: Bool) async throws(StorageError) {
-        try await change { phase, now in
-            switch (paused, phase) {
-            case (true, .running(let deadline)):
-                let left = now.duration(to: deadline)
-                phase = left > .zero ? .paused(remaining: left) : .idle
-            case (false, .paused(let remaining)):
-                phase = .running(deadline: now.advanced(by: remaining))
-            default:
-                break
-            }
-        }
+        try await change { phase, now in phase = phase.pausing(paused, at: now) }
     }
 
     /// Reads the countdown again and shows what another instance changed.
@@ -309,10 +278,6 @@ public final class SharedCountdownStore: Sendable {
     }
 
     // MARK: Machinery
-
-    static func clamped(_ duration: Duration) -> Duration {
-        min(duration, maximumDuration)
-    }
 
     /// Moves the phase in one transaction on the storage: `decide` is given the phase of the
     /// record the storage holds now (the phase shown here while that is the record shown) and

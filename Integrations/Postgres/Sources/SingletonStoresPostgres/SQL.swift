@@ -76,27 +76,7 @@ package enum SQL {
                 LANGUAGE plpgsql VOLATILE AS $function$
                 BEGIN
                   PERFORM pg_advisory_xact_lock(lock_key # \(mask));
-                  IF kept_key IS NOT NULL THEN
-                    INSERT INTO \(table) (key, document)
-                      SELECT kept_key, d.document FROM \(table) d WHERE d.key = doc_key
-                      ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
-                  END IF;
-                  IF backup_key IS NOT NULL THEN
-                    INSERT INTO \(table) (key, document) VALUES (backup_key, backup) ON CONFLICT (key) DO NOTHING;
-                  END IF;
-                  IF doc IS NULL THEN
-                    DELETE FROM \(table) WHERE key = doc_key;
-                  ELSE
-                    INSERT INTO \(table) (key, document) VALUES (doc_key, doc)
-                      ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
-                  END IF;
-                  -- The commit's id, by which a writer that lost its connection finds out that it
-                  -- committed; kept for an hour, the longest a storage tries to find out.
-                  INSERT INTO \(commits) (commit_id, key) VALUES (write_commit_id, doc_key);
-                  IF random() < 0.001 THEN
-                    DELETE FROM \(commits) WHERE committed_at < now() - interval '65 minutes';
-                  END IF;
-                  PERFORM pg_notify(channel, payload);
+                  \(commitStatements(table: table, commits: commits))
                   PERFORM pg_advisory_unlock(lock_key);
                 END
                 $function$;
@@ -125,24 +105,7 @@ package enum SQL {
                     RETURN;
                   END IF;
                   IF changes THEN
-                    IF kept_key IS NOT NULL THEN
-                      INSERT INTO \(table) (key, document) VALUES (kept_key, current)
-                        ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
-                    END IF;
-                    IF backup_key IS NOT NULL THEN
-                      INSERT INTO \(table) (key, document) VALUES (backup_key, backup) ON CONFLICT (key) DO NOTHING;
-                    END IF;
-                    IF doc IS NULL THEN
-                      DELETE FROM \(table) WHERE key = doc_key;
-                    ELSE
-                      INSERT INTO \(table) (key, document) VALUES (doc_key, doc)
-                        ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
-                    END IF;
-                    INSERT INTO \(commits) (commit_id, key) VALUES (write_commit_id, doc_key);
-                    IF random() < 0.001 THEN
-                      DELETE FROM \(commits) WHERE committed_at < now() - interval '65 minutes';
-                    END IF;
-                    PERFORM pg_notify(channel, payload);
+                    \(commitStatements(table: table, commits: commits))
                   END IF;
                   RETURN QUERY SELECT true, found_row, NULL::bytea;
                 END
@@ -151,6 +114,36 @@ package enum SQL {
             END
             $setup$
             """
+    }
+
+    /// The statements both write functions commit a change with, on their parameters `doc_key`,
+    /// `doc`, `kept_key`, `backup_key`, `backup`, `write_commit_id`, `channel` and `payload`: the
+    /// document kept aside and the backup first, then the new document (or its removal), the
+    /// commit's id, and the notification (sent when the transaction commits).
+    static func commitStatements(table: String, commits: String) -> String {
+        """
+        IF kept_key IS NOT NULL THEN
+          INSERT INTO \(table) (key, document)
+            SELECT kept_key, d.document FROM \(table) d WHERE d.key = doc_key
+            ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
+        END IF;
+        IF backup_key IS NOT NULL THEN
+          INSERT INTO \(table) (key, document) VALUES (backup_key, backup) ON CONFLICT (key) DO NOTHING;
+        END IF;
+        IF doc IS NULL THEN
+          DELETE FROM \(table) WHERE key = doc_key;
+        ELSE
+          INSERT INTO \(table) (key, document) VALUES (doc_key, doc)
+            ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
+        END IF;
+        -- The commit's id, by which a writer that lost its connection finds out that it
+        -- committed; kept for an hour, the longest a storage tries to find out.
+        INSERT INTO \(commits) (commit_id, key) VALUES (write_commit_id, doc_key);
+        IF random() < 0.001 THEN
+          DELETE FROM \(commits) WHERE committed_at < now() - interval '65 minutes';
+        END IF;
+        PERFORM pg_notify(channel, payload);
+        """
     }
 
     static func read(table: String, key: String) -> PostgresQuery {

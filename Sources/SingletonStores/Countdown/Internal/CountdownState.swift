@@ -20,6 +20,43 @@ struct CountdownState: Codable, Sendable, Equatable {
         /// Paused with `remaining` left.
         case paused(remaining: Duration)
 
+        /// This phase with `duration` (clamped to the longest countdown) added to the time left of
+        /// a running or paused countdown, the time left clamped too; no countdown stays none.
+        func extended(by duration: Duration, at now: CountdownTimer.Instant) -> Phase {
+            let added = min(duration, CountdownTimer.maximumDuration)
+            switch self {
+            case .running(let deadline):
+                let left = max(now.duration(to: deadline), .zero)
+                return .running(deadline: now.advanced(by: min(left + added, CountdownTimer.maximumDuration)))
+            case .paused(let remaining):
+                return .paused(remaining: min(remaining + added, CountdownTimer.maximumDuration))
+            case .idle:
+                return .idle
+            }
+        }
+
+        /// This phase paused (`true`: the time left freezes; a countdown already over ends) or
+        /// resumed (`false`: it runs on with the time it had left); any other phase as it is.
+        func pausing(_ paused: Bool, at now: CountdownTimer.Instant) -> Phase {
+            switch (paused, self) {
+            case (true, .running(let deadline)):
+                let left = now.duration(to: deadline)
+                return left > .zero ? .paused(remaining: left) : .idle
+            case (false, .paused(let remaining)):
+                return .running(deadline: now.advanced(by: remaining))
+            default:
+                return self
+            }
+        }
+
+        /// Starts a countdown of `duration` (clamped) unless one is running or paused: then the
+        /// refusal, with the seconds it shows, and the phase as it is.
+        mutating func startIfIdle(_ duration: Duration, at now: CountdownTimer.Instant) -> CountdownError? {
+            if let running = shownSeconds(at: now) { return .alreadyRunning(remainingSeconds: running) }
+            self = .running(deadline: now.advanced(by: min(duration, CountdownTimer.maximumDuration)))
+            return nil
+        }
+
         /// The seconds shown while a countdown is running or paused; `nil` when there is none.
         func shownSeconds(at now: CountdownTimer.Instant) -> Int? {
             let shown: Int
