@@ -303,10 +303,8 @@ public final class SharedCountdownStore: Sendable {
     /// The phase of `record` here: the phase shown or last decided while `record` is theirs,
     /// else the one it describes at `now`.
     private func phase(of record: CountdownRecord, at now: CountdownTimer.Instant) -> CountdownState.Phase {
-        if let known = [decided.withLock { $0 }, shown.withLock { $0 }].lazy.compactMap({ $0 }).first(where: {
-            $0.record == record
-        }), let phase = known.phase {
-            return phase
+        for known in [decided.withLock { $0 }, shown.withLock { $0 }] {
+            if let known, known.record == record, let phase = known.phase { return phase }
         }
         return CountdownState.phase(of: record, at: now, wallClock: wallClock, bootClock: bootClock)
     }
@@ -316,6 +314,8 @@ public final class SharedCountdownStore: Sendable {
     private func show(_ record: CountdownRecord) {
         let target = phase(of: record, at: timer.now)
         shown.withLock { $0 = CountdownState(record: record, phase: target) }
+        // A decision is needed only until its commit is shown; after that it could only be stale.
+        decided.withLock { $0 = nil }
         let wasPaused = timer.isPaused
         timer.move(to: target)
         let isPaused = timer.isPaused

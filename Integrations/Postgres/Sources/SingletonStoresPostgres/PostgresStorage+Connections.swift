@@ -138,10 +138,10 @@ extension PostgresStorage {
 
     /// `duration` for a timer of NIO's, at least 1 ns.
     static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        let clamped = min(max(seconds, 0), 86_400)
-        return .nanoseconds(
-            max(1, clamped * 1_000_000_000 + (seconds >= 0 && seconds <= 86_400 ? attoseconds / 1_000_000_000 : 0)))
+        // Timeouts are range-checked to at most an hour: a day bounds the arithmetic regardless.
+        let bounded = min(max(duration, .nanoseconds(1)), .seconds(86_400))
+        let (seconds, attoseconds) = bounded.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// The time left until `deadline`, for a timer of NIO's.
