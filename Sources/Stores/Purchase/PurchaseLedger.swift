@@ -274,6 +274,22 @@ public struct PurchaseLedger: Sendable, Codable, Equatable {
         Set(seen).subtracting(pending.lazy.map(\.id))
     }
 
+    /// Whether `other` is this ledger at the same point of its history: as many entries, with
+    /// the same newest one, the same receipt ids kept by the checkpoint and the same unfinished
+    /// ones.
+    ///
+    /// Every write that can make the ledger forget a receipt id (an id leaving
+    /// `unfinishedReceiptIDs`, a compaction) adds an entry or folds entries, so a list of
+    /// receipts asked of the backend after `other` was read is fresh for this ledger when this
+    /// is `true`: a receipt the list reports pending was not credited and forgotten in between.
+    package func isSameVersion(as other: PurchaseLedger) -> Bool {
+        entryCount == other.entryCount && entries.count == other.entries.count
+            && entries.last?.receiptID == other.entries.last?.receiptID
+            && entries.last?.kind == other.entries.last?.kind
+            && unfinishedReceiptIDs == other.unfinishedReceiptIDs
+            && checkpoint?.receiptIDs == other.checkpoint?.receiptIDs
+    }
+
     /// The newest entry that spent an item on a boost, with the boost it started (kept by the
     /// checkpoint when that entry was folded into it).
     public var latestBoostGrant: BoostGrant? {

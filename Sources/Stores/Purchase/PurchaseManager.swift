@@ -167,7 +167,7 @@ public final class PurchaseManager: PurchaseStoreContract {
             case .purchased(let receipt):
                 FaultInjection.reach(.purchasePaid)
                 do throws(PurchaseError) {
-                    try record([receipt], paid: true)
+                    _ = try record([receipt], paid: true, readBefore: ledger.state)
                 } catch {
                     // Paid and recorded by the backend, which keeps it pending: never "nothing
                     // changed, try again" — buying again would buy again.
@@ -190,21 +190,39 @@ public final class PurchaseManager: PurchaseStoreContract {
     /// added, then finished with the backend (a backend restores no consumed boost items, so a
     /// ledger kept aside gives back premium, never items bought and spent).
     ///
+    /// What the backend returns is added only to the ledger as it was before the backend was
+    /// asked: when another process changed the ledger meanwhile (it may have credited the same
+    /// receipts), the backend is asked again.
+    ///
     /// - Returns: How many receipts were new.
-    /// - Throws: ``PurchaseError/busy(_:)`` if a purchase or restore is running, or the backend's
-    ///   failure (the flow ends in ``PurchaseFlowState/failed(reason:)``).
+    /// - Throws: ``PurchaseError/busy(_:)`` if a purchase or restore is running, the backend's
+    ///   failure, or ``PurchaseError/failed(reason:)`` when other processes changed the ledger
+    ///   each of 8 times it was asked (then nothing was added); the flow ends in
+    ///   ``PurchaseFlowState/failed(reason:)``.
     @discardableResult
     public func restore() async throws(PurchaseError) -> Int {
         try move(to: .restoring)
-        do {
-            let added = try record(try await backend.restore(), paid: false)
-            try? move(to: added > 0 ? .purchased(nil) : .idle)
-            return added
+        do throws(PurchaseError) {
+            for _ in 0..<Self.restoreRounds {
+                let before = ledger.state  // read before the backend is asked
+                if let added = try record(try await backend.restore(), paid: false, readBefore: before) {
+                    try? move(to: added > 0 ? .purchased(nil) : .idle)
+                    return added
+                }
+            }
+            throw PurchaseError.failed(
+                reason:
+                    "other processes changed the purchases \(Self.restoreRounds) times while this one restored them; nothing was added, restore again"
+            )
         } catch {
             try? move(to: .failed(reason: error.description))
             throw error
         }
     }
+
+    /// How many times ``restore()`` asks the backend again when another process changed the
+    /// ledger between its answer and the credit.
+    private static let restoreRounds = 8
 
     /// Returns the flow to idle after a finished purchase; does nothing while one is running.
     public func acknowledge() {
@@ -347,24 +365,44 @@ public final class PurchaseManager: PurchaseStoreContract {
     /// how many of `receipts` were added. The backend then finishes every one of them the
     /// ledger holds.
     ///
-    /// - Parameter paid: Whether `receipts` were just paid for: they are credited even when the
-    ///   ledger already holds ``PurchaseLedger/unfinishedReceiptIDLimit`` unfinished receipts.
-    @discardableResult
-    private func record(_ receipts: [PurchaseReceipt], paid: Bool) throws(PurchaseError) -> Int {
+    /// A list the backend gave is credited only to the ledger it was asked after: when another
+    /// process changed the ledger in between, it may have credited and finished some of the
+    /// receipts listed, and the ledger may have let go of their ids since (see
+    /// ``PurchaseLedger/isSameVersion(as:)``). Then the pending receipts wait for a later credit,
+    /// and receipts not just paid for are not added at all.
+    ///
+    /// - Parameters:
+    ///   - receipts: The receipts to add, oldest first.
+    ///   - paid: Whether `receipts` were just paid for: they are credited even when the
+    ///     ledger already holds ``PurchaseLedger/unfinishedReceiptIDLimit`` unfinished receipts,
+    ///     and even when another process changed the ledger since `before` (a receipt is
+    ///     forgotten only once 256 newer ones are credited, and these are the newest).
+    ///   - before: The ledger as it was read before the backend was asked for `receipts`.
+    /// - Returns: How many of `receipts` were added; `nil`, with nothing changed, when they were
+    ///   not paid for just now and another process changed the ledger since `before`: ask the
+    ///   backend again.
+    private func record(
+        _ receipts: [PurchaseReceipt], paid: Bool, readBefore before: PurchaseLedger
+    ) throws(PurchaseError) -> Int? {
         // Pending receipts ride along (one whose credit failed earlier, say); a backend that
         // can't list them now is asked again at the next launch.
-        let seen = ledger.state.unfinishedReceiptIDs  // read before the backend is asked
         let listed = try? backend.pendingReceipts()
         let given = Set(receipts.map(\.id))
         let pending = (listed ?? []).filter { !given.contains($0.id) }
-        let finished = listed.map { PurchaseLedger.finishedReceiptIDs(seen: seen, pending: $0) } ?? []
-        let (credited, held) = try ledgerUpdate { ledger -> ([PurchaseReceipt], Set<String>) in
+        // Ids `before` held unfinished that the backend no longer lists were finished: so they
+        // stay, whatever another process wrote since.
+        let finished = listed.map { PurchaseLedger.finishedReceiptIDs(seen: before.unfinishedReceiptIDs, pending: $0) } ?? []
+        let recorded = try ledgerUpdate { ledger -> (credited: [PurchaseReceipt], held: Set<String>)? in
+            let fresh = ledger.isSameVersion(as: before)
+            guard fresh || paid else { return nil }
             // Older ones first, in the backend's order.
-            let credited = ledger.credit(pending + receipts, beyondLimit: paid ? receipts.count : 0, finished: finished)
+            let credited = ledger.credit(
+                (fresh ? pending : []) + receipts, beyondLimit: paid ? receipts.count : 0, finished: finished)
             return (credited, ledger.receiptIDs)
         }
-        finish((pending + receipts).filter { held.contains($0.id) })
-        return credited.filter { given.contains($0.id) }.count
+        guard let recorded else { return nil }
+        finish((pending + receipts).filter { recorded.held.contains($0.id) })
+        return recorded.credited.filter { given.contains($0.id) }.count
     }
 
     /// Tells the backend that `receipts` are in the ledger; returns whether it could. A failure
@@ -393,9 +431,12 @@ public final class PurchaseManager: PurchaseStoreContract {
     /// The backend is asked before the lock is taken. Receipts are credited in batches the
     /// ledger can keep unfinished (see ``PurchaseLedger/unfinishedReceiptIDLimit``), each
     /// finished before the next is credited; a finish that fails ends the launch's crediting.
+    /// A list is credited only to the ledger it was asked after (see
+    /// ``PurchaseLedger/isSameVersion(as:)``): when another process wrote the ledger in between,
+    /// the backend is asked again.
     private func creditPendingReceipts() {
         for _ in 0..<Self.creditRounds {
-            let seen = ledger.state.unfinishedReceiptIDs  // read before the backend is asked
+            let before = ledger.state  // read before the backend is asked
             let pending: [PurchaseReceipt]
             do {
                 pending = try backend.pendingReceipts()
@@ -404,20 +445,24 @@ public final class PurchaseManager: PurchaseStoreContract {
                 return
             }
             guard !pending.isEmpty else { return }
-            let known = ledger.state.receiptIDs
+            let known = before.receiptIDs
             guard pending.contains(where: { !known.contains($0.id) }) else {
                 finish(pending)  // credited by a process killed before it finished them
                 return
             }
             let held: Set<String>
             do {
-                // `nil` when another process holds the lock: the receipts stay pending.
-                let finished = PurchaseLedger.finishedReceiptIDs(seen: seen, pending: pending)
-                let committed = try ledger.updateIfAvailable { ledger -> Set<String> in
+                let finished = PurchaseLedger.finishedReceiptIDs(seen: before.unfinishedReceiptIDs, pending: pending)
+                let committed = try ledger.updateIfAvailable { ledger -> Set<String>? in
+                    // Another process changed the ledger since the list was asked for: it may
+                    // have credited, finished and forgotten some of it. Asked for again.
+                    guard ledger.isSameVersion(as: before) else { return nil }
                     _ = ledger.credit(pending, finished: finished)
                     return ledger.receiptIDs
                 }
+                // `nil` when another process holds the lock: the receipts stay pending.
                 guard let committed else { return }
+                guard let committed else { continue }
                 held = committed
             } catch {
                 reportIssue(.storageRecovered(error))

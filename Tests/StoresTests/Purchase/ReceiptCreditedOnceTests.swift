@@ -2,6 +2,7 @@ import Foundation
 @testable import SingletonStores
 import SingletonStoresLocking
 import SingletonStoresTestSupport
+import Synchronization
 import Stores
 import Testing
 import Timers
@@ -87,6 +88,122 @@ struct ReceiptCreditedOnceTests {
             #expect(fresh.ownedBoostItems == 5)
         }
     }
+    /// What another process does between a launch's reading of the pending receipts and its
+    /// taking of the ledger's lock: it credits the 400 waiting and finishes them, and a third
+    /// credits one purchase more, which lets the ledger forget the oldest of the 400 (finished,
+    /// and beyond the ids it remembers).
+    private static func creditFinishAndForget(in folder: URL) {
+        let other = purchases(folder: folder)
+        #expect(other.ownedBoostItems == 400)
+        let local = LocalPurchaseBackend(storage: FileStorage(folder: folder))
+        let later = PurchaseReceipt(id: "later-1", product: .boostItems(1), date: start)
+        let third = purchases(folder: folder, backend: ExtraPendingBackend(base: local, extra: [later]))
+        #expect(third.ownedBoostItems == 401)
+        #expect(third.purchaseLedger.receiptIDs.count < 401)  // some of the 400 are forgotten
+    }
+
+    /// A launch that read 400 pending receipts before another process credited, finished and
+    /// forgot them credits none of them again: the list it read is stale by the time it holds
+    /// the ledger's lock.
+    @Test func aLaunchCreditsNoReceiptFromAListReadBeforeAnotherProcessCreditedIt() async throws {
+        try await withTemporaryFolder { folder in
+            try await Self.leavePending(400, in: folder)
+            let local = LocalPurchaseBackend(storage: FileStorage(folder: folder))
+            let backend = InterleavingBackend(base: local, pendingCall: 1) { Self.creditFinishAndForget(in: folder) }
+            let launch = Self.purchases(folder: folder, backend: backend)
+            #expect(backend.interleaved)
+            #expect(launch.ownedBoostItems == 401)
+            #expect(Self.purchases(folder: folder).ownedBoostItems == 401)
+        }
+    }
+
+    /// The same stale list read by a purchase, whose own receipt another process credits too:
+    /// the purchase credits its own receipt once and none of the 400.
+    @Test func aPurchaseCreditsNoReceiptFromAListReadBeforeAnotherProcessCreditedIt() async throws {
+        try await withTemporaryFolder { folder in
+            let local = LocalPurchaseBackend(storage: FileStorage(folder: folder))
+            let backend = InterleavingBackend(base: local, pendingCall: 2) { Self.creditFinishAndForget(in: folder) }
+            let buyer = Self.purchases(folder: folder, backend: backend)  // the first call: nothing pending
+            try await Self.leavePending(399, in: folder)
+            try await buyer.buy(.boostItems(1))  // the 400th, read with the 399 and credited by the other
+            #expect(backend.interleaved)
+            #expect(buyer.ownedBoostItems == 401)
+            #expect(Self.purchases(folder: folder).ownedBoostItems == 401)
+        }
+    }
+
+    /// A restore that read the 400 before another process credited them adds none of them.
+    @Test func aRestoreCreditsNoReceiptFromAListReadBeforeAnotherProcessCreditedIt() async throws {
+        try await withTemporaryFolder { folder in
+            let local = LocalPurchaseBackend(storage: FileStorage(folder: folder))
+            let backend = InterleavingBackend(base: local, restoreCall: 1) { Self.creditFinishAndForget(in: folder) }
+            let restorer = Self.purchases(folder: folder, backend: backend)
+            try await Self.leavePending(400, in: folder)
+            let added = try await restorer.restore()
+            #expect(backend.interleaved)
+            #expect(added == 0)
+            #expect(restorer.ownedBoostItems == 401)
+            #expect(Self.purchases(folder: folder).ownedBoostItems == 401)
+        }
+    }
+}
+
+/// The local backend, with `interleave` run once, just after the `pendingCall`-th list of
+/// pending receipts (or the `restoreCall`-th restore) was read: what another process does
+/// meanwhile.
+private final class InterleavingBackend: PurchaseBackend, Sendable {
+    let base: LocalPurchaseBackend
+    private let pendingCall: Int
+    private let restoreCall: Int
+    private let interleave: @Sendable () -> Void
+    private let calls = Mutex((pending: 0, restore: 0, done: false))
+
+    init(base: LocalPurchaseBackend, pendingCall: Int = 0, restoreCall: Int = 0, interleave: @escaping @Sendable () -> Void) {
+        self.base = base
+        self.pendingCall = pendingCall
+        self.restoreCall = restoreCall
+        self.interleave = interleave
+    }
+
+    /// Whether `interleave` ran.
+    var interleaved: Bool { calls.withLock { $0.done } }
+
+    private func afterRead(pending: Bool) {
+        let due = calls.withLock { calls -> Bool in
+            if pending { calls.pending += 1 } else { calls.restore += 1 }
+            let due = pending ? calls.pending == pendingCall : calls.restore == restoreCall
+            if due { calls.done = true }
+            return due
+        }
+        if due { interleave() }
+    }
+
+    func purchase(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
+        try await base.purchase(product)
+    }
+    func restore() async throws(PurchaseError) -> [PurchaseReceipt] {
+        let restored = try await base.restore()
+        afterRead(pending: false)
+        return restored
+    }
+    func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt] {
+        let pending = try base.pendingReceipts()
+        afterRead(pending: true)
+        return pending
+    }
+    func finish(_ receipts: [PurchaseReceipt]) throws(PurchaseError) { try base.finish(receipts) }
+}
+
+/// The local backend, with `extra` receipts pending besides its own (never finished).
+private struct ExtraPendingBackend: PurchaseBackend {
+    let base: LocalPurchaseBackend
+    let extra: [PurchaseReceipt]
+    func purchase(_ product: PurchaseProduct) async throws(PurchaseError) -> PurchaseOutcome {
+        try await base.purchase(product)
+    }
+    func restore() async throws(PurchaseError) -> [PurchaseReceipt] { try await base.restore() }
+    func pendingReceipts() throws(PurchaseError) -> [PurchaseReceipt] { try base.pendingReceipts() + extra }
+    func finish(_ receipts: [PurchaseReceipt]) throws(PurchaseError) { try base.finish(receipts) }
 }
 
 /// The local backend, except that marking receipts credited always fails.

@@ -16,11 +16,15 @@ enum Boost {
 }
 
 enum Runner {
+    /// How long a command tries to reach the database before it exits 69.
+    static let reachTimeout: Duration = .seconds(12)
+
     /// Runs `command` with a storage that runs meanwhile; returns the exit status.
     static func run(_ command: Command) async -> Int32 {
         let storage: PostgresStorage
         do {
-            storage = try PostgresStorage(url: command.url, options: .init(table: command.table))
+            // Tried for 12 s, so that the process has said so and exited 69 within 15 s.
+            storage = try PostgresStorage(url: command.url, options: .init(table: command.table, reachTimeout: Self.reachTimeout))
         } catch {
             return fail(error)
         }
