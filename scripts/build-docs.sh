@@ -11,6 +11,10 @@
 #   3. every article must be listed on its module's landing page, and the articles the package
 #      promises (below) must exist with their titles; otherwise the script fails.
 #
+# The integration packages' libraries (Integrations/Postgres: SingletonStoresPostgres) are built
+# the same way in their own package folder, with its own build (its first build compiles
+# PostgresNIO, several minutes), and get a part of the site of their own.
+#
 # Usage: scripts/build-docs.sh [SITE]        (SITE defaults to .build/docs/site)
 #
 # DocC pages load their content with fetch, so open the site through a web server, not file://:
@@ -26,7 +30,11 @@ scratch=".build/docs"
 graphs_by_module="$scratch/graphs"
 
 # Every library product, in the order the landing page of the site lists them.
-modules=(SingletonStores Stores SingletonStoresTesting StoreObservation Timers Automaton)
+root_modules=(SingletonStores Stores SingletonStoresTesting StoreObservation Timers Automaton)
+# The libraries of the integration packages: module, package folder.
+integrations=("SingletonStoresPostgres|Integrations/Postgres")
+modules=("${root_modules[@]}")
+for entry in "${integrations[@]}"; do modules+=("${entry%%|*}"); done
 
 # The articles the package promises: module, file name (without .md), title.
 required_articles=(
@@ -41,12 +49,21 @@ required_articles=(
     "SingletonStoresTesting|TestingWithStores|Testing with stores"
     "Timers|CountdownsThatAgree|Countdowns that agree"
     "Automaton|ScreenFlowsAsStateMachines|Screen flows as state machines"
+    "SingletonStoresPostgres|StoresSharedAcrossMachines|Stores shared across machines"
 )
+
+package_of() { # module: the folder of the package it belongs to
+    local entry
+    for entry in "${integrations[@]}"; do
+        [[ "${entry%%|*}" == "$1" ]] && { echo "${entry#*|}"; return; }
+    done
+    echo "."
+}
 
 catalog_of() {
     case "$1" in
         StoreObservation) echo "Sources/Observation/StoreObservation.docc" ;;
-        *) echo "Sources/$1/$1.docc" ;;
+        *) echo "$(package_of "$1")/Sources/$1/$1.docc" | sed 's#^\./##' ;;
     esac
 }
 
@@ -78,9 +95,31 @@ dump_log="$scratch/dump-symbol-graph.log"
 rm -rf "$graphs"
 swift package --scratch-path "$scratch" dump-symbol-graph \
     --minimum-access-level public --emit-extension-block-symbols --skip-inherited-docs >"$dump_log" 2>&1 || true
-for module in "${modules[@]}"; do
+for module in "${root_modules[@]}"; do
     [[ -f "$graphs/$module.symbols.json" ]] || { cat "$dump_log" >&2; fail "no symbol graph for $module in $graphs"; }
 done
+graphs_of() { echo "$graphs"; }  # module: the folder its package's graphs were written to
+
+# Each integration package in its own folder, with its own build (CI has built it already).
+integration_graphs=()
+for entry in "${integrations[@]}"; do
+    module="${entry%%|*}" folder="${entry#*|}"
+    echo "== symbol graphs of $folder"
+    (cd "$folder" && swift build --product "$module")
+    package_graphs="$(cd "$folder" && dirname "$(swift build --show-bin-path)")/symbolgraph"
+    rm -rf "$package_graphs"
+    (cd "$folder" && swift package dump-symbol-graph \
+        --minimum-access-level public --emit-extension-block-symbols --skip-inherited-docs) >"$dump_log" 2>&1 || true
+    [[ -f "$package_graphs/$module.symbols.json" ]] || { cat "$dump_log" >&2; fail "no symbol graph for $module in $package_graphs"; }
+    integration_graphs+=("$module|$package_graphs")
+done
+graphs_of() {
+    local entry
+    for entry in "${integration_graphs[@]}"; do
+        [[ "${entry%%|*}" == "$1" ]] && { echo "${entry#*|}"; return; }
+    done
+    echo "$graphs"
+}
 
 rm -rf "$site" "$graphs_by_module"
 mkdir -p "$site"
@@ -91,7 +130,8 @@ for module in "${modules[@]}"; do
     # Only this module's graphs: its own symbols, and its extensions of other modules' types
     # (<Module>@<Other>.symbols.json). Other modules' graphs would make their symbols its own.
     mkdir -p "$graphs_by_module/$module"
-    cp "$graphs/$module.symbols.json" "$graphs/$module"@*.symbols.json "$graphs_by_module/$module/"
+    module_graphs="$(graphs_of "$module")"
+    cp "$module_graphs/$module.symbols.json" "$module_graphs/$module"@*.symbols.json "$graphs_by_module/$module/"
 
     echo "== docc convert $catalog"
     "$docc" convert "$catalog" \

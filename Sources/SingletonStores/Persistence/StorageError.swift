@@ -30,10 +30,11 @@ import Foundation
 /// }
 /// ```
 public enum StorageError: Error, Sendable, Equatable {
-    /// The store name can't be used as a file name.
+    /// A name can't be used: a store's key, or a name a storage takes in its options (a
+    /// database table's, say). `reason` says what such a name may be.
     ///
     /// Keys are 1–120 characters from `A–Z a–z 0–9 . _ -`, don't start with a dot and
-    /// don't contain `..`.
+    /// don't contain `..`, whatever the storage.
     case invalidKey(String, reason: String)
 
     /// The data folder could not be created or used: a file is in the way, it or a folder or
@@ -194,7 +195,7 @@ extension StorageError: CustomStringConvertible {
     var problem: String {
         switch self {
         case .invalidKey(let key, let reason):
-            "The store name “\(key)” can't be used as a file name: \(reason)."
+            "The name “\(key)” can't be used: \(reason)."
         case .folderUnavailable(let folder, let reason):
             "The data folder \(folder.shownLocation) can't be used: \(reason)."
         case .unreadable(let file, let kept, let reason):
@@ -265,17 +266,26 @@ extension StorageError: CustomStringConvertible {
     /// What the user or developer should do next.
     var advice: String {
         switch self {
+        case .invalidKey(_, let reason) where !reason.hasPrefix("a store name"):
+            "Choose a name of the form the reason gives."
         case .invalidKey:
             "Use 1–120 letters, digits, dots, underscores or hyphens, not starting with a dot and without “..”."
         case .folderUnavailable:
             "Check that the folder is a folder that belongs to you and is writable by you (move away any file "
                 + "in its place), or choose another one "
                 + "with the \(FileStorage.environmentVariable) environment variable."
+        case .unreadable(_, let kept, _) where !kept.isFileURL:
+            "Look at what the kept document is; to restore it, copy it back in its place while no app writes it."
         case .unreadable:
             "Look at what the kept item is; to restore a document, quit the app and put a regular file back in its place."
+        case .corrupted(_, let kept, _) where !kept.isFileURL:
+            "If you need the old data, repair the kept document and copy it back in its place while no app "
+                + "writes it; otherwise you may delete it."
         case .corrupted:
             "If you need the old data, repair the kept file and move it back while the app is closed; "
                 + "otherwise you may delete it."
+        case .newerFormat(_, _, _, let kept) where !kept.isFileURL, .newerValueVersion(_, _, _, let kept) where !kept.isFileURL:
+            "Update the app to the newest version everywhere it runs, then copy the kept document back in its place."
         case .newerFormat, .newerValueVersion:
             "Update the app to the newest version, then quit it and move the kept file back."
         case .newerFormatLeftInPlace, .newerValueVersionLeftInPlace:

@@ -19,22 +19,22 @@ struct StoreDocumentTests {
     @Test func anInvalidKeyIsFoundOnceAndEveryUseThrowsItTyped() throws {
         let document = StoreDocument(key: "../escape", default: PersistedCounter())
         #expect(document.keyProblem != nil)
-        #expect(throws: StorageError.invalidKey("../escape", reason: "it contains a path separator")) {
+        #expect(throws: StorageError.invalidKey("../escape", reason: "a store name can't contain a path separator")) {
             try document.validKey()
         }
         try withTemporaryFolder { folder in
             let storages: [any StoreStorage] = [FileStorage(folder: folder), InMemoryStorage()]
             for storage in storages {
-                #expect(throws: StorageError.invalidKey("../escape", reason: "it contains a path separator")) {
+                #expect(throws: StorageError.invalidKey("../escape", reason: "a store name can't contain a path separator")) {
                     try storage.load(document)
                 }
-                #expect(throws: StorageError.invalidKey("../escape", reason: "it contains a path separator")) {
+                #expect(throws: StorageError.invalidKey("../escape", reason: "a store name can't contain a path separator")) {
                     try storage.save(PersistedCounter(count: 1), to: document)
                 }
-                #expect(throws: StorageError.invalidKey("../escape", reason: "it contains a path separator")) {
+                #expect(throws: StorageError.invalidKey("../escape", reason: "a store name can't contain a path separator")) {
                     try storage.update(document) { $0.count += 1 }
                 }
-                #expect(throws: StorageError.invalidKey("../escape", reason: "it contains a path separator")) {
+                #expect(throws: StorageError.invalidKey("../escape", reason: "a store name can't contain a path separator")) {
                     try storage.updateIfAvailable(document) { $0.count += 1 }
                 }
             }

@@ -78,7 +78,7 @@ struct DemoPostgresTests {
         let took = clock.now - started
         #expect(run.status == 69, "\(run)")
         #expect(run.errors.contains("127.0.0.1:9"), "\(run)")
-        #expect(took < .seconds(16), "took \(took)")
+        #expect(took < .seconds(15), "took \(took)")
     }
 
     @Test func badCommandLinesAreUsageErrors() async throws {

@@ -170,6 +170,24 @@ struct PostgresStorageTests {
             #expect(keys.contains("visits"))
             #expect(keys.contains { $0.hasPrefix("visits~corrupt-") })
             #expect(issues.withLock { $0.count } == 1)
+            // The message speaks of the row kept, where it is, and of no file.
+            let message = issues.withLock { $0.first.map { "\($0)" } } ?? ""
+            #expect(message.contains("/\(table)/visits~corrupt-"), "\(message)")
+            #expect(message.contains("repair the kept document"), "\(message)")
+            #expect(!message.contains(" file"), "\(message)")
+        }
+    }
+
+    /// A table name that is not a plain identifier is refused before anything is sent, with a
+    /// message about table names.
+    @Test(arguments: ["x;drop table y", "", "1st", "with space", String(repeating: "t", count: 49)])
+    func aBadTableNameIsRefusedAsATableName(table: String) throws {
+        #expect {
+            _ = try PostgresStorage(url: "postgres://app@127.0.0.1:9/app", options: .init(table: table))
+        } throws: { error in
+            guard case StorageError.invalidKey(_, let reason) = error else { return false }
+            let message = "\(error)"
+            return reason.hasPrefix("a table name") && !message.contains("file") && !message.contains("store name")
         }
     }
 

@@ -20,18 +20,18 @@ enum StorageKey {
 
     /// Why `key` is not a valid store name, or `nil` when it is.
     static func problem(with key: String) -> String? {
-        if key.isEmpty { return "it is empty" }
-        if key.utf8.count > maximumLength { return "it is longer than \(maximumLength) characters" }
-        if key.contains("/") || key.contains("\\") { return "it contains a path separator" }
-        if key.contains("..") { return "it contains “..”" }
-        if key.hasPrefix(".") { return "it starts with a dot" }
+        if key.isEmpty { return "a store name can't be empty" }
+        if key.utf8.count > maximumLength { return "a store name is at most \(maximumLength) characters" }
+        if key.contains("/") || key.contains("\\") { return "a store name can't contain a path separator" }
+        if key.contains("..") { return "a store name can't contain “..”" }
+        if key.hasPrefix(".") { return "a store name can't start with a dot" }
         let allowed = key.unicodeScalars.allSatisfy { scalar in
             switch scalar {
             case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": true
             default: false
             }
         }
-        if !allowed { return "only letters A–Z, digits, “.”, “_” and “-” are allowed" }
+        if !allowed { return "a store name takes only letters A–Z, digits, “.”, “_” and “-”" }
         return nil
     }
 
