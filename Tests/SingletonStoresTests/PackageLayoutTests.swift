@@ -131,6 +131,18 @@ import Testing
         #expect(writers.contains(engine + "Transaction/DocumentWrites.swift"), "the check finds the writes: \(writers)")
     }
 
+    /// The stores know storages by the protocol alone: nothing outside `Persistence/` asks
+    /// whether a storage is a `FileStorage`, so a storage of one's own around one (it forwards
+    /// `documentLocation(forKey:)`) is treated as the `FileStorage` is.
+    @Test func noStoreAsksWhetherItsStorageIsAFileStorage() throws {
+        let files = try Self.swiftFiles(under: "Sources")
+        #expect(files.count > 100, "the sources are read")
+        for file in files where !file.path.contains("/Sources/SingletonStores/Persistence/") {
+            let code = Self.code(of: try String(contentsOf: file, encoding: .utf8))
+            #expect(!Self.asksForFileStorage(code), "\(file.lastPathComponent) asks whether a storage is a FileStorage")
+        }
+    }
+
     @Test func sourcesAndReadmeNeverCiteTalksByNumber() throws {
         // The Swift files and the documentation catalogs' articles.
         var texts = try (Self.swiftFiles(under: "Sources") + Self.catalogPages()).map {
@@ -154,6 +166,9 @@ import Testing
         #expect(Self.writesOrFlushes(Self.code(of: "return fdatasync(descriptor)")))
         #expect(Self.writesOrFlushes(Self.code(of: "if fcntl(descriptor, F_FULLFSYNC) == 0 {")))
         #expect(!Self.writesOrFlushes(Self.code(of: "try data.write(to: url)")))
+        #expect(Self.asksForFileStorage(Self.code(of: "guard let files = storage as? FileStorage else {")))
+        #expect(Self.asksForFileStorage(Self.code(of: "if storage is FileStorage {")))
+        #expect(!Self.asksForFileStorage(Self.code(of: "/// as a `FileStorage` is")))
         #expect(!Self.writesOrFlushes(Self.code(of: "pending.reduce(0) { lost, write in write() ? lost : lost + 1 }")))
         // The checks above would pass vacuously if their patterns matched nothing.
         #expect("see seed 004".firstMatch(of: /(?i)seed ?[0-9]|seeds? [0-9]/) != nil)
@@ -169,6 +184,10 @@ import Testing
         text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
             .joined(separator: "\n")
+    }
+
+    private static func asksForFileStorage(_ code: String) -> Bool {
+        code.firstMatch(of: /\b(as[?!]?|is)\s+FileStorage\b/) != nil
     }
 
     private static func callsFlock(_ code: String) -> Bool {

@@ -103,6 +103,12 @@ public struct FileStorage: StoreStorage {
         if let ignored = setting?.ignored { Self.reportIgnoredLockTimeout(ignored, report: reportNotice) }
     }
 
+    /// The document file of the store named `key`, or `nil` for a key that is not valid: where
+    /// the stores of this process claim it (see ``StoreStorage/documentLocation(forKey:)``).
+    public func documentLocation(forKey key: String) -> URL? {
+        try? fileURL(forKey: key)
+    }
+
     /// The document file of the store named `key`.
     public func fileURL(forKey key: String) throws(StorageError) -> URL {
         try paths.entry(forKey: key, in: folder).file

@@ -87,6 +87,33 @@ public protocol StoreStorage: Sendable {
         _ watching: StorageWatching,
         onChange: @escaping @Sendable () -> Void
     ) throws(StorageError) -> StorageWatch?
+
+    /// Where the document under `key` is, named as every storage that reaches that document
+    /// names it (a ``FileStorage`` gives its file); `nil` when this storage can't say.
+    ///
+    /// The stores of a process claim their documents by it: a store is refused a document that a
+    /// live store of another identity holds, before either reads it
+    /// (``StorageError/documentOfAnotherStore(file:owner:store:)``). A storage that keeps its
+    /// documents in another storage — one that adds logging or encryption around a
+    /// ``FileStorage``, say — returns what that storage returns:
+    ///
+    /// ```swift
+    /// func documentLocation(forKey key: String) -> URL? {
+    ///     files.documentLocation(forKey: key)
+    /// }
+    /// ```
+    ///
+    /// The default is `nil`: then each document is kept apart from other stores' by the
+    /// identity it records, once it is written.
+    ///
+    /// - Parameter key: The store name.
+    func documentLocation(forKey key: String) -> URL?
+}
+
+extension StoreStorage {
+    /// `nil`: the storage does not say where its documents are (see
+    /// ``StoreStorage/documentLocation(forKey:)``).
+    public func documentLocation(forKey key: String) -> URL? { nil }
 }
 
 /// A document's bytes as a storage holds them.

@@ -55,6 +55,11 @@ struct XORStorage<Base: StoreStorage>: StoreStorage {
         try base.watch(forKey: key, watching, onChange: onChange)
     }
 
+    /// The documents are the base's: where they are is where it says.
+    func documentLocation(forKey key: String) -> URL? {
+        base.documentLocation(forKey: key)
+    }
+
     private func revealed(_ stored: StoredBytes?) -> StoredBytes? {
         guard var stored else { return nil }
         stored.bytes = transformed(stored.bytes)

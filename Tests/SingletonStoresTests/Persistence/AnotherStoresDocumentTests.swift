@@ -105,6 +105,28 @@ struct AnotherStoresDocumentTests {
         }
     }
 
+    /// A storage of one's own around a `FileStorage` that says where its documents are keeps the
+    /// claim: the second store is refused before it reads, as on the `FileStorage` itself.
+    @Test(arguments: [false, true])
+    func aStorageAroundAFileStorageKeepsTheClaimOnItsDocuments(wrapsTheFirst: Bool) throws {
+        try withTemporaryFolder { folder in
+            let files = FileStorage(folder: folder)
+            let wrapped = ForwardingStorage(files: files)
+            let first = ValueStore(
+                Self.counter, storage: wrapsTheFirst ? wrapped : files, center: NotificationCenter(), watching: .off)
+            let second = ValueStore(
+                Self.playlist, storage: wrapsTheFirst ? files : wrapped, center: NotificationCenter(), watching: .off,
+                reportIssue: { _ in })
+            let file = folder.appending(path: "counter.json")
+            let clash = StorageError.documentOfAnotherStore(file: file, owner: "PersistedCounter", store: "Playlist")
+            #expect(try wrapped.documentLocation(forKey: "counter") == files.fileURL(forKey: "counter"))
+            #expect(second.loadProblem == clash)
+            #expect(throws: clash) { try second.update { $0.songs.append("x") } }
+            try first.update { $0.count += 1 }
+            #expect(first.value.count == 1)
+        }
+    }
+
     @Test func aGivenIdentityKeepsARenamedTypesDocuments() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
@@ -170,5 +192,29 @@ struct AnotherStoresDocumentTests {
         #expect(loaded.recovery == clash)
         #expect(throws: clash) { try storage.update(Self.playlist) { $0.songs.append("x") } }
         #expect(storage.value(PersistedCounter.self, forKey: "counter") == PersistedCounter(count: 6))
+    }
+}
+
+/// A storage of one's own that keeps its documents in a `FileStorage` (as one that logs or
+/// encrypts would), and says where they are.
+private struct ForwardingStorage: StoreStorage {
+    let files: FileStorage
+
+    func read(_ key: String) throws(StorageError) -> StoredBytes? { try files.read(key) }
+
+    func transaction<Result>(
+        _ key: String, waits: Bool, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) throws(StorageError) -> DocumentCommit<Result>? {
+        try files.transaction(key, waits: waits, body)
+    }
+
+    func watch(
+        forKey key: String, _ watching: StorageWatching, onChange: @escaping @Sendable () -> Void
+    ) throws(StorageError) -> StorageWatch? {
+        try files.watch(forKey: key, watching, onChange: onChange)
+    }
+
+    func documentLocation(forKey key: String) -> URL? {
+        files.documentLocation(forKey: key)
     }
 }

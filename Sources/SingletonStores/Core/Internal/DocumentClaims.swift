@@ -11,8 +11,10 @@ import SingletonStoresLocking
 /// when the store is released. Across processes, and after the claim ends, the identity the
 /// document records keeps other stores off it (see ``DocumentHeader``).
 ///
-/// Only documents in files are claimed (a ``FileStorage``, named by the file's path); a storage
-/// of typed values keeps each store's value apart by type already.
+/// Only documents whose storage says where they are are claimed
+/// (``StoreStorage/documentLocation(forKey:)``: a ``FileStorage``, or a storage of one's own
+/// around one, names the file); a storage of typed values keeps each store's value apart by type
+/// already.
 enum DocumentClaims {
     /// The store each claimed document belongs to and how many live stores hold it.
     private struct Entry {
@@ -25,7 +27,7 @@ enum DocumentClaims {
     /// The outcome of asking for a document.
     enum Outcome {
         /// The document is the store's, for as long as it keeps the claim; `nil` for a
-        /// document that is not claimed (not in a file).
+        /// document that is not claimed (its storage does not say where it is).
         case claimed(DocumentClaim?)
         /// A live store of `identity` holds the document `file`.
         case heldByAnotherStore(identity: String, file: URL)
@@ -33,10 +35,8 @@ enum DocumentClaims {
 
     /// Claims the document `key` of `storage` for the store `identity`.
     static func claim(identity: String, key: String, storage: any StoreStorage) -> Outcome {
-        guard let files = storage as? FileStorage, let file = try? files.fileURL(forKey: key) else {
-            return .claimed(nil)
-        }
-        let path = file.standardizedFileURL.path
+        guard let file = storage.documentLocation(forKey: key) else { return .claimed(nil) }
+        let path = file.isFileURL ? file.standardizedFileURL.path : file.absoluteString
         let holder = table.withLock { table -> String? in
             if let entry = table[path], entry.identity != identity { return entry.identity }
             table[path, default: Entry(identity: identity, holders: 0)].holders += 1
