@@ -131,6 +131,26 @@ import Testing
         #expect(writers.contains(engine + "Transaction/DocumentWrites.swift"), "the check finds the writes: \(writers)")
     }
 
+    /// `DocumentFile` reads, in `Files/`, and is extended by one file only, the transaction
+    /// room's system calls; the locks are a type of their own in `Lock/`; `FileStorage` is
+    /// extended in two rooms, the files' and the transaction's.
+    @Test func theReaderTheLocksAndTheWritesAreEachOneRoom() throws {
+        let engine = "Sources/SingletonStores/Persistence/Internal/FileEngine/"
+        var extended: [String: Set<String>] = ["DocumentFile": [], "FileStorage": [], "FileLocks": []]
+        for file in try Self.swiftFiles(under: "Sources") {
+            let path = file.path.replacingOccurrences(of: Self.root.path + "/", with: "")
+            let code = Self.code(of: try String(contentsOf: file, encoding: .utf8))
+            for name in extended.keys where code.contains("\nextension \(name) {") || code.contains("\nenum \(name) {") {
+                extended[name, default: []].insert(path)
+            }
+        }
+        #expect(extended["DocumentFile"] == [engine + "Files/DocumentFile.swift", engine + "Transaction/DocumentWrites.swift"])
+        #expect(extended["FileLocks"] == [engine + "Lock/DocumentLock.swift", engine + "Lock/TemporaryLocks.swift"])
+        let inEngine = (extended["FileStorage"] ?? []).filter { $0.hasPrefix(engine) }
+        let rooms = Set(inEngine.map { String($0.dropFirst(engine.count).prefix { $0 != "/" }) })
+        #expect(rooms == ["Files", "Transaction"], "FileStorage is extended in \(inEngine.sorted())")
+    }
+
     /// The stores know storages by the protocol alone: nothing outside `Persistence/` asks
     /// whether a storage is a `FileStorage`, so a storage of one's own around one (it forwards
     /// `documentLocation(forKey:)`) is treated as the `FileStorage` is.

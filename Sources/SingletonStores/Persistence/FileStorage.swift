@@ -97,10 +97,10 @@ public struct FileStorage: StoreStorage {
         if folder == nil, declared == nil { StoreValues.noteStorageWithoutDeclaredFolder(self.folder) }
         self.folderPath = self.folder.filePath
         self.now = now
-        let setting = lockTimeout == nil ? Self.lockTimeoutSetting(in: environment) : nil
-        self.lockTimeout = Self.clampedLockTimeout(lockTimeout ?? setting?.timeout ?? Self.defaultLockTimeout)
+        let setting = lockTimeout == nil ? LockTimeoutSetting.of(environment) : nil
+        self.lockTimeout = LockTimeoutSetting.clamped(lockTimeout ?? setting?.timeout ?? Self.defaultLockTimeout)
         self.reportNotice = reportNotice
-        if let ignored = setting?.ignored { Self.reportIgnoredLockTimeout(ignored, report: reportNotice) }
+        if let ignored = setting?.ignored { LockTimeoutSetting.reportIgnored(ignored, report: reportNotice) }
     }
 
     /// The document file of the store named `key`, or `nil` for a key that is not valid: where

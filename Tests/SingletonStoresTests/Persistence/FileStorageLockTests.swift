@@ -282,7 +282,7 @@ struct FileStorageLockTests {
     /// said so (it was ignored silently).
     @Test func anInfiniteTimeoutIsTheMaximumAndOneThatIsNoNumberIsReported() {
         func setting(_ text: String) -> (timeout: Duration, ignored: String?) {
-            FileStorage.lockTimeoutSetting(in: [FileStorage.lockTimeoutEnvironmentVariable: text])
+            LockTimeoutSetting.of([FileStorage.lockTimeoutEnvironmentVariable: text])
         }
         #expect(setting("inf") == (.seconds(600), nil))
         #expect(setting(" +infinity ") == (.seconds(600), nil))
@@ -292,7 +292,7 @@ struct FileStorageLockTests {
         for text in ["abc", "nan", "", "  ", "5s", "NaN"] {
             #expect(setting(text) == (.seconds(5), text), "\(text.debugDescription)")
         }
-        #expect(FileStorage.lockTimeoutSetting(in: [:]) == (.seconds(5), nil))
+        #expect(LockTimeoutSetting.of([:]) == (.seconds(5), nil))
 
         // Reported once per process and text, through the storage's notices; never when a
         // timeout is passed. (A text of this test's own: tests run in parallel.)

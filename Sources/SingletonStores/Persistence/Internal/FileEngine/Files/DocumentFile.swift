@@ -57,8 +57,8 @@ package enum DocumentReadLimit {
 
 /// The file-system primitives ``FileStorage`` is built on: whole-file reads, atomic
 /// replacement, and an advisory exclusive lock. This file reads; the calls that write, flush
-/// and fill files are in `Transaction/DocumentWrites.swift`, the locks in `Lock/`, and only the
-/// transaction room renames (the layout test holds all three).
+/// and fill files are in `Transaction/DocumentWrites.swift`, and only the transaction room
+/// renames (the layout test holds both). The locks are ``FileLocks``', in `Lock/`.
 ///
 /// On Glibc, Musl and Darwin these are POSIX calls. Documents, lock files and temporary files
 /// are opened with `O_NOFOLLOW`: a symbolic link in their place is refused, never followed.

@@ -66,7 +66,7 @@ enum TemporaryNames {
     /// file exists: `w-<16 hex digits>-`, or `w-`.
     ///
     /// The `w` says that the writer holds a `flock` lock on the temporary file itself for as
-    /// long as the file exists (see ``DocumentFile/writeLockedTemporary(_:atPath:for:)``): whether
+    /// long as the file exists (see ``FileLocks/writeLockedTemporary(_:atPath:for:)``): whether
     /// its writer is still at work is proven on the file, never by a process id, which means
     /// nothing to another user or in another pid namespace.
     static func writerPart(lockInode: UInt64?) -> String {
@@ -250,7 +250,7 @@ extension FileStorage {
     ///
     /// Call only while holding the key's lock, `lease`. A file this version names,
     /// `<key>~w-<lock>-<32 hex digits>.tmp`, is removed when its own lock is free (see
-    /// ``DocumentFile/claimTemporary(atPath:)``): its writer held that lock for as long as the
+    /// ``FileLocks/claimTemporary(atPath:)``): its writer held that lock for as long as the
     /// file existed, so it is gone, whatever process ids say. Older versions' files, which their
     /// writers did not lock, are judged as those versions did: `<key>~<pid>-<lock>-<32 hex
     /// digits>.tmp` is removed when `lock` is the inode of the lock file `lease` holds, or else
@@ -293,7 +293,7 @@ extension FileStorage {
             case .locked:
                 if name == own { continue }
                 let path = folderPath + (folderPath.hasSuffix("/") ? "" : "/") + name
-                switch DocumentFile.claimTemporary(atPath: path) {
+                switch FileLocks.claimTemporary(atPath: path) {
                 case .removed: removed += 1
                 case .notOurs: continue
                 case .live:

@@ -130,7 +130,7 @@ package enum LibraryFiles {
             let temporary = check(name, in: folder.opened) { descriptor in
                 guard case .locked? = writer else { return nil }
                 // This version's writers lock their temporary file while it exists.
-                if DocumentFile.isHeldByAWriter(descriptor) { return "a running process is writing it" }
+                if FileLocks.isHeldByAWriter(descriptor) { return "a running process is writing it" }
                 return nil
             }
             switch temporary {

@@ -7,7 +7,7 @@ import Darwin
 #endif
 import Foundation
 
-/// A lock taken by ``DocumentFile/withExclusiveLock(on:waiting:_:)``, valid inside its body.
+/// A lock taken by ``FileLocks/withExclusiveLock(on:waiting:_:)``, valid inside its body.
 struct LockLease {
     /// The lock file.
     let file: URL
@@ -30,7 +30,11 @@ struct LockLease {
     }
 }
 
-extension DocumentFile {
+/// The locks of the file engine: a key's lock file (`flock(LOCK_EX)`, waited for with a
+/// bounded patience), the document file's own lock held from the read to the commit, and the
+/// lock a writer holds on its temporary file (see `TemporaryLocks.swift`). Reading is
+/// ``DocumentFile``'s, writing the transaction room's.
+enum FileLocks {
     /// How long a lock is waited for.
     enum LockWait: Sendable, Equatable {
         /// Up to this long without progress — another writer committing `document`, when
@@ -138,7 +142,7 @@ extension DocumentFile {
             guard let code else { return true }
             if code == EINTR { continue }
             guard code == EWOULDBLOCK || code == EAGAIN else {
-                throw .lockFailed(file: lockFile, reason: describe(code))
+                throw .lockFailed(file: lockFile, reason: DocumentFile.describe(code))
             }
             guard patience != nil else { return false }
             guard let left = patience?.remaining(), let waited = patience?.waited else {
@@ -214,28 +218,29 @@ extension DocumentFile {
         // Read-only is enough for flock, and still opens a lock file an older version left `0400`.
         // Not blocking (which `flock` ignores): a FIFO in its place would otherwise wait for a
         // writer forever, where it must be refused as not a regular file.
-        let descriptor = openRetrying(.openLock, path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        let descriptor = DocumentFile.openRetrying(
+            .openLock, path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         if descriptor < 0 {
             let code = errno
-            if itemKind(at: path) == .symbolicLink {
+            if DocumentFile.itemKind(at: path) == .symbolicLink {
                 throw .lockFailed(
                     file: lockFile,
                     reason: "it is a symbolic link, which is never followed; quit every process that uses this "
                         + "folder, then remove the link (a lock file holds no data)")
             }
-            throw .lockFailed(file: lockFile, reason: describe(code))
+            throw .lockFailed(file: lockFile, reason: DocumentFile.describe(code))
         }
         var info = stat()
         if fstat(descriptor, &info) != 0 {
             let code = errno
             close(descriptor)
-            throw .lockFailed(file: lockFile, reason: describe(code))
+            throw .lockFailed(file: lockFile, reason: DocumentFile.describe(code))
         }
         if (info.st_mode & S_IFMT) != S_IFREG {
             close(descriptor)
             throw .lockFailed(
                 file: lockFile,
-                reason: "it is \(describeKind(info.st_mode)), not a regular file; quit every process that uses "
+                reason: "it is \(DocumentFile.describeKind(info.st_mode)), not a regular file; quit every process that uses "
                     + "this folder, then remove it (a lock file holds no data)")
         }
         if let problem = foreignLockFileProblem(info) {

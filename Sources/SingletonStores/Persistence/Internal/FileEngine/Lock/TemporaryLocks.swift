@@ -7,9 +7,9 @@ import Darwin
 #endif
 import Foundation
 
-extension DocumentFile {
+extension FileLocks {
     /// Writes `data` to the new file `temporary` (permissions `0600`), as
-    /// ``writeTemporary(_:atPath:for:)`` does, holding an exclusive `flock` lock on it from its
+    /// ``DocumentFile.writeTemporary(_:atPath:for:)`` does, holding an exclusive `flock` lock on it from its
     /// creation: the lock proves to any other process that its writer is at work (see
     /// ``claimTemporary(atPath:)``), whoever and wherever that writer is. The caller keeps the
     /// returned descriptor open — and the lock held — until the file is renamed or removed,
@@ -24,9 +24,9 @@ extension DocumentFile {
         -> Int32?
     {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        let descriptor = openRetrying(
+        let descriptor = DocumentFile.openRetrying(
             .openTemporary, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        if descriptor < 0 { throw .writeFailed(file: document, reason: describe(errno)) }
+        if descriptor < 0 { throw .writeFailed(file: document, reason: DocumentFile.describe(errno)) }
         // Between the creation and the lock, a sweeper may take the new, unlocked file for a
         // killed writer's: it removes it only while holding its lock. Once locked here, the
         // file is still in the folder unless it was removed meanwhile.
@@ -35,21 +35,21 @@ extension DocumentFile {
             close(descriptor)
             if code == EWOULDBLOCK { return nil }  // a sweeper holds it, to remove it
             unlink(temporary)
-            throw .writeFailed(file: document, reason: describe(code))
+            throw .writeFailed(file: document, reason: DocumentFile.describe(code))
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_nlink > 0 else {
             close(descriptor)
             return nil
         }
-        if let failure = writeThenSync(data, toTemporary: descriptor) {
+        if let failure = DocumentFile.writeThenSync(data, toTemporary: descriptor) {
             unlink(temporary)
             close(descriptor)
             throw .writeFailed(file: document, reason: failure)
         }
         return descriptor
         #else
-        try writeTemporary(data, atPath: temporary, for: document)
+        try DocumentFile.writeTemporary(data, atPath: temporary, for: document)
         return -1
         #endif
     }

@@ -7,9 +7,9 @@ import Darwin
 #endif
 import Foundation
 
-// Every write, flush and fill of a document or a temporary file, and the folder flush after a
-// rename: the system calls that change what is on the disk live here, in the room that decides
-// when they run (the layout test holds it). `DocumentFile` reads.
+// Every write, flush, fill and rename of a document or a temporary file, and the folder flush
+// after a rename: the system calls that change what is on the disk live here, in the room that
+// decides when they run (the layout test holds it). `DocumentFile.swift` reads; `FileLocks` locks.
 extension DocumentFile {
     /// ``writeTemporary(_:at:for:)`` of the file at the path `temporary`.
     static func writeTemporary(_ data: Data, atPath temporary: String, for document: URL) throws(StorageError) {
@@ -184,4 +184,50 @@ extension DocumentFile {
         _ = text.withUnsafeBytes { writeAll($0, at: nil, to: descriptor, wroteAny: &wroteAny, injecting: false) }
     }
     #endif
+
+    /// Renames `source` to `destination`, replacing it; a symbolic link at either is renamed
+    /// itself, never followed.
+    ///
+    /// - Returns: Why the rename failed, or `nil` when it succeeded. On failure nothing moved.
+    static func renameItem(_ source: URL, to destination: URL) -> String? {
+        renameItem(atPath: source.filePath, to: destination)
+    }
+
+    /// ``renameItem(_:to:)`` of the file at the path `source`.
+    ///
+    /// With `flushing` (the default), the folder is then flushed, best effort: a caller that must
+    /// know the rename is durable passes `false` and calls ``flushFolder(of:)``.
+    static func renameItem(atPath source: String, to destination: URL, flushing: Bool = true) -> String? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        if let code = FileFaults.injected(.rename) { return describe(code) }
+        let target = destination.filePath
+        if rename(source, target) != 0 { return describe(errno) }
+        if flushing { _ = syncFolder(of: target) }
+        return nil
+        #else
+        let sourceFile = URL(filePath: source, directoryHint: .notDirectory)
+        do {
+            if FileManager.default.fileExists(atPath: destination.filePath) {
+                _ = try FileManager.default.replaceItemAt(destination, withItemAt: sourceFile)
+            } else {
+                try FileManager.default.moveItem(at: sourceFile, to: destination)
+            }
+            return nil
+        } catch {
+            return error.localizedDescription
+        }
+        #endif
+    }
+
+    /// Flushes the folder of `file` to the disk, so that a rename into it survives a power cut.
+    ///
+    /// - Returns: Why it could not be flushed, or `nil` when it was (or where there is no
+    ///   `fsync`).
+    static func flushFolder(of file: URL) -> String? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        syncFolder(of: file.filePath)
+        #else
+        nil
+        #endif
+    }
 }

@@ -28,13 +28,13 @@ struct FileTransaction {
         _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
     ) throws(StorageError) -> DocumentCommit<Result>? {
         let file = try storage.fileURL(forKey: key)
-        let wait: DocumentFile.LockWait = waits ? .upTo(storage.lockTimeout, document: file) : .never
+        let wait: FileLocks.LockWait = waits ? .upTo(storage.lockTimeout, document: file) : .never
         _ = try FileStorageFolder.prepare(
             storage.folder, path: storage.folderPath, creating: true, report: storage.reportNotice)
         var retry = LostLockRetry(limit: wait.limit)
         while true {
             var notices: [StorageNotice] = []
-            let attempt = try DocumentFile.withExclusiveLock(on: storage.lockURL(forKey: key), waiting: wait) {
+            let attempt = try FileLocks.withExclusiveLock(on: storage.lockURL(forKey: key), waiting: wait) {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<DocumentCommit<Result>> in
                 let document: OpenedDocument
                 switch try OpenedDocument.open(file, storage: storage) {
@@ -135,9 +135,9 @@ extension FileStorage {
     ) throws(StorageError) -> WriteAttempt<StorageError?> {
         FaultInjection.reach(.willWrite(key))
         // The temporary file stays locked by this writer until it is renamed or removed (see
-        // ``DocumentFile/writeLockedTemporary(_:atPath:for:)``); released on every way out.
+        // ``FileLocks/writeLockedTemporary(_:atPath:for:)``); released on every way out.
         let (temporary, held) = try writeLockedTemporary(data, forKey: key, file: file, lease: lease)
-        defer { DocumentFile.releaseTemporary(held) }
+        defer { FileLocks.releaseTemporary(held) }
         FaultInjection.reach(.temporaryWritten(key))
         // Another running writer's temporary file means it may be between its own checks and
         // its rename: it held a lock file that was removed or replaced after it locked it, and
@@ -196,7 +196,7 @@ extension FileStorage {
     }
 
     /// Writes `data` to a fresh temporary file of `key`, held locked (see
-    /// ``DocumentFile/writeLockedTemporary(_:atPath:for:)``): its path and the descriptor to
+    /// ``FileLocks/writeLockedTemporary(_:atPath:for:)``): its path and the descriptor to
     /// release once it is renamed or removed.
     ///
     /// Writers that were killed mid-write may have left what fills the disk: their files are
@@ -211,7 +211,7 @@ extension FileStorage {
         while true {
             let temporary = temporaryPath(forKey: key, lease: lease)
             do {
-                if let descriptor = try DocumentFile.writeLockedTemporary(data, atPath: temporary, for: file) {
+                if let descriptor = try FileLocks.writeLockedTemporary(data, atPath: temporary, for: file) {
                     return (temporary, descriptor)
                 }
             } catch {
@@ -260,7 +260,7 @@ extension FileStorage {
             throw .writeFailed(file: file, reason: "too many copies are named \(stem)\(stamp)")
         }
         let (temporary, held) = try writeLockedTemporary(backup.original, forKey: key, file: target, lease: lease)
-        defer { DocumentFile.releaseTemporary(held) }
+        defer { FileLocks.releaseTemporary(held) }
         if let failure = DocumentFile.renameItem(atPath: temporary, to: target) {
             DocumentFile.remove(atPath: temporary)
             throw .writeFailed(file: target, reason: failure)
@@ -343,53 +343,5 @@ struct LostLockRetry {
         usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
         pauseLength = min(pauseLength * 2, .milliseconds(20))
         return true
-    }
-}
-
-extension DocumentFile {
-    /// Renames `source` to `destination`, replacing it; a symbolic link at either is renamed
-    /// itself, never followed.
-    ///
-    /// - Returns: Why the rename failed, or `nil` when it succeeded. On failure nothing moved.
-    static func renameItem(_ source: URL, to destination: URL) -> String? {
-        renameItem(atPath: source.filePath, to: destination)
-    }
-
-    /// ``renameItem(_:to:)`` of the file at the path `source`.
-    ///
-    /// With `flushing` (the default), the folder is then flushed, best effort: a caller that must
-    /// know the rename is durable passes `false` and calls ``flushFolder(of:)``.
-    static func renameItem(atPath source: String, to destination: URL, flushing: Bool = true) -> String? {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        if let code = FileFaults.injected(.rename) { return describe(code) }
-        let target = destination.filePath
-        if rename(source, target) != 0 { return describe(errno) }
-        if flushing { _ = syncFolder(of: target) }
-        return nil
-        #else
-        let sourceFile = URL(filePath: source, directoryHint: .notDirectory)
-        do {
-            if FileManager.default.fileExists(atPath: destination.filePath) {
-                _ = try FileManager.default.replaceItemAt(destination, withItemAt: sourceFile)
-            } else {
-                try FileManager.default.moveItem(at: sourceFile, to: destination)
-            }
-            return nil
-        } catch {
-            return error.localizedDescription
-        }
-        #endif
-    }
-
-    /// Flushes the folder of `file` to the disk, so that a rename into it survives a power cut.
-    ///
-    /// - Returns: Why it could not be flushed, or `nil` when it was (or where there is no
-    ///   `fsync`).
-    static func flushFolder(of file: URL) -> String? {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        syncFolder(of: file.filePath)
-        #else
-        nil
-        #endif
     }
 }

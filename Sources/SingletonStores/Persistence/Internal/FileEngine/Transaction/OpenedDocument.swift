@@ -11,7 +11,7 @@ import SingletonStoresLocking
 /// The document of a transaction: opened, locked and read under the key's lock file, held open
 /// until the transaction commits.
 ///
-/// The document file's own lock (see ``DocumentFile/tryLockDocument(_:)``) is held from the read
+/// The document file's own lock (see ``FileLocks/tryLockDocument(_:)``) is held from the read
 /// to the commit, so that two writers that each hold a lock file — one removed or replaced
 /// meanwhile — never write the same file in place at once.
 struct OpenedDocument {
@@ -50,8 +50,8 @@ struct OpenedDocument {
             let (stored, slots) = storage.stored(contents, at: file)
             return .opened(OpenedDocument(descriptor: -1, stamp: stamp, stored: stored, slots: slots))
         }
-        guard DocumentFile.tryLockDocument(descriptor) else {
-            DocumentFile.unlockAndClose(descriptor)
+        guard FileLocks.tryLockDocument(descriptor) else {
+            FileLocks.unlockAndClose(descriptor)
             return .busy
         }
         let contents: FileContents
@@ -59,11 +59,11 @@ struct OpenedDocument {
             contents = try DocumentFile.contents(
                 ofOpen: descriptor, url: file, limit: .max, mapsOver: FileStorage.mapsOver, stamp: &stamp)
         } catch {
-            DocumentFile.unlockAndClose(descriptor)
+            FileLocks.unlockAndClose(descriptor)
             throw error
         }
         guard FileStamp.of(file) == stamp else {
-            DocumentFile.unlockAndClose(descriptor)
+            FileLocks.unlockAndClose(descriptor)
             return .replaced
         }
         let (stored, slots) = storage.stored(contents, at: file)
@@ -84,7 +84,7 @@ struct OpenedDocument {
     /// Lets go of the document file's lock and closes it.
     func close() {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        if descriptor >= 0 { DocumentFile.unlockAndClose(descriptor) }
+        if descriptor >= 0 { FileLocks.unlockAndClose(descriptor) }
         #endif
     }
 
