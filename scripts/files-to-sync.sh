@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Counts the source files one persisted update passes through on its way to the disk: every file
+# of SingletonStores and Stores with a function that runs from `PersistentStoreCore.update` (what
+# `ValueStore.update {}` and the built-in stores call) to the first `fdatasync`, in a
+# `demo-cli profile set` of an existing profile. Prints the files in the order they are first
+# entered, with how many calls each took, then "files to the sync: N".
+#
+#   scripts/files-to-sync.sh                      # .build/debug/demo-cli
+#   scripts/files-to-sync.sh PATH-TO-DEMO-CLI     # a debug build: inlining would hide files
+#
+# How: gdb puts a breakpoint on every function of the two modules (their symbols, from nm),
+# counts them only between the update's entry and the fdatasync, and reads each one's file from
+# the debug information. Takes about a minute. Needs gdb and nm. Builds nothing.
+set -euo pipefail
+
+binary="${1:-.build/debug/demo-cli}"
+[[ -x "$binary" ]] || { echo "files-to-sync.sh: no demo-cli at $binary (swift build --product demo-cli)" >&2; exit 2; }
+command -v gdb >/dev/null || { echo "files-to-sync.sh: gdb is not installed" >&2; exit 2; }
+binary="$(readlink -f "$binary")"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/files-to-sync.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+nm --defined-only "$binary" | awk '$2 ~ /[tT]/ && ($3 ~ /^\$s15SingletonStores/ || $3 ~ /^\$s6Stores/) {print $1, $3}' >"$work/symbols"
+"$binary" --data-dir "$work/data" profile set --nickname First >/dev/null
+
+cat >"$work/trace.py" <<PYTHON
+import gdb
+files, order, state = {}, [], {"on": False}
+
+class Entered(gdb.Breakpoint):
+    def stop(self):
+        if state["on"]:
+            sal = gdb.selected_frame().find_sal()
+            if sal.symtab is not None and "/Sources/" in sal.symtab.filename:
+                name = sal.symtab.filename
+                if name not in files:
+                    files[name] = 0
+                    order.append(name)
+                files[name] += 1
+        return False
+
+class Update(gdb.Breakpoint):
+    def stop(self):
+        state["on"] = True
+        return False
+
+class Sync(gdb.Breakpoint):
+    def stop(self):
+        if state["on"]:
+            state["on"] = False
+            for name in order:
+                print("%6d  %s" % (files[name], name))
+            print("files to the sync: %d" % len(order))
+        return False
+
+gdb.execute("set pagination off")
+gdb.execute("break main")
+gdb.execute("run")
+base = None
+for line in gdb.execute("info proc mappings", to_string=True).splitlines():
+    if "$binary" in line:
+        base = int(line.split()[0], 16)
+        break
+for line in open("$work/symbols"):
+    offset, name = line.split()
+    address = "*0x%x" % (base + int(offset, 16))
+    if name.startswith("\$s15SingletonStores19PersistentStoreCoreC6update"):
+        Update(address, internal=True)
+    Entered(address, internal=True)
+Sync("fdatasync", internal=True)
+gdb.execute("continue")
+PYTHON
+gdb -q -batch -x "$work/trace.py" --args "$binary" --data-dir "$work/data" profile set --nickname Second 2>/dev/null \
+    | grep -E '^ *[0-9]+  /|^files to the sync' | sed "s#$(pwd)/##"
