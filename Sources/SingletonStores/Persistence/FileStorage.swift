@@ -114,6 +114,10 @@ public struct FileStorage: StoreStorage {
         try paths.entry(forKey: key, in: folder).file
     }
 
+    /// How many times a read without the lock reads a two-slot file with one whole slot before
+    /// it takes that slot.
+    static let readsOfAFileWithOneWholeSlot = 3
+
     /// The bytes of the document of `key`; see ``StoreStorage/read(_:)``.
     ///
     /// Takes no lock and never waits: a document is replaced whole, by rename, or written into the
@@ -125,15 +129,23 @@ public struct FileStorage: StoreStorage {
         guard try FileStorageFolder.prepare(folder, path: folderPath, creating: false, report: reportNotice) else {
             return nil
         }
-        // A two-slot file is written in place while it is read: a read that finds neither slot
-        // whole may have met two writes in a row, and is made again (a damaged file reads so
-        // every time, and is set aside under the lock by the caller).
+        // A two-slot file is written in place while it is read. A read that finds neither slot
+        // whole may have met two writes in a row, and is made again, up to 8 times (a damaged
+        // file reads so every time, and is set aside under the lock by the caller). A read that
+        // finds one slot whole and the other not may have copied the whole one before a write
+        // went into it, and met the next write in the other: the version it found can be older
+        // than one already committed, so it is made again too, up to 3 times (a slot that a
+        // crash left torn stays so until the next write, and its whole one is then the document).
         var attempt = 0
         while true {
             var stamp: FileStamp?
             let (stored, slots) = try stored(at: file, stamp: &stamp)
             attempt += 1
-            guard slots == nil, let stored, stored.damage != nil, attempt < 8,
+            if let slots {
+                guard slots.slots.count < 2, attempt < Self.readsOfAFileWithOneWholeSlot else { return stored }
+                continue
+            }
+            guard let stored, stored.damage != nil, attempt < 8,
                 SlotFile.isSlotFile(stored.bytes.prefix(SlotFile.signature.count))
             else { return stored }
         }

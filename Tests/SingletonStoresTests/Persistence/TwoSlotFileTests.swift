@@ -131,6 +131,42 @@ struct TwoSlotFileTests {
         }
     }
 
+    /// A read without the lock that copied one slot before a write went into it, and met the
+    /// next write in the other, finds one whole slot holding a version already superseded twice:
+    /// it reads again and takes the newer version. With the file left so, it takes the whole slot
+    /// after a bounded number of reads.
+    @Test(arguments: [true, false])
+    func aReadThatFindsOneSlotWholeReadsAgain(aWriteFinishesMeanwhile: Bool) throws {
+        try Self.withSavedCounter { storage, file, _ in
+            try storage.update(Self.document) { $0.count = 2 }
+            var straddled = try Data(contentsOf: file)  // slots: 1 and 2
+            for count in 3...4 { try storage.update(Self.document) { $0.count = count } }
+            let finished = try Data(contentsOf: file)  // slots: 3 and 4
+            // The slot of version 2 torn, as a read meets it while version 4 is written into it:
+            // only version 1 reads whole.
+            let newer = try #require(try SlotFile.read(straddled).current)
+            #expect(newer.sequence >= 2)
+            let start = 4_096 + newer.index * 4_096 + SlotFile.slotPrefixSize
+            straddled[start] ^= 0xFF
+            #expect(try SlotFile.read(straddled).slots.count == 1)
+            try straddled.write(to: file)
+            let opens = Locked(0)
+            let faults = FileFaults([:]) { call in
+                guard call == .openDocument else { return }
+                let count = opens.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                // The write that was under way finishes between the first read and the next.
+                if aWriteFinishesMeanwhile, count == 2 { try? finished.write(to: file) }
+            }
+            let read = try FileFaults.$current.withValue(faults) { try storage.load(Self.document) }
+            #expect(read.value.count == (aWriteFinishesMeanwhile ? 4 : 1))
+            let reads = opens.withLock { $0 }
+            #expect(reads == (aWriteFinishesMeanwhile ? 2 : FileStorage.readsOfAFileWithOneWholeSlot))
+        }
+    }
+
     @Test func aDocumentThatOutgrowsItsSlotIsWrittenAnewWithDoubledSlots() throws {
         try Self.withSavedCounter { storage, file, _ in
             let inode = FileStamp.of(file)
