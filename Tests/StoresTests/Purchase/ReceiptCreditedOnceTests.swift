@@ -102,47 +102,44 @@ struct ReceiptCreditedOnceTests {
         #expect(third.purchaseLedger.receiptIDs.count < 401)  // some of the 400 are forgotten
     }
 
-    /// A launch that read 400 pending receipts before another process credited, finished and
-    /// forgot them credits none of them again: the list it read is stale by the time it holds
-    /// the ledger's lock.
-    @Test func aLaunchCreditsNoReceiptFromAListReadBeforeAnotherProcessCreditedIt() async throws {
-        try await withTemporaryFolder { folder in
-            try await Self.leavePending(400, in: folder)
-            let local = LocalPurchaseBackend(storage: FileStorage(folder: folder))
-            let backend = InterleavingBackend(base: local, pendingCall: 1) { Self.creditFinishAndForget(in: folder) }
-            let launch = Self.purchases(folder: folder, backend: backend)
-            #expect(backend.interleaved)
-            #expect(launch.ownedBoostItems == 401)
-            #expect(Self.purchases(folder: folder).ownedBoostItems == 401)
-        }
+    /// What reads a list of receipts from the backend before it takes the ledger's lock.
+    enum StaleReader: CaseIterable, Sendable {
+        /// A launch reads the 400 pending receipts.
+        case launch
+        /// A purchase reads 399 pending with its own receipt, which the other process credits too.
+        case purchase
+        /// A restore reads the 400 not yet credited.
+        case restore
     }
 
-    /// The same stale list read by a purchase, whose own receipt another process credits too:
-    /// the purchase credits its own receipt once and none of the 400.
-    @Test func aPurchaseCreditsNoReceiptFromAListReadBeforeAnotherProcessCreditedIt() async throws {
+    /// A launch, a purchase or a restore that read 400 receipts before another process
+    /// credited, finished and forgot them credits none of them again: the list it read is stale
+    /// by the time it holds the ledger's lock. A purchase credits its own receipt once.
+    @Test(arguments: StaleReader.allCases)
+    func noReceiptIsCreditedFromAListReadBeforeAnotherProcessCreditedIt(reader: StaleReader) async throws {
         try await withTemporaryFolder { folder in
             let local = LocalPurchaseBackend(storage: FileStorage(folder: folder))
-            let backend = InterleavingBackend(base: local, pendingCall: 2) { Self.creditFinishAndForget(in: folder) }
-            let buyer = Self.purchases(folder: folder, backend: backend)  // the first call: nothing pending
-            try await Self.leavePending(399, in: folder)
-            try await buyer.buy(.boostItems(1))  // the 400th, read with the 399 and credited by the other
+            let interleave: @Sendable () -> Void = { Self.creditFinishAndForget(in: folder) }
+            let backend: InterleavingBackend
+            let reading: PurchaseManager
+            switch reader {
+            case .launch:
+                try await Self.leavePending(400, in: folder)
+                backend = InterleavingBackend(base: local, pendingCall: 1, interleave: interleave)
+                reading = Self.purchases(folder: folder, backend: backend)
+            case .purchase:
+                backend = InterleavingBackend(base: local, pendingCall: 2, interleave: interleave)
+                reading = Self.purchases(folder: folder, backend: backend)  // the first call: nothing pending
+                try await Self.leavePending(399, in: folder)
+                try await reading.buy(.boostItems(1))
+            case .restore:
+                backend = InterleavingBackend(base: local, restoreCall: 1, interleave: interleave)
+                reading = Self.purchases(folder: folder, backend: backend)
+                try await Self.leavePending(400, in: folder)
+                #expect(try await reading.restore() == 0)
+            }
             #expect(backend.interleaved)
-            #expect(buyer.ownedBoostItems == 401)
-            #expect(Self.purchases(folder: folder).ownedBoostItems == 401)
-        }
-    }
-
-    /// A restore that read the 400 before another process credited them adds none of them.
-    @Test func aRestoreCreditsNoReceiptFromAListReadBeforeAnotherProcessCreditedIt() async throws {
-        try await withTemporaryFolder { folder in
-            let local = LocalPurchaseBackend(storage: FileStorage(folder: folder))
-            let backend = InterleavingBackend(base: local, restoreCall: 1) { Self.creditFinishAndForget(in: folder) }
-            let restorer = Self.purchases(folder: folder, backend: backend)
-            try await Self.leavePending(400, in: folder)
-            let added = try await restorer.restore()
-            #expect(backend.interleaved)
-            #expect(added == 0)
-            #expect(restorer.ownedBoostItems == 401)
+            #expect(reading.ownedBoostItems == 401)
             #expect(Self.purchases(folder: folder).ownedBoostItems == 401)
         }
     }
