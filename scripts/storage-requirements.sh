@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Shows that a storage of your own must write every requirement of StoreStorage: none has a
-# default. Type-checks, against the built SingletonStores module, a storage with all three
+# Shows that a storage of your own must write the three requirements of StoreStorage that have no
+# default (documentLocation(forKey:) has one: nil). Type-checks, against the built SingletonStores module, a storage with all three
 # requirements (it must compile: the flags are right), then the same storage with each
 # requirement left out in turn: each must fail, the compiler saying that the type does not
 # conform to StoreStorage and naming the requirement left out. Prints the compiler's errors for
