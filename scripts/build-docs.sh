@@ -105,7 +105,7 @@ integration_graphs=()
 for entry in "${integrations[@]}"; do
     module="${entry%%|*}" folder="${entry#*|}"
     echo "== symbol graphs of $folder"
-    (cd "$folder" && swift build --product "$module")
+    (cd "$folder" && swift build --target "$module")
     package_graphs="$(cd "$folder" && dirname "$(swift build --show-bin-path)")/symbolgraph"
     rm -rf "$package_graphs"
     (cd "$folder" && swift package dump-symbol-graph \
