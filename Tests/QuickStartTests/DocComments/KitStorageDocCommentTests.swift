@@ -279,39 +279,7 @@ withStores { $0.session = ValueStore(stub: Session(token: "t-2")) } operation: {
 // Doc "SingletonStores/Core/ValueStore.swift" snippet 2: end
 }
 
-/// A storage that keeps its documents in a `FileStorage`, and says where they are as it does.
-struct LocatedFiles: StoreStorage {
-    let files: FileStorage
-
-    func read(_ key: String) throws(StorageError) -> StoredBytes? { try files.read(key) }
-
-    func transaction<Result>(
-        _ key: String, waits: Bool, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
-    ) throws(StorageError) -> DocumentCommit<Result>? {
-        try files.transaction(key, waits: waits, body)
-    }
-
-    func watch(
-        forKey key: String, _ watching: StorageWatching, onChange: @escaping @Sendable () -> Void
-    ) throws(StorageError) -> StorageWatch? {
-        try files.watch(forKey: key, watching, onChange: onChange)
-    }
-
-// Doc "SingletonStores/Persistence/StoreStorage.swift" snippet 2: begin
-func documentLocation(forKey key: String) -> URL? {
-    files.documentLocation(forKey: key)
-}
-// Doc "SingletonStores/Persistence/StoreStorage.swift" snippet 2: end
-}
-
 @Suite struct KitStorageDocCommentTests {
-    @Test func aStorageAroundAFileStorageSaysWhereItsDocumentsAre() throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "located-\(UUID().uuidString)")
-        let files = FileStorage(folder: folder)
-        #expect(try LocatedFiles(files: files).documentLocation(forKey: "settings") == files.fileURL(forKey: "settings"))
-        #expect(InMemoryStorage().documentLocation(forKey: "settings") == nil)
-    }
-
     @Test func aSessionStubIsReadInItsScope() {
         withStores { $0.session = ValueStore(stub: Session(token: "t-3")) } operation: {
             #expect(StoreValues.current.session.value.token == "t-3")

@@ -120,6 +120,7 @@ struct AnotherStoresDocumentTests {
             let file = folder.appending(path: "counter.json")
             let clash = StorageError.documentOfAnotherStore(file: file, owner: "PersistedCounter", store: "Playlist")
             #expect(try wrapped.documentLocation(forKey: "counter") == files.fileURL(forKey: "counter"))
+            #expect(InMemoryStorage().documentLocation(forKey: "counter") == nil)
             #expect(second.loadProblem == clash)
             #expect(throws: clash) { try second.update { $0.songs.append("x") } }
             try first.update { $0.count += 1 }
@@ -213,8 +214,14 @@ private struct ForwardingStorage: StoreStorage {
     ) throws(StorageError) -> StorageWatch? {
         try files.watch(forKey: key, watching, onChange: onChange)
     }
+}
 
-    func documentLocation(forKey key: String) -> URL? {
-        files.documentLocation(forKey: key)
-    }
+// The example of `StoreStorage.documentLocation(forKey:)`'s documentation, as it is written there.
+// swift-format-ignore
+extension ForwardingStorage {
+// Doc "SingletonStores/Persistence/StoreStorage.swift" snippet 2: begin
+func documentLocation(forKey key: String) -> URL? {
+    files.documentLocation(forKey: key)
+}
+// Doc "SingletonStores/Persistence/StoreStorage.swift" snippet 2: end
 }
