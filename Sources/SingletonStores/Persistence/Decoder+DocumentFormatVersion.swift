@@ -24,6 +24,10 @@ extension Decoder {
     /// For changes of your own value's shape from one version of your app to the next, give its
     /// store ``DocumentMigrations`` instead: one typed step per version, and a backup.
     ///
+    /// Use it to read the shape, not to keep it in the value: bytes a process saved itself are
+    /// not decoded again in that process (see <doc:StoringDocumentsInFiles>), so a value that
+    /// records the version it was read from keeps the one it had in memory there.
+    ///
     /// Dates need no such care: the storage reads a `Date` in the form its document's version
     /// wrote it (seconds since 2001 in version 1, ISO 8601 text since version 2).
     public var documentFormatVersion: Int? {

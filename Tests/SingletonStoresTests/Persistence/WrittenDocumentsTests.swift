@@ -36,17 +36,70 @@ struct WrittenDocumentsTests {
         }
     }
 
-    @Test func onlyTheSameBytesOfTheSameTypeAndVersionAreOwn() throws {
+    @Test func onlyTheSameBytesOfTheSameTypeVersionAndStoreAreOwn() throws {
         let file = URL(filePath: "/nonexistent/memo-test.json")
-        let bytes = try DocumentCoding.encode(PersistedCounter(count: 5), key: "memo-test", valueVersion: 2)
-        WrittenDocuments.remember(bytes, of: PersistedCounter.self, in: file, valueVersion: 2)
+        let value = PersistedCounter(count: 5)
+        let bytes = try DocumentCoding.encode(value, key: "memo-test", valueVersion: 2)
+        WrittenDocuments.remember(bytes, value: value, in: file, valueVersion: 2, identity: "A", isOwnEncoding: true)
         defer { WrittenDocuments.forget(file) }
-        #expect(WrittenDocuments.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: 2))
-        #expect(!WrittenDocuments.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: nil))
-        #expect(!WrittenDocuments.areOwn(bytes, of: Int.self, in: file, valueVersion: 2))
+        #expect(WrittenDocuments.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A"))
+        #expect(
+            WrittenDocuments.remembered(bytes, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A")?.value
+                == value)
+        #expect(!WrittenDocuments.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: nil, identity: "A"))
+        #expect(!WrittenDocuments.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "B"))
+        #expect(!WrittenDocuments.areOwn(bytes, of: Int.self, in: file, valueVersion: 2, identity: "A"))
         var other = bytes
         other[other.count - 2] ^= 1
-        #expect(!WrittenDocuments.areOwn(other, of: PersistedCounter.self, in: file, valueVersion: 2))
+        #expect(!WrittenDocuments.areOwn(other, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A"))
+        #expect(
+            WrittenDocuments.remembered(other, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A") == nil)
+        // Decoded bytes are remembered with their value, but are not this process's encoding.
+        WrittenDocuments.remember(other, value: value, in: file, valueVersion: 2, identity: "A", isOwnEncoding: false)
+        #expect(!WrittenDocuments.areOwn(other, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A"))
+        #expect(
+            WrittenDocuments.remembered(other, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A")?.value
+                == value)
+    }
+
+    /// The bytes this process committed last are not decoded again: the next update's body gets
+    /// the value committed. A value whose coding leaves a property out shows it: that property
+    /// keeps its value in this process, and comes back as decoding sets it once another writer
+    /// changed the document (or in another process).
+    @Test func ownBytesAreNotDecodedAgain() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let document = StoreDocument(key: "lossy", default: LossyCoding())
+            try storage.update(document) { $0.kept = 100 }  // the document is made
+            try storage.update(document) { $0 = LossyCoding(kept: 1, leftOut: 5) }
+            var seen: [LossyCoding] = []
+            try storage.update(document) {
+                seen.append($0); $0.kept += 1
+            }
+            #expect(seen == [LossyCoding(kept: 1, leftOut: 5)])
+            #expect(try storage.load(document).value == LossyCoding(kept: 2, leftOut: 5))
+
+            // Another writer's bytes (the same document written by hand) are decoded.
+            let file = try storage.fileURL(forKey: "lossy")
+            try DocumentCoding.encode(LossyCoding(kept: 9, leftOut: 5), key: "lossy", store: document.identity)
+                .write(to: file)
+            try storage.update(document) { seen.append($0) }
+            #expect(seen.last == LossyCoding(kept: 9, leftOut: LossyCoding.decodedLeftOut))
+        }
+    }
+
+    /// A value of a class type is decoded every time: a body could change the remembered
+    /// instance itself.
+    @Test func aValueOfAClassTypeIsDecodedEveryTime() throws {
+        try withTemporaryFolder { folder in
+            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let document = StoreDocument(key: "boxed", default: LossyBox(kept: 0, leftOut: 0))
+            try storage.update(document) { $0 = LossyBox(kept: 100, leftOut: 0) }  // the document is made
+            try storage.update(document) { $0 = LossyBox(kept: 1, leftOut: 5) }
+            var seen: [Int] = []
+            try storage.update(document) { seen.append($0.leftOut) }
+            #expect(seen == [LossyCoding.decodedLeftOut])
+        }
     }
 
     @Test func temporaryIdsAreFreshThirtyTwoHexDigits() {
@@ -92,5 +145,52 @@ struct WrittenDocumentsTests {
             for name in names { try Data().write(to: folder.appending(path: name)) }
             #expect(TemporaryNames.candidates(in: folder, prefix: "counter~") == ["counter~1-ab.tmp"])
         }
+    }
+}
+
+/// A value whose coding leaves `leftOut` out: decoding sets it to ``decodedLeftOut``.
+struct LossyCoding: Codable, Sendable, Equatable {
+    static let decodedLeftOut = -1
+    var kept = 0
+    var leftOut = 0
+
+    init(kept: Int = 0, leftOut: Int = 0) {
+        self.kept = kept
+        self.leftOut = leftOut
+    }
+
+    enum CodingKeys: String, CodingKey { case kept }
+
+    init(from decoder: any Decoder) throws {
+        kept = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .kept)
+        leftOut = Self.decodedLeftOut
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kept, forKey: .kept)
+    }
+}
+
+/// ``LossyCoding`` as a class.
+final class LossyBox: Codable, Sendable {
+    let kept: Int
+    let leftOut: Int
+
+    init(kept: Int, leftOut: Int) {
+        self.kept = kept
+        self.leftOut = leftOut
+    }
+
+    enum CodingKeys: String, CodingKey { case kept }
+
+    init(from decoder: any Decoder) throws {
+        kept = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .kept)
+        leftOut = LossyCoding.decodedLeftOut
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kept, forKey: .kept)
     }
 }

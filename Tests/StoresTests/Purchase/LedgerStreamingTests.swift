@@ -59,7 +59,10 @@ struct LedgerStreamingTests {
     )
         -> PurchaseManager
     {
-        PurchaseManager(storage: FileStorage(folder: folder), center: NotificationCenter(), watching: .off, reportIssue: report)
+        // A launch is a new process: it has decoded nothing yet.
+        WrittenDocuments.forget(under: folder)
+        return PurchaseManager(
+            storage: FileStorage(folder: folder), center: NotificationCenter(), watching: .off, reportIssue: report)
     }
 
     static func fileNames(in folder: URL) throws -> [String] {

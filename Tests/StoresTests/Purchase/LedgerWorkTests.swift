@@ -70,6 +70,8 @@ struct LedgerWorkTests {
 
     /// A launch as demo-cli makes it: the purchases, and the boost only when an item is spent.
     private static func launch(_ folder: URL, boost: Bool = false) -> PurchaseManager {
+        // A launch is a new process: it has decoded nothing yet.
+        WrittenDocuments.forget(under: folder)
         let storage = FileStorage(folder: folder)
         let center = NotificationCenter()
         let report: @Sendable (StoreIssue) -> Void = { Issue.record("unexpected report \($0)") }

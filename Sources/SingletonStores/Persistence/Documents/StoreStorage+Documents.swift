@@ -254,7 +254,8 @@ final class DocumentDecider<Value: Codable & Sendable, Outcome> {
         guard var commit else { return nil }
         if let written {
             WrittenDocuments.remember(
-                written.bytes, of: Value.self, in: written.location, valueVersion: document.migrations?.version)
+                written.bytes, value: commit.result.value, in: written.location,
+                valueVersion: document.migrations?.version, identity: document.identity, isOwnEncoding: true)
         }
         if let (bad, current) = problem {
             commit.result.recovery = DocumentReading.report(bad, of: current, keptAt: commit.keptAt)

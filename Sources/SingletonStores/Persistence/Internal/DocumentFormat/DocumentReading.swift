@@ -5,8 +5,9 @@ import Foundation
 enum DocumentReading {
     /// What `stored` holds for `document`.
     ///
-    /// Bytes this process committed last to the same place (see ``WrittenDocuments``) come back
-    /// as the read's `encoding` too: the encoding of its value.
+    /// Bytes this process committed or decoded last at the same place (see ``WrittenDocuments``)
+    /// are not decoded again: their value is the one remembered, and bytes this process
+    /// committed come back as the read's `encoding` too, the encoding of that value.
     static func read<Value: Codable & Sendable>(_ stored: StoredBytes, as document: StoreDocument<Value>) -> DocumentRead<
         Value
     > {
@@ -30,13 +31,20 @@ enum DocumentReading {
         {
             return read
         }
+        if let known = WrittenDocuments.remembered(
+            bytes, of: Value.self, in: stored.location, valueVersion: migrations?.version, identity: document.identity)
+        {
+            var read = DocumentRead(value: known.value)
+            if known.isOwnEncoding { read.encoding = bytes }
+            return read
+        }
         let contents: FileContents = size > limit ? .tooLarge(size: size) : .bytes(bytes)
         let decoded = DocumentCoding.decode(Value.self, from: contents, migrations: migrations, identity: document.identity)
-        var read = readOf(decoded, at: stored.location, identity: document.identity, migrations: migrations)
-        if read.value != nil, read.migration == nil, read.problem == nil,
-            WrittenDocuments.areOwn(bytes, of: Value.self, in: stored.location, valueVersion: migrations?.version)
-        {
-            read.encoding = bytes
+        let read = readOf(decoded, at: stored.location, identity: document.identity, migrations: migrations)
+        if let value = read.value, read.migration == nil, read.problem == nil {
+            WrittenDocuments.remember(
+                bytes, value: value, in: stored.location, valueVersion: migrations?.version, identity: document.identity,
+                isOwnEncoding: false)
         }
         return read
     }
