@@ -144,11 +144,21 @@ enum DocumentFile {
     static func contents(
         ofOpen descriptor: Int32, url: URL, limit: Int64, mapsOver: Int64?, stamp: inout FileStamp?
     ) throws(StorageError) -> FileContents {
+        var names = 0
+        return try contents(ofOpen: descriptor, url: url, limit: limit, mapsOver: mapsOver, stamp: &stamp, names: &names)
+    }
+
+    /// ``contents(ofOpen:url:limit:mapsOver:stamp:)``, also giving how many names the file had
+    /// when it was opened (its link count, by the same `fstat`).
+    static func contents(
+        ofOpen descriptor: Int32, url: URL, limit: Int64, mapsOver: Int64?, stamp: inout FileStamp?, names: inout Int
+    ) throws(StorageError) -> FileContents {
         var info = stat()
         if let code = FileFaults.injected(.fstat) ?? (fstat(descriptor, &info) == 0 ? nil : errno) {
             throw .readFailed(file: url, reason: describe(code))
         }
         stamp = FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+        names = Int(truncatingIfNeeded: info.st_nlink)
         if info.st_uid != geteuid() { throw .readFailed(file: url, reason: otherOwnerReason(info.st_uid)) }
         if (info.st_mode & S_IFMT) != S_IFREG { return .notARegularFile(kind: describeKind(info.st_mode)) }
         let size = Int64(info.st_size)

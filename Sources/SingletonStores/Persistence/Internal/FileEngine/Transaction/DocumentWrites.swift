@@ -85,7 +85,8 @@ extension DocumentFile {
     }
 
     /// Opens the document at `path` to write it in place: read and write, not following a link,
-    /// and only when it is still the file `expected` (the one read under the lock).
+    /// and only when it is still the file `expected` (the one read under the lock) and has no
+    /// other name (see ``hasOneName(_:)``), both checked by one `fstat` of the new descriptor.
     ///
     /// - Returns: The descriptor, or why it could not be opened.
     static func openForWritingInPlace(_ path: String, expected: FileStamp) -> Result<Int32, WriteInPlaceFailure> {
@@ -98,6 +99,10 @@ extension DocumentFile {
         else {
             close(descriptor)
             return .failure(.replaced)
+        }
+        guard info.st_nlink == 1 else {
+            close(descriptor)
+            return .failure(.anotherName)
         }
         // Documents are the user's alone: a mode loosened by hand is narrowed again, as a write
         // the rename way makes a fresh 0600 file.
@@ -113,6 +118,8 @@ extension DocumentFile {
     enum WriteInPlaceFailure: Error {
         /// Another file is at the document's path now: nothing was written.
         case replaced
+        /// The document has another name too now (a hard link): nothing was written.
+        case anotherName
         /// Nothing was written, for this reason.
         case notWritten(String)
     }

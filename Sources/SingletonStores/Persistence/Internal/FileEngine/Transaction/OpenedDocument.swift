@@ -55,9 +55,10 @@ struct OpenedDocument {
             return .busy
         }
         let contents: FileContents
+        var names = 0
         do {
             contents = try DocumentFile.contents(
-                ofOpen: descriptor, url: file, limit: .max, mapsOver: FileStorage.mapsOver, stamp: &stamp)
+                ofOpen: descriptor, url: file, limit: .max, mapsOver: FileStorage.mapsOver, stamp: &stamp, names: &names)
         } catch {
             FileLocks.unlockAndClose(descriptor)
             throw error
@@ -69,8 +70,9 @@ struct OpenedDocument {
         let (stored, slots) = storage.stored(contents, at: file)
         var document = OpenedDocument(descriptor: descriptor, stamp: stamp, stored: stored, slots: slots)
         // A file with another name too (a backup tool's hard link, say) is never written in
-        // place, which would change the other name's bytes: it is replaced the rename way.
-        if slots != nil, case .bytes(let bytes) = contents, DocumentFile.hasOneName(descriptor) {
+        // place, which would change the other name's bytes: it is replaced the rename way. (The
+        // count read when it was opened; the write checks again on the descriptor that writes.)
+        if slots != nil, case .bytes(let bytes) = contents, names == 1 {
             document.writableLength = bytes.count
         }
         return .opened(document)
@@ -173,19 +175,18 @@ extension FileStorage {
             if let writer = sweep.otherWriter { return .anotherWriterCommitting(writer.pid, temporary: writer.temporary) }
             removed = sweep.removed
         }
-        // The path still naming the file read is checked by the open below.
+        // The path still naming the file read is checked by the open below, and so is the one
+        // name, on the descriptor that writes, as late as the write: a hard link made since the
+        // document was opened would get the new bytes. The transaction is then run again, and
+        // finds the document to be written the rename way.
         guard let stamp = document.stamp, lease.isStillHeld else { return .lockLost }
         let descriptor: Int32
         switch DocumentFile.openForWritingInPlace(file.filePath, expected: stamp) {
         case .success(let opened): descriptor = opened
-        case .failure(.replaced): return .lockLost
+        case .failure(.replaced), .failure(.anotherName): return .lockLost
         case .failure(.notWritten(let reason)): throw .writeFailed(file: file, reason: reason)
         }
         defer { closeDescriptor(descriptor) }
-        // The one-name check is made again on the descriptor that writes, as late as the write: a
-        // hard link made since the document was opened would get the new bytes. The transaction
-        // is run again, and finds the document to be written the rename way.
-        guard DocumentFile.hasOneName(descriptor) else { return .lockLost }
         var written = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor)
         // On a copy-on-write file system a write in place takes new blocks: a full disk may have
         // been freed by removing the temporary files of writers that were killed (just now, or
