@@ -201,12 +201,17 @@ final class CuttingProxy: @unchecked Sendable {
             guard count > 0 else { break }
             let chunk = Array(buffer[0..<count])
             if upstream {
-                let cut = state.withLock { state -> Cut? in
-                    guard let armed = state.armed, Self.contains(chunk, armed.marker) else { return nil }
+                let (cut, others) = state.withLock { state -> (Cut?, [Int32]) in
+                    guard let armed = state.armed, Self.contains(chunk, armed.marker) else { return (nil, []) }
                     state.armed = nil
                     state.cuts += 1
-                    return armed.cut
+                    // The server out of reach is out of reach on every connection: the storage's
+                    // other connections through the proxy (a second one of its pool) are cut too,
+                    // so that none of them finds the outcome out.
+                    let others = state.unreachableAfterCut ? state.sockets.filter { $0 != source && $0 != destination } : []
+                    return (armed.cut, others)
                 }
+                for socket in others { shutdown(socket, Int32(SHUT_RDWR)) }
                 if cut == .beforeTheServerHasIt { break }
                 if cut == .afterTheServerCommitted { cutAfterReply.withLock { $0 = true } }
             } else if cutAfterReply.withLock({ $0 }) {
