@@ -42,24 +42,32 @@ struct WrittenDocumentsTests {
         let bytes = try DocumentCoding.encode(value, key: "memo-test", valueVersion: 2)
         WrittenDocuments.remember(bytes, value: value, in: file, valueVersion: 2, identity: "A", isOwnEncoding: true)
         defer { WrittenDocuments.forget(file) }
-        #expect(WrittenDocuments.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A"))
+        #expect(Self.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A"))
         #expect(
             WrittenDocuments.remembered(bytes, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A")?.value
                 == value)
-        #expect(!WrittenDocuments.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: nil, identity: "A"))
-        #expect(!WrittenDocuments.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "B"))
-        #expect(!WrittenDocuments.areOwn(bytes, of: Int.self, in: file, valueVersion: 2, identity: "A"))
+        #expect(!Self.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: nil, identity: "A"))
+        #expect(!Self.areOwn(bytes, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "B"))
+        #expect(!Self.areOwn(bytes, of: Int.self, in: file, valueVersion: 2, identity: "A"))
         var other = bytes
         other[other.count - 2] ^= 1
-        #expect(!WrittenDocuments.areOwn(other, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A"))
+        #expect(!Self.areOwn(other, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A"))
         #expect(
             WrittenDocuments.remembered(other, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A") == nil)
         // Decoded bytes are remembered with their value, but are not this process's encoding.
         WrittenDocuments.remember(other, value: value, in: file, valueVersion: 2, identity: "A", isOwnEncoding: false)
-        #expect(!WrittenDocuments.areOwn(other, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A"))
+        #expect(!Self.areOwn(other, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A"))
         #expect(
             WrittenDocuments.remembered(other, of: PersistedCounter.self, in: file, valueVersion: 2, identity: "A")?.value
                 == value)
+    }
+
+    /// Whether `bytes` are remembered as this process's own save of a `Value` in `file`.
+    static func areOwn<Value: Sendable>(
+        _ bytes: Data, of type: Value.Type, in file: URL, valueVersion: Int?, identity: String
+    ) -> Bool {
+        WrittenDocuments.remembered(bytes, of: type, in: file, valueVersion: valueVersion, identity: identity)?
+            .isOwnEncoding ?? false
     }
 
     /// The bytes this process committed last are not decoded again: the next update's body gets

@@ -57,14 +57,6 @@ package enum WrittenDocuments {
         return (value, entry.isOwnEncoding)
     }
 
-    /// Whether `bytes`, the current contents of `file`, are the bytes this process last
-    /// committed there for a `Value` at `valueVersion` of the store `identity`.
-    static func areOwn<Value: Sendable>(
-        _ bytes: Data, of type: Value.Type, in file: URL, valueVersion: Int?, identity: String
-    ) -> Bool {
-        remembered(bytes, of: type, in: file, valueVersion: valueVersion, identity: identity)?.isOwnEncoding ?? false
-    }
-
     /// Remembers that `file` holds `bytes`, whose value is `value` (a `Value` at `valueVersion`
     /// of the store `identity`): committed by this process when `isOwnEncoding` (the bytes are
     /// then `value`'s encoding), else decoded from them.
