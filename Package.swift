@@ -19,11 +19,16 @@ let package = Package(
         // thread sanitizer can see the lock hand-overs, and the standard-error writer the
         // default issue reporters share. Not importable by clients.
         .target(name: "SingletonStoresLocking", path: "Sources/Locking"),
+        // Internal (no product): a file's identity, kind, owner, links and size without its
+        // times, whose look-up would make the next write of a document also write its inode.
+        .target(name: "SingletonStoresFileInfo", path: "Sources/FileInfo"),
         // Named StoreObservation so it never shadows the toolchain's Observation module.
         .target(name: "StoreObservation", dependencies: ["SingletonStoresLocking"], path: "Sources/Observation"),
         .target(name: "Timers", dependencies: ["SingletonStoresLocking"]),
         // The kit an app builds its own stores with: cores, the registry, persistence.
-        .target(name: "SingletonStores", dependencies: ["SingletonStoresLocking", "StoreObservation", "Timers"]),
+        .target(
+            name: "SingletonStores",
+            dependencies: ["SingletonStoresLocking", "SingletonStoresFileInfo", "StoreObservation", "Timers"]),
         // Test support for apps: traits, strict mode, change checks, parity specs. The only
         // library that imports Testing; link it from test targets only.
         .target(

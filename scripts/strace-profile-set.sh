@@ -9,9 +9,13 @@
 # one). In a temporary data folder (`--data-dir`) it runs `profile set` once to create the
 # document, then once more with another nickname under
 # `strace -f -c -e trace=fsync,fdatasync,rename,renameat,renameat2,ftruncate,fallocate`, prints
-# the counts and one verdict line:
-#   ok: one sync, no rename                        (exit 0)
-#   FAIL: <what differs from one sync, no rename, no resize>   (exit 1)
+# the counts; then once more under `strace -f -y` of the calls that look at a file (`stat`,
+# `fstat`, `newfstatat`, `statx`…), counting those that look at the document and ask for its
+# times (any but a `statx` whose mask leaves the times out). On Linux 6.13 and later such a look
+# makes the next write of the document also write its inode to the disk (see `FileInfo` in
+# `Files/DocumentFile.swift`). One verdict line:
+#   ok: one sync, no rename, the document's times never asked for       (exit 0)
+#   FAIL: <what differs from that>                                       (exit 1)
 # Exit 2 when it could not measure (no strace, no binary, demo-cli failed).
 set -euo pipefail
 
@@ -48,6 +52,31 @@ if ! strace -f -c -e trace="$calls" -o "$summary" "$binary" --data-dir "$data" p
     cat "$folder/update.txt" >&2
     exit 2
 fi
+looks="$folder/looks.txt"
+stat_calls=""
+for call in stat lstat fstat newfstatat fstatat64 statx; do
+    if strace -f -qq -e trace="$call" -o /dev/null true 2>/dev/null; then stat_calls="$stat_calls${stat_calls:+,}$call"; fi
+done
+if ! strace -f -y -e trace="$stat_calls" -o "$looks" "$binary" --data-dir "$data" profile set --nickname Second \
+    >"$folder/looks-update.txt" 2>&1; then
+    echo "strace-profile-set.sh: the second traced update failed:" >&2
+    cat "$folder/looks-update.txt" >&2
+    exit 2
+fi
+# A look at the document (by its path, or by a descriptor strace names with it) asks for its
+# times unless it is a statx whose requested mask (the argument before the result) has neither
+# STATX_MTIME, STATX_CTIME, STATX_ATIME, STATX_BTIME nor a set that includes them.
+document_looks="$(grep -E 'profile\.json' "$looks" | grep -E 'stat[a-z0-9]*\(' || true)"
+time_looks_listed="$(while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    if [[ "$line" == *"statx("* ]]; then
+        mask="$(grep -oE ', STATX_[A-Z_|]+, \{' <<<"$line" || true)"
+        if [ -n "$mask" ] && ! grep -qE 'STATX_(MTIME|CTIME|ATIME|BTIME|BASIC_STATS|ALL)' <<<"$mask"; then continue; fi
+    fi
+    echo "$line"
+done <<<"$document_looks")"
+document_looks="$(grep -c . <<<"$document_looks" || true)"
+time_looks="$(grep -c . <<<"$time_looks_listed" || true)"
 shown="$("$binary" --data-dir "$data" profile show 2>/dev/null || true)"
 if ! grep -q "^nickname: Second$" <<<"$shown"; then
     echo "strace-profile-set.sh: the traced update did not leave the new nickname in the document" >&2
@@ -72,12 +101,16 @@ for call in fsync fdatasync rename renameat renameat2 ftruncate fallocate; do
     esac
 done
 
+echo "  looks at the document: $document_looks; asking for its times: $time_looks"
+if [ -n "$time_looks_listed" ]; then echo "$time_looks_listed" | sed 's/^/    /'; fi
+
 problems=()
 if [ "$total_syncs" -ne 1 ]; then problems+=("$total_syncs syncs (fsync + fdatasync), not one"); fi
 if [ "$total_renames" -ne 0 ]; then problems+=("$total_renames rename(s)"); fi
 if [ "$total_resizes" -ne 0 ]; then problems+=("$total_resizes resize(s) (ftruncate + fallocate)"); fi
+if [ "$time_looks" -ne 0 ]; then problems+=("$time_looks look(s) at the document asking for its times"); fi
 if [ "${#problems[@]}" -eq 0 ]; then
-    echo "ok: one sync, no rename"
+    echo "ok: one sync, no rename, the document's times never asked for"
     exit 0
 fi
 (

@@ -16,7 +16,7 @@ import Testing
     @Test func theKitImportsOnlyTheToolchainTheLockObservationAndTimersForItsCountdown() throws {
         let allowed: Set<String> = [
             "Foundation", "Synchronization", "Dispatch", "Observation", "Darwin", "Glibc", "Musl",
-            "StoreObservation", "SingletonStoresLocking",
+            "StoreObservation", "SingletonStoresLocking", "SingletonStoresFileInfo",
         ]
         let imports = try Self.swiftFiles(under: "Sources/SingletonStores").flatMap { file in
             try Self.importedModules(of: file).map { (file: file.path, module: $0) }
@@ -32,6 +32,12 @@ import Testing
         }
         #expect(strays.isEmpty, "the kit must not import \(strays)")
         #expect(imports.contains { $0.module == "Timers" }, "the countdown imports Timers")
+        // The look at a file without its times is the file engine's own.
+        let fileLooks = imports.filter { $0.module == "SingletonStoresFileInfo" }
+        #expect(!fileLooks.isEmpty)
+        #expect(
+            fileLooks.allSatisfy { $0.file.contains("/Sources/SingletonStores/Persistence/Internal/FileEngine/") },
+            "only the file engine looks at files through SingletonStoresFileInfo: \(fileLooks)")
     }
 
     @Test func onlyTheTestingLibraryImportsSwiftTesting() throws {

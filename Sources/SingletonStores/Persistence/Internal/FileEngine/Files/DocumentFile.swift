@@ -6,6 +6,9 @@ import Musl
 import Darwin
 #endif
 import Foundation
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+import SingletonStoresFileInfo
+#endif
 
 /// Which file a path names: its device and inode, or `nil` when nothing is there. Every
 /// commit renames a new file over a document, so a different stamp means another commit.
@@ -22,14 +25,58 @@ struct FileStamp: Equatable {
     /// ``of(_:)`` of the file at `path`.
     static func of(path: String) -> FileStamp? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+        FileInfo.of(path: path)?.stamp
         #else
-        return nil
+        nil
         #endif
     }
 }
+
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+/// What the storage looks at of a document file: which file it is, its kind and permissions, its
+/// owner, its names and its size — never its times.
+///
+/// On Linux 6.13 and later, looking at a file's change time (any `stat` or `fstat`) makes the
+/// next write of it take a fine-grained time stamp; the inode then changes with every write, and
+/// the `fdatasync` that ends a write in place writes the inode to the disk too — a second disk
+/// write per commit, about a third more time on the machine of BENCHMARKS.md. A file looked at
+/// through `FileInfo` (`statx` without the times) keeps its coarse time stamps, which most writes
+/// leave as they were. (The polling watcher's ``FileIdentity`` does read the times: at most once
+/// an interval.)
+struct FileInfo {
+    let stamp: FileStamp
+    let mode: mode_t
+    let owner: uid_t
+    /// How many names (hard links) the file has.
+    let links: Int
+    let size: Int64
+
+    var isRegularFile: Bool { mode & S_IFMT == S_IFREG }
+
+    /// The file open as `descriptor`; `nil` with `errno` set when it can't be looked at.
+    static func of(descriptor: Int32) -> FileInfo? {
+        var info = singleton_stores_file_info()
+        guard singleton_stores_file_info_of(descriptor, &info) == 0 else { return nil }
+        return FileInfo(info)
+    }
+
+    /// The file at `path`, the link itself when it is one (as `lstat`); `nil` with `errno` set
+    /// when nothing is there or it can't be looked at.
+    static func of(path: String) -> FileInfo? {
+        var info = singleton_stores_file_info()
+        guard singleton_stores_file_info_at(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, &info) == 0 else { return nil }
+        return FileInfo(info)
+    }
+
+    private init(_ info: singleton_stores_file_info) {
+        stamp = FileStamp(device: UInt64(info.device), inode: UInt64(info.inode))
+        mode = mode_t(truncatingIfNeeded: info.mode)
+        owner = uid_t(truncatingIfNeeded: info.owner)
+        links = Int(truncatingIfNeeded: info.links)
+        size = Int64(info.size)
+    }
+}
+#endif
 
 /// What reading a document file found.
 enum FileContents {
@@ -153,15 +200,15 @@ enum DocumentFile {
     static func contents(
         ofOpen descriptor: Int32, url: URL, limit: Int64, mapsOver: Int64?, stamp: inout FileStamp?, names: inout Int
     ) throws(StorageError) -> FileContents {
-        var info = stat()
-        if let code = FileFaults.injected(.fstat) ?? (fstat(descriptor, &info) == 0 ? nil : errno) {
+        if let code = FileFaults.injected(.fstat) {
             throw .readFailed(file: url, reason: describe(code))
         }
-        stamp = FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
-        names = Int(truncatingIfNeeded: info.st_nlink)
-        if info.st_uid != geteuid() { throw .readFailed(file: url, reason: otherOwnerReason(info.st_uid)) }
-        if (info.st_mode & S_IFMT) != S_IFREG { return .notARegularFile(kind: describeKind(info.st_mode)) }
-        let size = Int64(info.st_size)
+        guard let info = FileInfo.of(descriptor: descriptor) else { throw .readFailed(file: url, reason: describe(errno)) }
+        stamp = info.stamp
+        names = info.links
+        if info.owner != geteuid() { throw .readFailed(file: url, reason: otherOwnerReason(info.owner)) }
+        if !info.isRegularFile { return .notARegularFile(kind: describeKind(info.mode)) }
+        let size = info.size
         if size > limit { return .tooLarge(size: size) }
         if let mapsOver, size > mapsOver, let mapped = mapPrivateCopy(of: descriptor, size: size, nextTo: url) {
             return .bytes(mapped)
@@ -197,8 +244,7 @@ enum DocumentFile {
     /// Whether anything (file, folder, dangling link) is at `url`.
     static func exists(_ url: URL) -> Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        var info = stat()
-        return lstat(url.filePath, &info) == 0 || errno != ENOENT
+        return FileInfo.of(path: url.filePath) != nil || errno != ENOENT
         #else
         return FileManager.default.fileExists(atPath: url.filePath)
         #endif
@@ -233,9 +279,7 @@ enum DocumentFile {
         let descriptor = open(url.filePath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         if descriptor < 0 { return false }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid(),
-            info.st_nlink == 1
+        guard let info = FileInfo.of(descriptor: descriptor), info.isRegularFile, info.owner == geteuid(), info.links == 1
         else { return false }
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -289,8 +333,7 @@ enum DocumentFile {
             guard (try? handle.seek(toOffset: 0)) != nil else { return "it could not be read" }
             return envelopeProblem(of: DocumentStream(handle: handle))
         }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_size <= Int64(SlotFile.headerSize + 2 * SlotFile.largestSlot),
+        guard let info = FileInfo.of(descriptor: descriptor), info.size <= Int64(SlotFile.headerSize + 2 * SlotFile.largestSlot),
             (try? handle.seek(toOffset: 0)) != nil, let bytes = try? handle.readToEnd()
         else { return "it could not be read" }
         do {
@@ -361,12 +404,11 @@ enum DocumentFile {
 
     /// What is at `path` (`nil` when nothing is, or it can't be looked at).
     static func itemKind(at path: String) -> ItemKind? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
+        guard let info = FileInfo.of(path: path) else { return nil }
+        switch info.mode & S_IFMT {
         case S_IFREG: return .regularFile
         case S_IFLNK: return .symbolicLink
-        default: return .other(describeKind(info.st_mode))
+        default: return .other(describeKind(info.mode))
         }
     }
 

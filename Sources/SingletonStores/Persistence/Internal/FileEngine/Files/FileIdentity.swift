@@ -8,10 +8,12 @@ import Darwin
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
 /// What tells one version of a document from the next without reading it whole: the file's
-/// device, inode, size and modification and status-change times, and for a two-slot file (see
-/// ``SlotFile``) the highest sequence number of its slots. A document replaced by rename gets a
-/// new inode; one written in place by the library gets a new sequence, whatever the clock's
-/// resolution (two writes within one tick of the file system's clock keep the same times).
+/// device, inode and size, and for a two-slot file (see ``SlotFile``) the highest sequence number
+/// of its slots, else its modification and status-change times. A document replaced by rename
+/// gets a new inode; one written in place by the library gets a new sequence, whatever the
+/// clock's resolution (two writes within one tick of the file system's clock keep the same
+/// times). A two-slot file's times are not asked for (they are 0): asking would make its next
+/// write in place write its inode to the disk too (see ``FileInfo``).
 struct FileIdentity: Equatable, Sendable {
     let device: UInt64
     let inode: UInt64
@@ -22,6 +24,12 @@ struct FileIdentity: Equatable, Sendable {
 
     /// The identity of what is at `path` (a link is not followed), or `nil` when nothing is.
     static func of(_ path: String) -> FileIdentity? {
+        guard let look = FileInfo.of(path: path) else { return nil }
+        if look.isRegularFile, look.size > 0, let sequence = sequence(path) {
+            return FileIdentity(
+                device: look.stamp.device, inode: look.stamp.inode, size: look.size, modified: 0, statusChanged: 0,
+                sequence: sequence)
+        }
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         return FileIdentity(
@@ -30,7 +38,7 @@ struct FileIdentity: Equatable, Sendable {
             size: Int64(truncatingIfNeeded: info.st_size),
             modified: info.modifiedNanoseconds,
             statusChanged: info.statusChangedNanoseconds,
-            sequence: (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0 ? sequence(path) : nil)
+            sequence: nil)
     }
 
     /// The highest slot sequence of the two-slot file at `path`; `nil` for any other file.

@@ -86,27 +86,23 @@ extension DocumentFile {
 
     /// Opens the document at `path` to write it in place: read and write, not following a link,
     /// and only when it is still the file `expected` (the one read under the lock) and has no
-    /// other name (see ``hasOneName(_:)``), both checked by one `fstat` of the new descriptor.
+    /// other name (see ``hasOneName(_:)``), both checked by one look at the new descriptor (``FileInfo``).
     ///
     /// - Returns: The descriptor, or why it could not be opened.
     static func openForWritingInPlace(_ path: String, expected: FileStamp) -> Result<Int32, WriteInPlaceFailure> {
         let descriptor = openRetrying(.openForWriting, path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
         if descriptor < 0 { return .failure(.notWritten(describe(errno))) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0,
-            FileStamp(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
-                == expected
-        else {
+        guard let info = FileInfo.of(descriptor: descriptor), info.stamp == expected else {
             close(descriptor)
             return .failure(.replaced)
         }
-        guard info.st_nlink == 1 else {
+        guard info.links == 1 else {
             close(descriptor)
             return .failure(.anotherName)
         }
         // Documents are the user's alone: a mode loosened by hand is narrowed again, as a write
         // the rename way makes a fresh 0600 file.
-        if info.st_mode & 0o777 != 0o600, fchmod(descriptor, 0o600) != 0 {
+        if info.mode & 0o777 != 0o600, fchmod(descriptor, 0o600) != 0 {
             let reason = describe(errno)
             close(descriptor)
             return .failure(.notWritten(reason))
@@ -137,8 +133,7 @@ extension DocumentFile {
     /// backup tool's hard link, say) is never written in place, which would change the other
     /// name's bytes. Checked on the descriptor that writes, just before each write.
     static func hasOneName(_ descriptor: Int32) -> Bool {
-        var info = stat()
-        return fstat(descriptor, &info) == 0 && info.st_nlink == 1
+        FileInfo.of(descriptor: descriptor)?.links == 1
     }
 
     /// Writes `marker` into the file open as `descriptor` and flushes it, best effort and with no
