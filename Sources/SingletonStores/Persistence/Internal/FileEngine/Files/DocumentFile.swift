@@ -143,7 +143,7 @@ enum DocumentFile {
     }
 
     /// ``contents(of:limit:)``, also giving the `stamp` of the file it read: the device and inode
-    /// of the file it opened (`fstat` of the descriptor read from, so exactly that file), or,
+    /// of the file it opened (a look at the descriptor read from, so exactly that file), or,
     /// when nothing could be opened, of what is at the path as it failed (`nil` when nothing is).
     ///
     /// A file longer than `mapsOver` bytes is mapped into memory rather than read: its pages are
@@ -196,7 +196,7 @@ enum DocumentFile {
     }
 
     /// ``contents(ofOpen:url:limit:mapsOver:stamp:)``, also giving how many names the file had
-    /// when it was opened (its link count, by the same `fstat`).
+    /// when it was opened (its link count, by the same look: ``FileInfo``).
     static func contents(
         ofOpen descriptor: Int32, url: URL, limit: Int64, mapsOver: Int64?, stamp: inout FileStamp?, names: inout Int
     ) throws(StorageError) -> FileContents {
