@@ -50,8 +50,12 @@ write_storage() {
     } >"$work/$name.swift"
 }
 
+# The kit imports an internal C module (SingletonStoresFileInfo); a client that SwiftPM does not
+# build finds it through its module map.
+file_info_map="$bin_path/SingletonStoresFileInfo.build/module.modulemap"
 typecheck() {
-    swiftc -typecheck -swift-version 6 -diagnostic-style llvm -I "$modules" "$work/$1.swift" 2>&1
+    swiftc -typecheck -swift-version 6 -diagnostic-style llvm -I "$modules" -Xcc -fmodule-map-file="$file_info_map" \
+        "$work/$1.swift" 2>&1
 }
 
 write_storage complete read transaction watch
