@@ -39,10 +39,10 @@ struct FileStamp: Equatable {
 /// On Linux 6.13 and later, looking at a file's change time (any `stat` or `fstat`) makes the
 /// next write of it take a fine-grained time stamp; the inode then changes with every write, and
 /// the `fdatasync` that ends a write in place writes the inode to the disk too — a second disk
-/// write per commit, about a third more time on the machine of BENCHMARKS.md. A file looked at
-/// through `FileInfo` (`statx` without the times) keeps its coarse time stamps, which most writes
-/// leave as they were. (The polling watcher's ``FileIdentity`` does read the times: at most once
-/// an interval.)
+/// write per commit: a persisted update took about a fifth longer on the host of BENCHMARKS.md.
+/// A file looked at through `FileInfo` (`statx` without the times) keeps its coarse time stamps,
+/// which most writes leave as they were. (The polling watcher's ``FileIdentity`` reads the times
+/// of a plain, one-version document only.)
 struct FileInfo {
     let stamp: FileStamp
     let mode: mode_t
