@@ -34,12 +34,16 @@ trap 'rm -rf "$folder"' EXIT
 data="$folder/data"
 summary="$folder/strace.txt"
 
-# The calls asked for, less those this architecture has no system call for (aarch64 has no
-# plain `rename`): strace refuses an unknown name.
-calls=""
-for call in fsync fdatasync rename renameat renameat2 ftruncate fallocate; do
-    if strace -f -qq -e trace="$call" -o /dev/null true 2>/dev/null; then calls="$calls${calls:+,}$call"; fi
-done
+# The calls named, less those this architecture has no system call for (aarch64 has no plain
+# `rename` nor `stat`), comma-separated: strace refuses an unknown name.
+known_calls() {
+    local known="" call
+    for call in "$@"; do
+        if strace -f -qq -e trace="$call" -o /dev/null true 2>/dev/null; then known="$known${known:+,}$call"; fi
+    done
+    echo "$known"
+}
+calls="$(known_calls fsync fdatasync rename renameat renameat2 ftruncate fallocate)"
 
 if ! "$binary" --data-dir "$data" profile set --nickname First >"$folder/create.txt" 2>&1; then
     echo "strace-profile-set.sh: creating the document failed:" >&2
@@ -53,10 +57,7 @@ if ! strace -f -c -e trace="$calls" -o "$summary" "$binary" --data-dir "$data" p
     exit 2
 fi
 looks="$folder/looks.txt"
-stat_calls=""
-for call in stat lstat fstat newfstatat fstatat64 statx; do
-    if strace -f -qq -e trace="$call" -o /dev/null true 2>/dev/null; then stat_calls="$stat_calls${stat_calls:+,}$call"; fi
-done
+stat_calls="$(known_calls stat lstat fstat newfstatat fstatat64 statx)"
 if ! strace -f -y -e trace="$stat_calls" -o "$looks" "$binary" --data-dir "$data" profile set --nickname Second \
     >"$folder/looks-update.txt" 2>&1; then
     echo "strace-profile-set.sh: the second traced update failed:" >&2
@@ -66,7 +67,7 @@ fi
 # A look at the document (by its path, or by a descriptor strace names with it) asks for its
 # times unless it is a statx whose requested mask (the argument before the result) has neither
 # STATX_MTIME, STATX_CTIME, STATX_ATIME, STATX_BTIME nor a set that includes them.
-document_looks="$(grep -E 'profile\.json' "$looks" | grep -E 'stat[a-z0-9]*\(' || true)"
+document_look_lines="$(grep -E 'profile\.json' "$looks" | grep -E 'stat[a-z0-9]*\(' || true)"
 time_looks_listed="$(while IFS= read -r line; do
     [ -n "$line" ] || continue
     if [[ "$line" == *"statx("* ]]; then
@@ -74,8 +75,8 @@ time_looks_listed="$(while IFS= read -r line; do
         if [ -n "$mask" ] && ! grep -qE 'STATX_(MTIME|CTIME|ATIME|BTIME|BASIC_STATS|ALL)' <<<"$mask"; then continue; fi
     fi
     echo "$line"
-done <<<"$document_looks")"
-document_looks="$(grep -c . <<<"$document_looks" || true)"
+done <<<"$document_look_lines")"
+document_looks="$(grep -c . <<<"$document_look_lines" || true)"
 time_looks="$(grep -c . <<<"$time_looks_listed" || true)"
 shown="$("$binary" --data-dir "$data" profile show 2>/dev/null || true)"
 if ! grep -q "^nickname: Second$" <<<"$shown"; then
