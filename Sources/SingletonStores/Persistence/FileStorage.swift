@@ -53,6 +53,10 @@ public struct FileStorage: StoreStorage {
     /// The URLs of the documents used so far, made once per key.
     let paths = DocumentPaths()
 
+    /// The lock files and documents kept open between transactions (see ``KeptFiles``), closed
+    /// with the storage's last copy.
+    var kept = KeptFiles()
+
     /// The path of ``folder``, made once: a `URL` makes its path anew at each call, and each
     /// write looks at the folder.
     let folderPath: String

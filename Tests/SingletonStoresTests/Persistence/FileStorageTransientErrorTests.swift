@@ -52,7 +52,10 @@ struct FileStorageTransientErrorTests {
                 try plain.write(to: storage.fileURL(forKey: "counter"))
                 try storage.update(StoreDocument(key: "counter", default: PersistedCounter())) { _ in }  // the lock file
             }
-            try body(storage, folder)
+            // A storage of its own, as a process starting would have: the one above keeps the
+            // lock file and the document open (`KeptFiles`), and this one opens them, so that
+            // the faults of each test meet the calls they are for.
+            try body(FileStorage(folder: folder, reportNotice: { _ in }), folder)
         }
     }
 

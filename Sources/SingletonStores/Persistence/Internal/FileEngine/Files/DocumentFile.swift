@@ -206,6 +206,16 @@ enum DocumentFile {
         guard let info = FileInfo.of(descriptor: descriptor) else { throw .readFailed(file: url, reason: describe(errno)) }
         stamp = info.stamp
         names = info.links
+        return try contents(ofOpen: descriptor, info: info, url: url, limit: limit, mapsOver: mapsOver)
+    }
+
+    /// The document `url` open as `descriptor`, whose file `info` describes (a look at the
+    /// descriptor, or at the path once it is known to name the same file), read from its start
+    /// whatever the descriptor's position: a descriptor kept open between transactions reads
+    /// the same way as a new one.
+    static func contents(
+        ofOpen descriptor: Int32, info: FileInfo, url: URL, limit: Int64, mapsOver: Int64?
+    ) throws(StorageError) -> FileContents {
         if info.owner != geteuid() { throw .readFailed(file: url, reason: otherOwnerReason(info.owner)) }
         if !info.isRegularFile { return .notARegularFile(kind: describeKind(info.mode)) }
         let size = info.size
@@ -224,7 +234,8 @@ enum DocumentFile {
                 errno = code
                 count = -1
             } else {
-                count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                let offset = off_t(data.count)
+                count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
             }
             if count < 0 {
                 let code = errno
@@ -234,8 +245,8 @@ enum DocumentFile {
             if count == 0 { return .bytes(data) }
             data.append(contentsOf: buffer[0..<count])
             if Int64(data.count) > limit { return .tooLarge(size: Int64(data.count)) }  // it grew meanwhile
-            // The whole file as `fstat` measured it, by a read that did not fill the buffer:
-            // at its end (a file that grew meanwhile fills one more byte, and is read on).
+            // The whole file as it was measured, by a read that did not fill the buffer: at its
+            // end (a file that grew meanwhile fills one more byte, and is read on).
             if Int64(data.count) == size, count < buffer.count { return .bytes(data) }
         }
     }

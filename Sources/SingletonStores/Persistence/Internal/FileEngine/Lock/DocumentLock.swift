@@ -28,6 +28,19 @@ struct LockLease {
         true
         #endif
     }
+
+    /// ``isStillHeld``, by a look that also tells whether the locked file is still one the
+    /// library may use — the checks ``FileLocks/openLockFile(_:path:)`` makes of a lock file it
+    /// opens: a lock file kept open since an earlier transaction (``KeptFiles``), then given to
+    /// another user or linked under another name, is refused as a newly opened one would be.
+    var isStillHeldAndUsable: Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        guard let identity, let info = FileInfo.of(path: path), info.stamp == identity else { return false }
+        return info.isRegularFile && info.owner == geteuid() && info.links <= 1
+        #else
+        true
+        #endif
+    }
 }
 
 /// The locks of the file engine: a key's lock file (`flock(LOCK_EX)`, waited for with a
@@ -68,6 +81,10 @@ enum FileLocks {
     /// closes it then): closing alone would leave the lock held by that copy for a moment, and a
     /// load or `updateIfAvailable` that must not wait would find the document busy.
     ///
+    /// With `kept`, the lock file is not closed but kept open for the next transaction of the key
+    /// (``KeptFiles``), once `body` has run under it; the next one takes it from there instead of
+    /// opening the path, and checks it against the path the same way.
+    ///
     /// - Returns: What `body` returned, or `nil` when `wait` is ``LockWait/never`` and another
     ///   holds the lock (then `body` did not run).
     /// - Throws: ``StorageError/lockTimedOut(file:holder:waited:)`` when the lock stayed held
@@ -76,6 +93,7 @@ enum FileLocks {
     static func withExclusiveLock<Result>(
         on lockFile: URL,
         waiting wait: LockWait,
+        keeping kept: KeptFiles? = nil,
         _ body: (LockLease) throws(StorageError) -> Result
     ) throws(StorageError) -> Result? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
@@ -98,8 +116,27 @@ enum FileLocks {
             if turnstile >= 0, try !poll(turnstile, lockFile: lockFile, patience: &patience, injecting: false) {
                 return nil
             }
-            let (descriptor, identity) = try openLockFile(lockFile, path: lockPath)
-            defer { unlockAndClose(descriptor) }
+            // The lock file this storage kept open since its last transaction of the key, if
+            // any: checked against the path below, as a newly opened one is.
+            let descriptor: Int32
+            let identity: FileStamp
+            let wasKept: Bool
+            if let taken = kept?.take(lockPath) {
+                (descriptor, identity, wasKept) = (taken.descriptor, taken.stamp, true)
+            } else {
+                (descriptor, identity) = try openLockFile(lockFile, path: lockPath)
+                wasKept = false
+            }
+            // Kept again once a body has run under it: the path still named it then.
+            var keeps = false
+            defer {
+                if keeps, let kept {
+                    unlock(descriptor)
+                    if !kept.keep(lockPath, descriptor: descriptor, stamp: identity) { close(descriptor) }
+                } else {
+                    unlockAndClose(descriptor)
+                }
+            }
             var once: LockPatience?
             if try !poll(descriptor, lockFile: lockFile, patience: &once, injecting: true) {
                 guard patience != nil else { return nil }
@@ -113,10 +150,13 @@ enum FileLocks {
                 unlockAndClose(turnstile)
                 turnstile = -1
             }
-            // Locked. Is this still the file others open under that name?
+            // Locked. Is this still the file others open under that name? (And, for one kept
+            // open since an earlier transaction, still one to use: if not, it is closed and
+            // the path opened again, which says why it is refused.)
             let lease = LockLease(file: lockFile, descriptor: descriptor, identity: identity, path: lockPath)
-            if lease.isStillHeld {
+            if wasKept ? lease.isStillHeldAndUsable : lease.isStillHeld {
                 served = true
+                keeps = true
                 return try body(lease)
             }
         }
@@ -168,8 +208,14 @@ enum FileLocks {
     /// Lets go of the lock on `descriptor`, if it holds one, then closes it: explicitly, so
     /// that a copy of the descriptor in a child process being started does not keep the lock.
     static func unlockAndClose(_ descriptor: Int32) {
-        _ = flock(descriptor, LOCK_UN)
+        unlock(descriptor)
         close(descriptor)
+    }
+
+    /// Lets go of the lock on `descriptor`, if it holds one, and leaves it open (one kept for the
+    /// next transaction, ``KeptFiles``).
+    static func unlock(_ descriptor: Int32) {
+        _ = flock(descriptor, LOCK_UN)
     }
 
     /// The error of a wait that ran out of `patience`, naming the holder where the system tells.

@@ -34,7 +34,8 @@ struct FileTransaction {
         var retry = LostLockRetry(limit: wait.limit)
         while true {
             var notices: [StorageNotice] = []
-            let attempt = try FileLocks.withExclusiveLock(on: storage.lockURL(forKey: key), waiting: wait) {
+            let attempt = try FileLocks.withExclusiveLock(on: storage.lockURL(forKey: key), waiting: wait, keeping: storage.kept)
+            {
                 (lease: LockLease) throws(StorageError) -> WriteAttempt<DocumentCommit<Result>> in
                 let document: OpenedDocument
                 switch try OpenedDocument.open(file, storage: storage) {
@@ -47,13 +48,17 @@ struct FileTransaction {
                         writer?.pid ?? LockHolder.processID(ofFileAt: file.filePath), temporary: writer?.temporary ?? file)
                 case .replaced: return .lockLost
                 }
-                defer { document.close() }
+                // Kept open for the next transaction when this one leaves the file at the path:
+                // written in place, or not changed.
+                var keepsDocument = false
+                defer { document.close(keepingIn: keepsDocument ? storage.kept : nil, path: file.filePath) }
                 let decision = try body(document.stored)
                 let change = decision.change
                 if let bytes = change.bytes {
                     if change.settingAside == nil, change.backup == nil, let slot = document.nextSlot(holding: bytes) {
-                        return try storage.writeInPlace(slot, to: file, key: key, document: document, lease: lease)
-                            .map { DocumentCommit(decision.result) }
+                        let written = try storage.writeInPlace(slot, to: file, key: key, document: document, lease: lease)
+                        if case .done = written { keepsDocument = true }
+                        return written.map { DocumentCommit(decision.result) }
                     }
                     // The rename way: a new file, for a new document, one in an earlier format, one
                     // set aside, migrated, or grown past its slot.
@@ -64,6 +69,7 @@ struct FileTransaction {
                     ).map { recovery in DocumentCommit(decision.result, keptAt: recovery?.keptFile) }
                 }
                 storage.removeStaleTemporaries(forKey: key, holding: lease)
+                keepsDocument = change.settingAside == nil
                 let kept = try change.settingAside.map { problem throws(StorageError) in
                     try storage.keepAside(file, key: key, problem: problem).keptFile
                 }

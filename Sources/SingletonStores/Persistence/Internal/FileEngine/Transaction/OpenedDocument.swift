@@ -43,6 +43,9 @@ struct OpenedDocument {
     ///   when it is a link or belongs to another user.
     static func open(_ file: URL, storage: FileStorage) throws(StorageError) -> Opening {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        if let kept = storage.kept.take(file.filePath), let opening = try reopen(kept, file: file, storage: storage) {
+            return opening
+        }
         var stamp: FileStamp?
         let descriptor = DocumentFile.openDocument(file.filePath)
         if descriptor < 0 {
@@ -67,6 +70,19 @@ struct OpenedDocument {
             FileLocks.unlockAndClose(descriptor)
             return .replaced
         }
+        return .opened(document(descriptor, stamp: stamp, contents: contents, names: names, file: file, storage: storage))
+        #else
+        var stamp: FileStamp?
+        let (stored, slots) = try storage.stored(at: file, stamp: &stamp)
+        return .opened(OpenedDocument(descriptor: -1, stamp: stamp, stored: stored, slots: slots))
+        #endif
+    }
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    /// The document read from `descriptor` (locked), open on the file `stamp`.
+    private static func document(
+        _ descriptor: Int32, stamp: FileStamp?, contents: FileContents, names: Int, file: URL, storage: FileStorage
+    ) -> OpenedDocument {
         let (stored, slots) = storage.stored(contents, at: file)
         var document = OpenedDocument(descriptor: descriptor, stamp: stamp, stored: stored, slots: slots)
         // A file with another name too (a backup tool's hard link, say) is never written in
@@ -75,18 +91,53 @@ struct OpenedDocument {
         if slots != nil, case .bytes(let bytes) = contents, names == 1 {
             document.writableLength = bytes.count
         }
-        return .opened(document)
-        #else
-        var stamp: FileStamp?
-        let (stored, slots) = try storage.stored(at: file, stamp: &stamp)
-        return .opened(OpenedDocument(descriptor: -1, stamp: stamp, stored: stored, slots: slots))
-        #endif
+        return document
     }
 
-    /// Lets go of the document file's lock and closes it.
-    func close() {
+    /// Locks and reads the document `file` through `kept`, the descriptor the storage kept open
+    /// on it since its last transaction of the key (``KeptFiles``); `nil` when the path names
+    /// another file now (or none): the kept descriptor is closed, and the caller opens the path.
+    ///
+    /// One look at the path, under the document's lock, stands for both looks a new descriptor
+    /// takes (at the descriptor, and at the path after the read): it names the kept file, so it
+    /// tells that file's owner, names and size. And the file stays what the path names while
+    /// the lock is held: a writer that replaces a document holds the lock of the one it replaces.
+    private static func reopen(
+        _ kept: (descriptor: Int32, stamp: FileStamp), file: URL, storage: FileStorage
+    ) throws(StorageError) -> Opening? {
+        let descriptor = kept.descriptor
+        guard FileLocks.tryLockDocument(descriptor) else {
+            FileLocks.unlockAndClose(descriptor)
+            return .busy
+        }
+        guard let info = FileInfo.of(path: file.filePath), info.stamp == kept.stamp else {
+            FileLocks.unlockAndClose(descriptor)
+            return nil
+        }
+        let contents: FileContents
+        do {
+            contents = try DocumentFile.contents(
+                ofOpen: descriptor, info: info, url: file, limit: .max, mapsOver: FileStorage.mapsOver)
+        } catch {
+            FileLocks.unlockAndClose(descriptor)
+            throw error
+        }
+        return .opened(
+            document(descriptor, stamp: info.stamp, contents: contents, names: info.links, file: file, storage: storage))
+    }
+    #endif
+
+    /// Lets go of the document file's lock and closes it; with `kept`, keeps it open instead for
+    /// the next transaction of the key, as long as the process keeps few enough (``KeptFiles``).
+    ///
+    /// Keep it only when the transaction left the file at the path: one that replaced or moved
+    /// it would keep a file that is gone (and, for a large one, its disk space).
+    func close(keepingIn kept: KeptFiles? = nil, path: String = "") {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        if descriptor >= 0 { FileLocks.unlockAndClose(descriptor) }
+        guard descriptor >= 0 else { return }
+        guard let kept, let stamp else { return FileLocks.unlockAndClose(descriptor) }
+        FileLocks.unlock(descriptor)
+        if !kept.keep(path, descriptor: descriptor, stamp: stamp) { closeDescriptor(descriptor) }
         #endif
     }
 

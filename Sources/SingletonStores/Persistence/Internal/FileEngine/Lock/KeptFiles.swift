@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SingletonStoresLocking
+import Synchronization
+
+/// The files a ``FileStorage`` (and its copies) keeps open between its transactions, so that the
+/// next transaction of the same document does not open them again: each key's lock file, and
+/// the document as the last transaction read it (open for reading only: a write opens a
+/// descriptor of its own and closes it, which is how watchers — this version's and older ones —
+/// hear that the file changed).
+///
+/// A kept descriptor is never locked while it is kept, and is used by one transaction at a time:
+/// the one whose turn it is in the key's ``LockQueue`` takes it (``take(_:)``) and gives it back
+/// at its end (``keep(_:descriptor:stamp:)``). Each use checks it again under the lock, against
+/// what is at the path now: the lock file's path must still name the kept lock file
+/// (``LockLease/isStillHeld``), and the document's path the kept document (``OpenedDocument``);
+/// otherwise the kept descriptor is closed and the path opened anew, as a first transaction
+/// does.
+///
+/// Bounded, so that a process with a thousand stores keeps a flat count of descriptors: at most
+/// 16 descriptors are kept in the whole process (``Budget/process``) (the documents written first keep
+/// theirs; the others are opened at each transaction, as before), and a storage's are closed
+/// once its last copy is gone (with the last store that uses it). A child process that `fork`
+/// made without `exec` shares them with its parent, so it never uses them: it would share the
+/// parent's locks too.
+final class KeptFiles: Sendable {
+    private struct Kept {
+        let descriptor: Int32
+        let stamp: FileStamp
+        /// ``KeptFiles/forkGeneration`` when it was kept.
+        let generation: UInt64
+    }
+
+    /// Path → the file kept open under it.
+    private let files = Locked<[String: Kept]>([:])
+
+    /// How many descriptors may be kept at once, and how many are: shared by every storage of
+    /// the process (``process``); a test gives its storage one of its own.
+    final class Budget: Sendable {
+        /// The most descriptors kept at once.
+        let capacity: Int
+        /// Descriptors kept now.
+        fileprivate let count = Atomic<Int>(0)
+
+        init(capacity: Int) {
+            self.capacity = capacity
+        }
+
+        /// The process's: 16 descriptors, two a document being written (its lock file and itself).
+        static let process = Budget(capacity: 16)
+
+        /// Counts one more kept descriptor; `false` when there is no room for it.
+        fileprivate func reserve() -> Bool {
+            var current = count.load(ordering: .relaxed)
+            while current < capacity {
+                let (exchanged, original) = count.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+                if exchanged { return true }
+                current = original
+            }
+            return false
+        }
+
+        /// Counts one kept descriptor fewer.
+        fileprivate func release() {
+            count.subtract(1, ordering: .relaxed)
+        }
+
+        /// Descriptors kept now.
+        var kept: Int { count.load(ordering: .relaxed) }
+    }
+
+    /// The budget this storage's descriptors count against.
+    let budget: Budget
+
+    /// Counts the children made by `fork` in which this process's memory lives on: a descriptor
+    /// kept before the count moved belongs to the parent.
+    private static let forkGeneration = Atomic<UInt64>(0)
+
+    /// Registers the handler that counts forks, once.
+    private static let countsForks: Void = {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        _ = pthread_atfork(nil, nil) { KeptFiles.forkGeneration.add(1, ordering: .relaxed) }
+        #endif
+    }()
+
+    /// Keeps files within `budget` (the process's, unless a test gives one).
+    init(budget: Budget = .process) {
+        self.budget = budget
+    }
+
+    /// The descriptor kept for `path`, and the file it was opened on, now the caller's: it
+    /// closes it or gives it back. `nil` when none is kept.
+    func take(_ path: String) -> (descriptor: Int32, stamp: FileStamp)? {
+        guard let kept = files.withLock({ $0.removeValue(forKey: path) }) else { return nil }
+        budget.release()
+        guard kept.generation == Self.forkGeneration.load(ordering: .relaxed) else {
+            Self.close(kept.descriptor)  // this process's copy of its parent's descriptor
+            return nil
+        }
+        return (kept.descriptor, kept.stamp)
+    }
+
+    /// Keeps `descriptor`, open on the file `stamp` at `path` and not locked, for the next
+    /// transaction; `false` when the process keeps as many as it may (the caller closes it).
+    func keep(_ path: String, descriptor: Int32, stamp: FileStamp) -> Bool {
+        Self.countsForks
+        guard budget.reserve() else { return false }
+        let kept = Kept(descriptor: descriptor, stamp: stamp, generation: Self.forkGeneration.load(ordering: .relaxed))
+        // One transaction of a path at a time takes and gives back, so none is displaced; were
+        // one, it is closed rather than lost.
+        if let displaced = files.withLock({ $0.updateValue(kept, forKey: path) }) {
+            budget.release()
+            Self.close(displaced.descriptor)
+        }
+        return true
+    }
+
+    deinit {
+        let kept = files.withLock { files in
+            defer { files.removeAll() }
+            return Array(files.values)
+        }
+        for file in kept {
+            budget.release()
+            // A parent's descriptor in a forked child is this process's copy: closed the same way.
+            Self.close(file.descriptor)
+        }
+    }
+
+    private static func close(_ descriptor: Int32) {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        closeKept(descriptor)
+        #endif
+    }
+}
+
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+/// Closes `descriptor` (the C library's `close`, which ``KeptFiles``' own hides inside it).
+private func closeKept(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
+#endif

@@ -1,0 +1,130 @@
+import Foundation
+import SingletonStoresTestSupport
+import Testing
+
+@testable import SingletonStores
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A storage keeps a document's lock file and the document open between its transactions of the
+/// key, checks them against their paths under the lock at each use, and closes them with its last
+/// copy; the process keeps a bounded number.
+@Suite("FileStorage keeps a document's files open between its writes")
+struct KeptFilesTests {
+    static let counter = StoreDocument(key: "counter", default: PersistedCounter())
+
+    /// A storage of `folder` whose kept files count against a budget of its own (the process's
+    /// is shared with every other test running).
+    static func storage(_ folder: URL, capacity: Int = 16) -> FileStorage {
+        var storage = FileStorage(folder: folder, reportNotice: { _ in })
+        storage.kept = KeptFiles(budget: KeptFiles.Budget(capacity: capacity))
+        return storage
+    }
+
+    /// The calls that tests can make fail, in the order `body` made them.
+    static func calls(_ body: () throws -> Void) throws -> [FileFaults.Call] {
+        let seen = Recorder<FileFaults.Call>()
+        try FileFaults.$current.withValue(FileFaults([:]) { seen.append($0) }) { try body() }
+        return seen.values
+    }
+
+    @Test func theNextWriteOpensNeitherTheLockFileNorTheDocumentToReadIt() throws {
+        try withTemporaryFolder { folder in
+            let storage = Self.storage(folder)
+            // A new file, made the rename way: the lock file is kept open, the document (the file
+            // that was replaced) is not.
+            let save = try Self.calls { try storage.save(PersistedCounter(count: 1), to: Self.counter) }
+            #expect(save.contains(.openLock), "\(save)")
+            let first = try Self.calls { try storage.update(Self.counter) { $0.count += 1 } }
+            #expect(!first.contains(.openLock) && first.contains(.openDocument), "\(first)")
+            let next = try Self.calls { try storage.update(Self.counter) { $0.count += 1 } }
+            #expect(!next.contains(.openLock) && !next.contains(.openDocument), "\(next)")
+            // The write opens a descriptor of its own and closes it: that close is what a
+            // watcher hears.
+            #expect(next.contains(.openForWriting) && next.contains(.write) && next.contains(.fsync), "\(next)")
+            #expect(storage.kept.budget.kept == 2)
+            #expect(try storage.load(Self.counter).value.count == 3)
+        }
+    }
+
+    @Test func aDocumentReplacedByAnotherWriterIsReadAnew() throws {
+        try withTemporaryFolder { folder in
+            let storage = Self.storage(folder)
+            try storage.save(PersistedCounter(count: 1), to: Self.counter)
+            try storage.update(Self.counter) { $0.count += 1 }  // keeps the document open
+            // Another process puts a document of the earlier, plain format in its place.
+            let file = try storage.fileURL(forKey: "counter")
+            let plain = try DocumentCoding.encode(PersistedCounter(count: 50), key: "counter", store: "PersistedCounter")
+            let temporary = folder.appending(path: "elsewhere.tmp")
+            try plain.write(to: temporary)
+            try #require(rename(temporary.path(percentEncoded: false), file.path(percentEncoded: false)) == 0)
+            // A transaction that writes nothing decides on what the path names now; so does one
+            // that writes.
+            var seen: Int?
+            try storage.update(Self.counter) { seen = $0.count }
+            #expect(seen == 50)
+            try storage.update(Self.counter) { $0.count += 1 }
+            #expect(try storage.load(Self.counter).value.count == 51)
+            #expect(try FileStorage(folder: folder, reportNotice: { _ in }).load(Self.counter).value.count == 51)
+        }
+    }
+
+    #if os(Linux)
+    @Test func aLockFileRemovedBetweenWritesIsMadeAgainAndTheNewOneKept() throws {
+        try withTemporaryFolder { folder in
+            var path = folder.resolvingSymlinksInPath().path(percentEncoded: false)
+            while path.hasSuffix("/") { path.removeLast() }
+            let storage = Self.storage(folder)
+            try storage.save(PersistedCounter(count: 1), to: Self.counter)
+            try storage.update(Self.counter) { $0.count += 1 }  // keeps the lock file open
+            #expect(Self.openDescriptors(under: path).contains(path + "/counter.lock"))
+            try FileManager.default.removeItem(atPath: path + "/counter.lock")
+            // The kept descriptor is now on a file no other process can open: the next
+            // transaction finds the path empty, closes it, and locks (and keeps) a new lock file.
+            #expect(Self.openDescriptors(under: path).contains(path + "/counter.lock (deleted)"))
+            try storage.update(Self.counter) { $0.count += 1 }
+            #expect(FileManager.default.fileExists(atPath: path + "/counter.lock"))
+            let open = Self.openDescriptors(under: path)
+            #expect(open.contains(path + "/counter.lock") && !open.contains(path + "/counter.lock (deleted)"), "\(open)")
+            #expect(try storage.load(Self.counter).value.count == 3)
+        }
+    }
+
+    @Test func theFilesCloseWithTheStorageAndAreNeverMoreThanTheBudget() throws {
+        try withTemporaryFolder { folder in
+            var path = folder.resolvingSymlinksInPath().path(percentEncoded: false)
+            while path.hasSuffix("/") { path.removeLast() }
+            do {
+                let storage = Self.storage(folder, capacity: 4)
+                for key in ["first", "second", "third"] {
+                    let document = StoreDocument(key: key, default: PersistedCounter())
+                    try storage.save(PersistedCounter(count: 1), to: document)
+                    try storage.update(document) { $0.count += 1 }
+                    try storage.update(document) { $0.count += 1 }
+                }
+                // Two documents' lock files and documents; the third's are closed after each write.
+                #expect(storage.kept.budget.kept == 4)
+                #expect(Self.openDescriptors(under: path).count == 4, "\(Self.openDescriptors(under: path))")
+            }
+            #expect(Self.openDescriptors(under: path).isEmpty, "\(Self.openDescriptors(under: path))")
+        }
+    }
+
+    /// The files under `folder` this process has open, by /proc/self/fd.
+    static func openDescriptors(under folder: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.compactMap { entry in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
+                target.hasPrefix(folder + "/")
+            else { return nil }
+            return target
+        }
+    }
+    #endif
+}
