@@ -17,17 +17,22 @@ import Synchronization
 /// A kept descriptor is never locked while it is kept, and is used by one transaction at a time:
 /// the one whose turn it is in the key's ``LockQueue`` takes it (``take(_:)``) and gives it back
 /// at its end (``keep(_:descriptor:stamp:)``). Each use checks it again under the lock, against
-/// what is at the path now: the lock file's path must still name the kept lock file
-/// (``LockLease/isStillHeld``), and the document's path the kept document (``OpenedDocument``);
+/// what is at the path now: the lock file's path must still name the kept lock file, which must
+/// still be the user's and have one name, and the document's path the kept document
+/// (``OpenedDocument``);
 /// otherwise the kept descriptor is closed and the path opened anew, as a first transaction
 /// does.
 ///
 /// Bounded, so that a process with a thousand stores keeps a flat count of descriptors: at most
-/// 16 descriptors are kept in the whole process (``Budget/process``) (the documents written first keep
-/// theirs; the others are opened at each transaction, as before), and a storage's are closed
-/// once its last copy is gone (with the last store that uses it). A child process that `fork`
-/// made without `exec` shares them with its parent, so it never uses them: it would share the
-/// parent's locks too.
+/// 16 are kept in the whole process (``Budget/process``), by the documents written first; the
+/// others are opened at each transaction, as before. A storage's are closed once its last copy is
+/// gone (with the last store that uses it). A child process that `fork` made without `exec`
+/// shares them with its parent, so it never uses them: it would share the parent's locks too.
+///
+/// The lock file's check (``LockLease/isStillHeldAndUsable``) is the one look that
+/// ``FileLocks/openLockFile(_:path:)`` would take, and the document's, one look at its path
+/// under its lock, stands for the look at the descriptor and the one at the path after the read
+/// that a new descriptor takes: 6 system calls fewer an update (25 → 19 on Linux).
 final class KeptFiles: Sendable {
     private struct Kept {
         let descriptor: Int32
