@@ -14,8 +14,9 @@ import Darwin
 
 /// A storage keeps a document's lock file and the document open between its transactions of the
 /// key, checks them against their paths under the lock at each use, and closes them with its last
-/// copy; the process keeps a bounded number.
-@Suite("FileStorage keeps a document's files open between its writes")
+/// copy; the process keeps a bounded number. One test at a time: a fork, as one test plays it,
+/// is the whole process's.
+@Suite("FileStorage keeps a document's files open between its writes", .serialized)
 struct KeptFilesTests {
     static let counter = StoreDocument(key: "counter", default: PersistedCounter())
 
@@ -72,6 +73,22 @@ struct KeptFilesTests {
             try storage.update(Self.counter) { $0.count += 1 }
             #expect(try storage.load(Self.counter).value.count == 51)
             #expect(try FileStorage(folder: folder, reportNotice: { _ in }).load(Self.counter).value.count == 51)
+        }
+    }
+
+    @Test func afterAForkNothingKeptBeforeIsUsed() throws {
+        try withTemporaryFolder { folder in
+            let storage = Self.storage(folder)
+            try storage.save(PersistedCounter(count: 1), to: Self.counter)
+            try storage.update(Self.counter) { $0.count += 1 }  // keeps both
+            #expect(storage.kept.budget.kept == 2)
+            // In a child made by fork, the kept descriptors are copies of the parent's, sharing
+            // its locks: they are closed, not used, and the files opened anew.
+            KeptFiles.noteFork()
+            let calls = try Self.calls { try storage.update(Self.counter) { $0.count += 1 } }
+            #expect(calls.contains(.openLock) && calls.contains(.openDocument), "\(calls)")
+            #expect(storage.kept.budget.kept == 2)  // the new ones, kept in their turn
+            #expect(try storage.load(Self.counter).value.count == 3)
         }
     }
 

@@ -89,9 +89,15 @@ final class KeptFiles: Sendable {
     /// Registers the handler that counts forks, once.
     private static let countsForks: Void = {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        _ = pthread_atfork(nil, nil) { KeptFiles.forkGeneration.add(1, ordering: .relaxed) }
+        _ = pthread_atfork(nil, nil) { KeptFiles.noteFork() }
         #endif
     }()
+
+    /// Notes that this process is a child `fork` just made: what was kept before belongs to the
+    /// parent. Run by the handler ``countsForks`` registers (and by tests, as a fork would).
+    static func noteFork() {
+        forkGeneration.add(1, ordering: .relaxed)
+    }
 
     /// Keeps files within `budget` (the process's, unless a test gives one).
     init(budget: Budget = .process) {
