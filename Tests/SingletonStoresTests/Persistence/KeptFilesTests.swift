@@ -76,6 +76,42 @@ struct KeptFilesTests {
         }
     }
 
+    @Test func aHardLinkMadeBetweenWritesKeepsItsBytes() throws {
+        try withTemporaryFolder { folder in
+            let storage = Self.storage(folder)
+            try storage.save(PersistedCounter(count: 1), to: Self.counter)
+            try storage.update(Self.counter) { $0.count += 1 }  // keeps the document open
+            // A backup tool links the document under another name: the next write must not
+            // change that name's bytes (it goes the rename way, to a new file).
+            let file = try storage.fileURL(forKey: "counter").path(percentEncoded: false)
+            let backup = folder.appending(path: "backup-copy").path(percentEncoded: false)
+            try #require(link(file, backup) == 0)
+            let linked = try Data(contentsOf: URL(filePath: backup))
+            try storage.update(Self.counter) { $0.count += 1 }
+            #expect(try Data(contentsOf: URL(filePath: backup)) == linked)
+            #expect(try storage.load(Self.counter).value.count == 3)
+        }
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "giving a file to another user needs root"))
+    func aDocumentGivenToAnotherUserBetweenWritesIsNotRead() throws {
+        try withTemporaryFolder { folder in
+            let storage = Self.storage(folder)
+            try storage.save(PersistedCounter(count: 1), to: Self.counter)
+            try storage.update(Self.counter) { $0.count += 1 }  // keeps the document open
+            let file = try storage.fileURL(forKey: "counter")
+            let before = try Data(contentsOf: file)
+            try #require(chown(file.path(percentEncoded: false), 65534, 65534) == 0)
+            #expect {
+                try storage.update(Self.counter) { $0.count += 1 }
+            } throws: { error in
+                guard case StorageError.readFailed(_, let reason) = error else { return false }
+                return reason.contains(DocumentFile.otherOwnerMarker)
+            }
+            #expect(try Data(contentsOf: file) == before)
+        }
+    }
+
     @Test func afterAForkNothingKeptBeforeIsUsed() throws {
         try withTemporaryFolder { folder in
             let storage = Self.storage(folder)
