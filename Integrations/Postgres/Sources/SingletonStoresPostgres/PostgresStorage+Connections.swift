@@ -56,13 +56,31 @@ extension PostgresStorage {
 
     /// Runs `body` with a connection of the pool, given up on when none is handed out by
     /// `deadline` (the pool itself retries a failing server for a minute before it says so).
+    ///
+    /// The connection a call used is kept leased for the next call (see ``ParkedLease``), which
+    /// then takes it without going through the pool; it goes back to the pool when a call that
+    /// used it fails, when another call is waiting for the pool, or when the storage stops.
     func withLease<R>(until deadline: ContinuousClock.Instant, _ body: (PostgresConnection) async throws -> R) async throws -> R {
+        if let parked = parkedLease.takeOrWait() {
+            let result: R
+            do {
+                result = try await body(parked.connection)
+            } catch {
+                parked.release()
+                throw error
+            }
+            parkedLease.park(parked)
+            return result
+        }
+        var waiting = true
+        defer { if waiting { parkedLease.stopWaiting() } }
         let handOff = AsyncThrowingStream<PostgresConnection, any Error>.makeStream()
         let done = AsyncStream<Void>.makeStream()
         let client = client
-        let leasing = Task {
+        let leasing = Task { [self] in
             do {
                 try await client.withConnection { connection in
+                    self.counters.withLock { $0.leases += 1 }
                     handOff.continuation.yield(connection)
                     for await _ in done.stream {}
                 }
@@ -75,8 +93,9 @@ extension PostgresStorage {
         let timer = PostgresClient.defaultEventLoopGroup.next().scheduleTask(in: Self.timeAmount(until: deadline)) {
             handOff.continuation.finish(throwing: LeaseTimedOut())
         }
+        var kept = false
         defer {
-            done.continuation.finish()
+            if !kept { done.continuation.finish() }
             timer.cancel()
         }
         let connection = try await withTaskCancellationHandler {
@@ -89,50 +108,50 @@ extension PostgresStorage {
             leasing.cancel()
         }
         timer.cancel()
-        return try await body(connection)
+        waiting = false
+        parkedLease.stopWaiting()
+        let result = try await body(connection)
+        parkedLease.park(ParkedLease.Lease(connection: connection, done: done.continuation))
+        kept = true
+        return result
     }
 
     /// Counts a round trip and runs `query` on `connection`, returning its rows.
     ///
     /// A round trip that has not ended within `limit` (by default 5 s, plus the lock timeout for
     /// one that may wait for a lock) is given up on as a lost connection, and the connection is
-    /// closed: a connection that died while the query was on its way has been seen to leave it
-    /// unanswered for good.
+    /// closed: a query written to a connection that had just died is never answered, and closing
+    /// it does not answer it either.
+    ///
+    /// The query, its rows and its timer stay on the connection's event loop; the caller's task
+    /// waits on one promise, which the first of the answer, the timer and a cancellation fulfils.
+    /// No task is made for a round trip.
     func send(_ query: PostgresQuery, on connection: PostgresConnection, waitsForLock: Bool = false) async throws -> [PostgresRow]
     {
         counters.withLock { $0.total += 1 }
         let limit = Self.roundTripLimit + (waitsForLock ? options.lockTimeout : .zero)
-        let outcome = AsyncStream<Swift.Result<[PostgresRow], any Error>>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let running = Task {
-            do {
-                let rows = try await connection.query(query, logger: connection.logger).collect()
-                outcome.continuation.yield(.success(rows))
-            } catch {
-                outcome.continuation.yield(.failure(error))
-            }
-            outcome.continuation.finish()
+        // A query written to a closed connection would wait for the timer.
+        guard !connection.isClosed else { throw Trouble.connection("the connection to the server was closed") }
+        let outcome = connection.eventLoop.makePromise(of: [PostgresRow].self)
+        connection.query(query, logger: connection.logger).whenComplete { result in
+            outcome.completeWith(result.map(\.rows))
         }
-        // On the connection's event loop: a timer there costs less than a task of its own.
         let timer = connection.eventLoop.scheduleTask(in: Self.timeAmount(limit)) {
-            outcome.continuation.yield(.failure(Trouble.connection("no answer within \(Self.seconds(limit))")))
-            outcome.continuation.finish()
+            outcome.fail(Trouble.connection("no answer within \(Self.seconds(limit))"))
         }
         defer { timer.cancel() }
-        var results = outcome.stream.makeAsyncIterator()
-        let result = await withTaskCancellationHandler {
-            await results.next()
-        } onCancel: {
-            running.cancel()
-        }
-        switch result {
-        case .success(let rows)?:
-            return rows
-        case .failure(let error)?:
-            if case .connection = Self.trouble(error) { Self.close(connection) }
+        do {
+            return try await withTaskCancellationHandler {
+                try await outcome.futureResult.get()
+            } onCancel: {
+                outcome.fail(Trouble.cancelled)
+            }
+        } catch {
+            switch Self.trouble(error) {
+            case .connection, .cancelled: Self.close(connection)
+            default: break
+            }
             throw error
-        case nil:
-            Self.close(connection)
-            throw Trouble.cancelled
         }
     }
 

@@ -87,6 +87,7 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     let runState = Mutex<Bool>(false)
     let counters = Mutex<RoundTrips>(RoundTrips())
     let known = Mutex<KnownDocuments>(KnownDocuments())
+    let parkedLease = ParkedLease()
 
     /// A storage on the database `configuration` reaches (its TLS settings included).
     ///
@@ -148,11 +149,17 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         }
         guard first else { return }
         await cancelWhenGracefulShutdown {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await self.client.run() }
-                group.addTask { await self.listen() }
+            await withTaskCancellationHandler {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await self.client.run() }
+                    group.addTask { await self.listen() }
+                }
+            } onCancel: {
+                // The pool shuts down once every connection is back.
+                self.parkedLease.close()
             }
         }
+        parkedLease.close()
         listener.stopAll()
     }
 
@@ -165,9 +172,16 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
 
     // MARK: Helpers
 
+    /// Connections leased from the pool so far: a call that takes the kept one leases none.
+    package var poolLeases: Int { counters.withLock { $0.leases } }
+
+    /// Whether the connection kept between calls has closed; `nil` when none is kept.
+    package var keptConnectionIsClosed: Bool? { parkedLease.keptConnectionIsClosed }
+
     struct RoundTrips {
         var total = 0
         var lastCommit = 0
+        var leases = 0
     }
 
     /// What this storage last read or committed of each key: the guess a transaction decides on

@@ -3,8 +3,8 @@ import PostgresNIO
 import SingletonStores
 
 /// Reads a `postgres://` URL into a client configuration, without ever repeating its password.
-enum PostgresURL {
-    static func configuration(_ text: String) throws(StorageError) -> PostgresClient.Configuration {
+package enum PostgresURL {
+    package static func configuration(_ text: String) throws(StorageError) -> PostgresClient.Configuration {
         let shown = redacted(text)
         func refuse(_ reason: String) -> StorageError {
             .backendUnreachable(backend: "PostgreSQL at \(shown)", reason: "\(reason); nothing was connected")

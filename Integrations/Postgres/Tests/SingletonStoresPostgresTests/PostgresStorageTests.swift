@@ -271,6 +271,78 @@ struct PostgresStorageTests {
         }
     }
 
+    /// Calls one after another share one connection, kept leased between them: only the first
+    /// leases one from the pool.
+    @Test func callsOneAfterAnotherLeaseFromThePoolOnce() async throws {
+        try await withRunningStorages(options: options) { storages in
+            let storage = storages[0]
+            let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
+            for _ in 1...5 { try await counter.update { $0 += 1 } }
+            _ = try await storage.read("counter")
+            #expect(counter.value == 5)
+            #expect(storage.poolLeases == 1)
+        }
+    }
+
+    /// A pool of two connections, one of them listening: the connection kept between calls goes
+    /// back to the pool when another call waits for it, so two tasks updating at once both finish
+    /// (with the connection kept for good, the second would wait until its reach timeout).
+    @Test func aKeptConnectionIsGivenBackWhenAnotherCallWaitsForThePool() async throws {
+        guard let url = TestDatabase.url else { return }
+        var configuration = try PostgresURL.configuration(url)
+        configuration.options.maximumConnections = 2
+        let storage = try PostgresStorage(configuration: configuration, options: options)
+        let run = Task { await storage.run() }
+        defer { run.cancel() }
+        let first = try await SharedValueStore(key: "first", default: 0, storage: storage, follows: false)
+        let second = try await SharedValueStore(key: "second", default: 0, storage: storage, follows: false)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in [first, second] {
+                group.addTask { for _ in 1...30 { try await store.update { $0 += 1 } } }
+            }
+            try await group.waitForAll()
+        }
+        #expect(first.value == 30)
+        #expect(second.value == 30)
+        #expect(storage.poolLeases > 1, "the two tasks took turns through the pool")
+        run.cancel()
+        await run.value
+    }
+
+    /// The server ended the session of the connection kept between calls (a restart, an
+    /// administrator): the next call is made on another connection at once, not written to the
+    /// closed one, where no answer would come.
+    @Test func aKeptConnectionThatTheServerEndedIsNotUsed() async throws {
+        guard let url = TestDatabase.url else { return }
+        var configuration = try PostgresURL.configuration(url)
+        configuration.options.additionalStartupParameters.append(("application_name", table))
+        // Shorter than the 5 s a round trip left unanswered is waited for.
+        let storage = try PostgresStorage(
+            configuration: configuration, options: .init(table: table, lockTimeout: .seconds(1), reachTimeout: .seconds(2)))
+        let run = Task { await storage.run() }
+        defer { run.cancel() }
+        let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
+        try await counter.update { $0 += 1 }
+        #expect(storage.keptConnectionIsClosed == false)
+        try await withRawConnection { connection in
+            var binds = PostgresBindings()
+            binds.append(table)
+            _ = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", binds: binds),
+                logger: connection.logger
+            ).collect()
+        }
+        try await eventually { storage.keptConnectionIsClosed == true }
+        let leases = storage.poolLeases
+        // Written to the closed connection, it would wait 5 s for an answer, past its reach timeout.
+        try await counter.update { $0 += 1 }
+        #expect(counter.value == 2)
+        #expect(storage.poolLeases > leases, "the update was made on a connection leased anew")
+        run.cancel()
+        await run.value
+    }
+
     @Test func aStorageThatIsNotRunningSaysSo() async throws {
         let storage = try PostgresStorage(
             url: TestDatabase.url ?? "", options: .init(table: table, reachTimeout: .milliseconds(500)))
