@@ -23,9 +23,10 @@ import StoreObservation
 ///   suspended and holds no thread, and there is no other form of a write. The body of `update`
 ///   stays synchronous: a decision on the value as it is on the server now, under the
 ///   document's lock, which may run again.
-/// - **Followed live.** Another process's commit, announced by the storage's watch, is read and
-///   posted as a change whose origin is another process; after a reconnection the document is
-///   read again.
+/// - **Followed live.** Another process's commit, announced by the storage's watch, is read —
+///   with ``AsyncStoreStorage/readHeard(_:)``, which a storage whose announcements carry the
+///   document answers without a round trip — and posted as a change whose origin is another
+///   process; after a reconnection the document is read again.
 ///
 /// Changes post on ``channel`` to ``center`` and take part in Swift Observation, as ``ValueStore``'s
 /// do. A change whose commit's outcome was lost with the connection
@@ -231,9 +232,9 @@ public final class SharedValueStore<Value: Codable & Sendable & Equatable>: Send
 
     /// Reads the document and adopts it, unless an own commit was adopted meanwhile (it is
     /// newer); with `adopting`, it counts as local.
-    private func readAgain(adopting: Bool) async throws(StorageError) {
+    private func readAgain(adopting: Bool, heard: Bool = false) async throws(StorageError) {
         let before = adopted.withLock { $0 }
-        let loaded = try await storage.load(document)
+        let loaded = try await storage.load(document, heard: heard)
         if let problem = loaded.recovery { reportIssue(.storageRecovered(problem)) }
         core.update(origin: adopting ? .local : .otherProcess) { state in
             guard adopted.withLock({ $0 }) == before else { return }
@@ -255,7 +256,7 @@ public final class SharedValueStore<Value: Codable & Sendable & Equatable>: Send
         guard start else { return }
         Task { [weak self] in
             while let self {
-                do throws(StorageError) { try await self.readAgain(adopting: false) } catch {
+                do throws(StorageError) { try await self.readAgain(adopting: false, heard: true) } catch {
                     self.reportIssue(.storageRecovered(error))
                 }
                 let again = self.following.withLock { state -> Bool in

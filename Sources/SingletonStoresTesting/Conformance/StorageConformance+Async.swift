@@ -233,9 +233,17 @@ private struct AsyncChecks<Storage: AsyncStoreStorage> {
         }
         guard let watch else { return }  // a storage that does not follow other writers
         defer { watch.cancel() }
-        try await write(Data("from another instance".utf8), to: other)
+        let committed = Data("from another instance".utf8)
+        try await write(committed, to: other)
         let waited = await ConformanceThread.run { heard.wait(timeout: .now() + .seconds(60)) == .success }
         try require(waited, "a commit of another instance was not heard within a minute")
+        let read: StoredBytes?
+        do { read = try await storage.readHeard(key) } catch {
+            throw ConformanceProblem(text: "readHeard(_:) after the watch was called threw “\(error)”")
+        }
+        try require(
+            read?.bytes == committed,
+            "readHeard(_:) after another instance's commit was heard did not return what it committed")
     }
 
     /// Another instance holds the key in a transaction whose body blocks a thread of the

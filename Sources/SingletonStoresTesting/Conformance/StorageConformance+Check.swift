@@ -30,7 +30,8 @@ extension StorageConformance {
         /// `load`, which then starts from the default.
         case badDocument
         /// A commit of a second instance of the storage — another process or machine — is heard
-        /// by the first's watch (a storage reached with `await`; one whose watch is `nil` passes).
+        /// by the first's watch, and `readHeard(_:)` then returns what it committed (a storage
+        /// reached with `await`; one whose watch is `nil` passes).
         case watch
         /// While a second instance holds a key, `waits: false` gives up at once and `waits: true`
         /// after a bounded wait, with `StorageError.lockTimedOut` (a storage reached with `await`).
@@ -51,7 +52,7 @@ extension StorageConformance {
             case .documents: "saving, loading and updating a document"
             case .migration: "migrating a document from version 1 to 2"
             case .badDocument: "a bad document is set aside and reported"
-            case .watch: "another instance's commit is heard"
+            case .watch: "another instance's commit is heard and then read"
             case .lockTimeout: "waits: true gives up while another instance holds the key"
             }
         }
@@ -80,7 +81,7 @@ extension StorageConformance {
             case .documents, .migration, .badDocument:
                 "The document layer works on what read(_:) and transaction(_:waits:_:) give it: fix the checks of the bytes first."
             case .watch:
-                "Announce each commit to the other instances (PostgreSQL's NOTIFY in the commit, say) and call onChange when one arrives."
+                "Announce each commit to the other instances (PostgreSQL's NOTIFY in the commit, say) and call onChange when one arrives; readHeard(_:) answers from a notice only when nothing newer is known, else it reads."
             case .lockTimeout:
                 "Bound the wait for a key another instance holds (PostgreSQL's lock_timeout, say) and throw StorageError.lockTimedOut past it."
             }

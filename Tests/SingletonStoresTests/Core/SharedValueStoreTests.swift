@@ -63,6 +63,34 @@ struct SharedValueStoreTests {
         #expect(second.value == "on")
     }
 
+    /// A storage whose notices carry the document answers a follower from them: after its watch
+    /// is called, a store reads with `readHeard`, and only `reload()` reads with `read`.
+    @Test func aFollowerTakesOtherWritersChangesWithReadHeard() async throws {
+        let server = TestServer()
+        let counting = CountingReads(base: TestNetworkStorage(server: server))
+        let first = try await SharedValueStore(key: "flags", default: "off", storage: TestNetworkStorage(server: server))
+        let second = try await SharedValueStore(
+            key: "flags", default: "off", storage: counting, center: NotificationCenter())
+        #expect(counting.counts == (reads: 1, heard: 0), "the first load reads")
+        var changes = second.changes(buffering: .unbounded).makeAsyncIterator()
+        try await first.set("on")
+        #expect(await changes.next()?.new == "on")
+        #expect(counting.counts == (reads: 1, heard: 1))
+        try await second.reload()
+        #expect(counting.counts == (reads: 2, heard: 1))
+    }
+
+    /// Without a `readHeard` of its own, a storage's is its `read`.
+    @Test func readHeardIsReadByDefault() async throws {
+        let storage = TestNetworkStorage(server: TestServer())
+        try await storage.save("on", to: StoreDocument(key: "flags", default: "off"))
+        let heard = try await storage.readHeard("flags")
+        let read = try await storage.read("flags")
+        #expect(heard?.bytes == read?.bytes)
+        #expect(heard != nil)
+        await #expect(throws: StorageError.self) { _ = try await storage.readHeard("../flags") }
+    }
+
     /// A change committed whose flush was not confirmed is done: the store holds it, returns the
     /// body's result and reports the doubt.
     @Test func aCommitNotConfirmedOnDiskIsDoneAndReported() async throws {
@@ -187,4 +215,35 @@ struct SharedValueStoreTests {
     let description = Credentialed().asynchronous.description
     #expect(!description.contains("s3cret"))
     #expect(description.contains("Credentialed"))
+}
+
+/// A network storage that counts which read a store makes.
+private final class CountingReads: AsyncStoreStorage {
+    let base: TestNetworkStorage
+    private let state = Locked((reads: 0, heard: 0))
+
+    init(base: TestNetworkStorage) { self.base = base }
+
+    var counts: (reads: Int, heard: Int) { state.withLock { $0 } }
+    var description: String { base.description }
+
+    func read(_ key: String) async throws(StorageError) -> StoredBytes? {
+        state.withLock { $0.reads += 1 }
+        return try await base.read(key)
+    }
+
+    func readHeard(_ key: String) async throws(StorageError) -> StoredBytes? {
+        state.withLock { $0.heard += 1 }
+        return try await base.read(key)
+    }
+
+    func transaction<Result>(
+        _ key: String, waits: Bool, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) async throws(StorageError) -> DocumentCommit<Result>? {
+        try await base.transaction(key, waits: waits, body)
+    }
+
+    func watch(forKey key: String, onChange: @escaping @Sendable () -> Void) async throws(StorageError) -> StorageWatch? {
+        try await base.watch(forKey: key, onChange: onChange)
+    }
 }

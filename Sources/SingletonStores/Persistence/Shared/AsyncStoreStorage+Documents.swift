@@ -12,7 +12,16 @@ extension AsyncStoreStorage {
     public func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>) async throws(StorageError)
         -> StorageLoad<Value>
     {
-        guard let stored = try await read(document.validKey()) else {
+        try await load(document, heard: false)
+    }
+
+    /// ``load(_:)`` from ``readHeard(_:)`` (`heard`) or ``read(_:)``.
+    func load<Value: Codable & Sendable>(_ document: StoreDocument<Value>, heard: Bool) async throws(StorageError)
+        -> StorageLoad<Value>
+    {
+        let key = try document.validKey()
+        let read = heard ? try await readHeard(key) : try await read(key)
+        guard let stored = read else {
             return StorageLoad(value: document.defaultValue, isStored: false)
         }
         let first = DocumentReading.read(stored, as: document)

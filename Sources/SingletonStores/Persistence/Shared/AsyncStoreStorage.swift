@@ -64,4 +64,21 @@ public protocol AsyncStoreStorage: Sendable, CustomStringConvertible {
     /// `onChange` for them; one that lost its connection to the server calls it once it is back
     /// (changes may have been missed meanwhile).
     func watch(forKey key: String, onChange: @escaping @Sendable () -> Void) async throws(StorageError) -> StorageWatch?
+
+    /// The bytes of the document under `key`, read after the watch called `onChange`: a store
+    /// that follows other writers calls it to take in their change.
+    ///
+    /// A storage whose notices carry the document answers from the last one it heard, without a
+    /// round trip, as long as nothing it knows of is newer — a commit of its own that its watch
+    /// has not heard yet is. Each notice answers once; otherwise, and by default, it is
+    /// ``read(_:)``. It never returns bytes older than the last commit this storage made of
+    /// `key`, nor older than a notice it has answered from before.
+    func readHeard(_ key: String) async throws(StorageError) -> StoredBytes?
+}
+
+extension AsyncStoreStorage {
+    /// ``read(_:)``: a storage whose notices carry no document has nothing else to answer from.
+    public func readHeard(_ key: String) async throws(StorageError) -> StoredBytes? {
+        try await read(key)
+    }
 }
