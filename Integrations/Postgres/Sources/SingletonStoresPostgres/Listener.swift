@@ -21,8 +21,37 @@ final class Listener: Sendable {
 
     init(channel: String) { self.channel = channel }
 
-    /// What a commit sends: the id of the storage that made it, a space, the key.
-    static func payload(storage: UUID, key: String) -> String { "\(storage.uuidString) \(key)" }
+    /// The most a notification's payload may hold (PostgreSQL refuses 8,000 bytes or more),
+    /// less the commit's number and a space, which the server puts first.
+    static let payloadLimit = 7999 - 21
+
+    /// What a commit sends, after the commit's number the server puts first: the id of the
+    /// storage that made it, the document in base64 (`-` when it is removed or too long to fit),
+    /// and the key, separated by spaces.
+    static func payload(storage: UUID, key: String, document: Data?) -> String {
+        let head = storage.uuidString + " "
+        let room = payloadLimit - head.utf8.count - 1 - key.utf8.count
+        var carried = "-"
+        if let document, document.count <= room / 4 * 3 { carried = document.base64EncodedString() }
+        return head + carried + " " + key
+    }
+
+    /// A notification's payload read back; `nil` when it is not one of a storage.
+    struct Notice: Equatable {
+        let version: Int64
+        let storage: String
+        let document: Data?
+        let key: String
+
+        init?(_ payload: String) {
+            let parts = payload.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard parts.count == 4, let version = Int64(parts[0]) else { return nil }
+            self.version = version
+            storage = String(parts[1])
+            document = parts[2] == "-" ? nil : Data(base64Encoded: String(parts[2]))
+            key = String(parts[3])
+        }
+    }
 
     /// Adds a watch. When the connection already listens, it is called once at once, since a
     /// commit may have been heard before it was added.
@@ -60,11 +89,12 @@ final class Listener: Sendable {
         }
     }
 
-    func deliver(_ payload: String, own: UUID) {
-        guard let space = payload.firstIndex(of: " ") else { return }
-        let key = String(payload[payload.index(after: space)...])
-        if payload[..<space] == own.uuidString { return }
-        let calls = state.withLock { $0.watchers.values.filter { $0.key == key }.map(\.call) }
+    /// Another storage's commit was heard: `hear` takes it in first, then the key's watches are
+    /// called. This storage's own are not.
+    func deliver(_ payload: String, own: UUID, hear: (Notice) -> Void) {
+        guard let notice = Notice(payload), notice.storage != own.uuidString else { return }
+        hear(notice)
+        let calls = state.withLock { $0.watchers.values.filter { $0.key == notice.key }.map(\.call) }
         calls.forEach { $0() }
     }
 }
@@ -80,10 +110,15 @@ extension PostgresStorage {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: listener.channel) { notifications in
+                        // Commits may have been missed meanwhile: what was heard before is not
+                        // answered from; every watch reads the row.
+                        self.known.withLock { $0.forgetHeard() }
                         listener.began()
                         pause = .milliseconds(50)
                         for try await notification in notifications {
-                            listener.deliver(notification.payload, own: identity)
+                            listener.deliver(notification.payload, own: identity) { notice in
+                                self.known.withLock { $0.hear(notice) }
+                            }
                         }
                     }
                 }

@@ -14,13 +14,29 @@ extension PostgresStorage {
             return nil
         }
         do {
-            let bytes = try row.decode(Data.self)
-            known.withLock { $0.remember(key, bytes) }
+            let (bytes, version) = try row.decode((Data, Int64).self)
+            known.withLock {
+                $0.remember(key, bytes)
+                $0.saw(key, version: version)
+            }
             return StoredBytes(bytes, location: endpoint.location(key))
         } catch {
             throw .readFailed(
                 file: endpoint.location(key), reason: "the row's document is not bytes (\(Self.shortened("\(error)")))")
         }
+    }
+
+    /// The bytes of the document under `key` after a watch was called: what the notification of
+    /// another storage's commit carried, without a round trip, when it is the newest commit of the
+    /// key this storage knows of; otherwise ``read(_:)``. See `AsyncStoreStorage.readHeard`.
+    ///
+    /// A notification carries the document when it fits (about 5,900 bytes, less the key).
+    public func readHeard(_ key: String) async throws(StorageError) -> StoredBytes? {
+        let key = try Self.validKey(key)
+        if let document = known.withLock({ $0.takeHeard(key) }) {
+            return StoredBytes(document, location: endpoint.location(key))
+        }
+        return try await read(key)
     }
 
     /// Commits what `body` decides on the document under `key`, under the key's lock on the
@@ -162,9 +178,12 @@ extension PostgresStorage {
             throw error
         }
         guard let row = rows.first else { throw Trouble.connection("the lock-and-read call returned no row") }
-        let (locked, document, committed) = try row.decode((Bool, Data?, Bool).self)
+        let (locked, document, version, committed) = try row.decode((Bool, Data?, Int64?, Bool).self)
         guard locked else { return .busy }
-        known.withLock { $0.remember(attempt.key, document) }
+        known.withLock {
+            $0.remember(attempt.key, document)
+            $0.saw(attempt.key, version: version)
+        }
         if let pending = attempt.pending {
             attempt.pending = nil
             if committed {
@@ -215,12 +234,13 @@ extension PostgresStorage {
         let backup = change.backup.map { (key: "\(attempt.key)~backup-v\($0.from)", bytes: $0.original) }
         let commit = DocumentCommit(decision.result, keptAt: keptKey.map { endpoint.location($0) })
         attempt.trips += 1
+        let written: [PostgresRow]
         do {
-            _ = try await send(
+            written = try await send(
                 SQL.write(
                     table: table, lockKey: attempt.lockKey, key: attempt.key, bytes: change.bytes, keptKey: keptKey,
                     backup: backup, commit: commitID,
-                    notification: Listener.payload(storage: identity, key: attempt.key)),
+                    notification: Listener.payload(storage: identity, key: attempt.key, document: change.bytes)),
                 on: connection)
         } catch {
             if case .refused = Self.trouble(error) {
@@ -235,7 +255,11 @@ extension PostgresStorage {
             throw error
         }
         // The write let the lock go as it committed.
-        known.withLock { $0.remember(attempt.key, change.bytes) }
+        let version = try written.first?.decode(Int64?.self) ?? nil
+        known.withLock {
+            $0.remember(attempt.key, change.bytes)
+            $0.saw(attempt.key, version: version)
+        }
         let trips = attempt.trips
         counters.withLock { $0.lastCommit = trips }
         return .done(commit)
@@ -283,7 +307,7 @@ extension PostgresStorage {
                 SQL.writeIf(
                     table: endpoint.table, lockKey: attempt.lockKey, key: attempt.key, expected: expected, changes: changes,
                     bytes: change.bytes, keptKey: keptKey, backup: backup, commit: commitID,
-                    notification: Listener.payload(storage: identity, key: attempt.key)),
+                    notification: Listener.payload(storage: identity, key: attempt.key, document: change.bytes)),
                 on: connection, waitsForLock: true)
         } catch {
             switch Self.trouble(error) {
@@ -303,7 +327,8 @@ extension PostgresStorage {
             Self.close(connection)
             throw Trouble.connection("the conditional write returned no row")
         }
-        let (matched, present, document) = try row.decode((Bool, Bool, Data?).self)
+        let (matched, present, document, version) = try row.decode((Bool, Bool, Data?, Int64?).self)
+        known.withLock { $0.saw(attempt.key, version: version) }
         guard matched else {
             // Missed: the session holds the key now, with the row as it is.
             let current = present ? (document ?? Data()) : nil

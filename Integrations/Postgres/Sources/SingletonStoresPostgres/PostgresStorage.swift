@@ -25,10 +25,16 @@ import Synchronization
 ///
 /// ## What it keeps
 /// One table (``Options/table``, made on first use when missing): a row per key — the document's
-/// bytes and the time of its last commit — and beside it `TABLE_commits`, the id of every commit
-/// of the last hour. Backups taken before a
-/// migration and documents set aside because they could not be used are rows too, under keys
-/// `KEY~backup-vN` and `KEY~unreadable-…` or `KEY~corrupt-…`.
+/// bytes, the time of its last commit and that commit's number (from the sequence
+/// `TABLE_versions`) — and beside it `TABLE_commits`, the id of every commit of the last hour.
+/// Backups taken before a migration and documents set aside because they could not be used are
+/// rows too, under keys `KEY~backup-vN` and `KEY~unreadable-…` or `KEY~corrupt-…`.
+///
+/// ## How other instances' commits are followed
+/// A commit's notification carries its number and, when it fits, the document. A store that
+/// follows the key takes the change from it without a round trip (``readHeard(_:)``), unless
+/// this storage has read or committed a newer number of the key since; then, and for a document
+/// too long to carry, it reads the row.
 ///
 /// ## How a transaction holds a key
 /// A key's lock is an advisory lock named after the table and the key (see
@@ -220,6 +226,52 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
             if documents[key] == nil, documents.count >= Self.keys { documents.removeAll(keepingCapacity: true) }
             documents[key] = known
         }
+
+        // MARK: Notifications that carry the document
+
+        /// The number of the newest commit of each key this storage read, made, or answered
+        /// from a notification: a notification of an older commit is never answered from.
+        private var versions: [String: Int64] = [:]
+        /// What the last notification of another storage's commit carried, per key, until a
+        /// read after it answers from it.
+        private var heard: [String: (version: Int64, document: Data)] = [:]
+
+        /// This storage read or made the commit numbered `version` of `key` (`nil`: no row, or
+        /// a table made before commits were numbered).
+        mutating func saw(_ key: String, version: Int64?) {
+            guard let version else { return }
+            if versions[key] == nil, versions.count >= Self.keys {
+                versions.removeAll(keepingCapacity: true)
+                heard.removeAll()
+            }
+            versions[key] = max(versions[key] ?? version, version)
+        }
+
+        /// Another storage's commit was heard. Kept when it is newer than anything this storage
+        /// saw of a key it has read, and carried the document; a newer one without its document
+        /// makes an older one heard before useless. The guess is what it carried.
+        mutating func hear(_ notice: Listener.Notice) {
+            guard let seen = versions[notice.key], notice.version > seen else { return }
+            guard let document = notice.document, document.count <= Self.largestDocument else {
+                heard[notice.key] = nil
+                return
+            }
+            heard[notice.key] = (notice.version, document)
+            remember(notice.key, document)
+        }
+
+        /// What the last notification heard of `key` carried, once, when it is still newer than
+        /// anything this storage saw of the key since.
+        mutating func takeHeard(_ key: String) -> Data? {
+            guard let entry = heard.removeValue(forKey: key), let seen = versions[key], entry.version > seen else {
+                return nil
+            }
+            versions[key] = entry.version
+            return entry.document
+        }
+
+        /// Notifications may have been missed: nothing heard before is answered from.
+        mutating func forgetHeard() { heard.removeAll() }
     }
 
     enum SetUpState {

@@ -4,10 +4,11 @@ import PostgresNIO
 /// The statements of a storage. The table's name is checked to be a plain identifier before it is
 /// written into one; every other value is a bound parameter.
 package enum SQL {
-    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v3" }
-    static func writeFunction(table: String) -> String { "\(table)_write_v3" }
-    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v4" }
+    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v4" }
+    static func writeFunction(table: String) -> String { "\(table)_write_v4" }
+    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v5" }
     static func commitsTable(table: String) -> String { "\(table)_commits" }
+    static func versionsSequence(table: String) -> String { "\(table)_versions" }
 
     /// XORed with a key's lock number, the number of the lock a write holds until it commits: the
     /// next holder of the key waits for it, so that what it reads is that commit.
@@ -29,12 +30,17 @@ package enum SQL {
     /// those bytes; its lock goes with its commit, which is visible by then. Else it keeps the
     /// key for the session and returns what the row holds: the caller decides on it and writes
     /// with the second function, as after a lock and read. One round trip, or two.
+    ///
+    /// Every commit takes a number from the table's sequence, kept in the row (`version`) and sent
+    /// first in its notification: the commits of one key are numbered in the order they were
+    /// made, since each waits for the last. A table made before the column gets it.
     static func setUp(table: String) -> String {
         let lockAndRead = lockAndReadFunction(table: table)
         let write = writeFunction(table: table)
         let writeIf = writeIfFunction(table: table)
         let mask = commitLockMask
         let commits = commitsTable(table: table)
+        let versions = versionsSequence(table: table)
         return """
             DO $setup$
             BEGIN
@@ -42,8 +48,16 @@ package enum SQL {
               CREATE TABLE IF NOT EXISTS \(table) (
                 key text PRIMARY KEY,
                 document bytea NOT NULL,
-                committed_at timestamptz NOT NULL DEFAULT now()
+                committed_at timestamptz NOT NULL DEFAULT now(),
+                version bigint NOT NULL DEFAULT 0
               );
+              IF NOT EXISTS (
+                SELECT 1 FROM pg_attribute
+                WHERE attrelid = '\(table)'::regclass AND attname = 'version' AND NOT attisdropped
+              ) THEN
+                ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0;
+              END IF;
+              CREATE SEQUENCE IF NOT EXISTS \(versions);
               CREATE TABLE IF NOT EXISTS \(commits) (
                 commit_id uuid PRIMARY KEY,
                 key text NOT NULL,
@@ -51,20 +65,20 @@ package enum SQL {
               );
               IF to_regprocedure('\(lockAndRead)(bigint,text,boolean,uuid)') IS NULL THEN
                 CREATE FUNCTION \(lockAndRead)(lock_key bigint, doc_key text, wait boolean, lock_commit_id uuid)
-                RETURNS TABLE(locked boolean, document bytea, committed boolean)
+                RETURNS TABLE(locked boolean, document bytea, version bigint, committed boolean)
                 LANGUAGE plpgsql VOLATILE AS $function$
                 BEGIN
                   IF wait THEN
                     PERFORM pg_advisory_lock(lock_key);
                   ELSIF NOT pg_try_advisory_lock(lock_key) THEN
-                    RETURN QUERY SELECT false, NULL::bytea, false;
+                    RETURN QUERY SELECT false, NULL::bytea, NULL::bigint, false;
                     RETURN;
                   END IF;
                   -- The last holder's commit, if it is still being made.
                   PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
-                  RETURN QUERY SELECT true,
-                    (SELECT d.document FROM \(table) d WHERE d.key = doc_key),
-                    lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id);
+                  RETURN QUERY SELECT true, d.document, d.version,
+                    lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id)
+                    FROM (SELECT 1) one LEFT JOIN \(table) d ON d.key = doc_key;
                 END
                 $function$;
               END IF;
@@ -72,12 +86,15 @@ package enum SQL {
                 CREATE FUNCTION \(write)(
                   lock_key bigint, doc_key text, doc bytea, kept_key text, backup_key text, backup bytea,
                   write_commit_id uuid, channel text, payload text)
-                RETURNS void
+                RETURNS bigint
                 LANGUAGE plpgsql VOLATILE AS $function$
+                DECLARE
+                  new_version bigint;
                 BEGIN
                   PERFORM pg_advisory_xact_lock(lock_key # \(mask));
-                  \(commitStatements(table: table, commits: commits))
+                  \(commitStatements(table: table, commits: commits, versions: versions))
                   PERFORM pg_advisory_unlock(lock_key);
+                  RETURN new_version;
                 END
                 $function$;
               END IF;
@@ -86,28 +103,32 @@ package enum SQL {
                   lock_key bigint, doc_key text, expected_present boolean, expected bytea,
                   changes boolean, doc bytea, kept_key text, backup_key text, backup bytea,
                   write_commit_id uuid, channel text, payload text)
-                RETURNS TABLE(matched boolean, present boolean, document bytea)
+                RETURNS TABLE(matched boolean, present boolean, document bytea, version bigint)
                 LANGUAGE plpgsql VOLATILE AS $function$
                 DECLARE
                   current bytea;
+                  current_version bigint;
                   found_row boolean;
+                  new_version bigint;
                 BEGIN
                   PERFORM pg_advisory_xact_lock(lock_key);
                   -- The last holder's commit, if it is still being made.
                   PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
-                  SELECT d.document INTO current FROM \(table) d WHERE d.key = doc_key;
+                  SELECT d.document, d.version INTO current, current_version FROM \(table) d WHERE d.key = doc_key;
                   found_row := FOUND;
                   IF found_row <> expected_present OR (found_row AND current IS DISTINCT FROM expected) THEN
                     -- Missed: the session keeps the key, for the caller to decide on the row and
                     -- write it with the write function, which lets it go.
                     PERFORM pg_advisory_lock(lock_key);
-                    RETURN QUERY SELECT false, found_row, current;
+                    RETURN QUERY SELECT false, found_row, current, current_version;
                     RETURN;
                   END IF;
                   IF changes THEN
-                    \(commitStatements(table: table, commits: commits))
+                    \(commitStatements(table: table, commits: commits, versions: versions))
+                    RETURN QUERY SELECT true, found_row, NULL::bytea, new_version;
+                    RETURN;
                   END IF;
-                  RETURN QUERY SELECT true, found_row, NULL::bytea;
+                  RETURN QUERY SELECT true, found_row, NULL::bytea, current_version;
                 END
                 $function$;
               END IF;
@@ -117,11 +138,13 @@ package enum SQL {
     }
 
     /// The statements both write functions commit a change with, on their parameters `doc_key`,
-    /// `doc`, `kept_key`, `backup_key`, `backup`, `write_commit_id`, `channel` and `payload`: the
-    /// document kept aside and the backup first, then the new document (or its removal), the
-    /// commit's id, and the notification (sent when the transaction commits).
-    static func commitStatements(table: String, commits: String) -> String {
+    /// `doc`, `kept_key`, `backup_key`, `backup`, `write_commit_id`, `channel` and `payload`, into
+    /// their variable `new_version`: the commit's number, the document kept aside and the backup
+    /// first, then the new document (or its removal), the commit's id, and the notification (sent
+    /// when the transaction commits), which begins with the number.
+    static func commitStatements(table: String, commits: String, versions: String) -> String {
         """
+        new_version := nextval('\(versions)');
         IF kept_key IS NOT NULL THEN
           INSERT INTO \(table) (key, document)
             SELECT kept_key, d.document FROM \(table) d WHERE d.key = doc_key
@@ -133,8 +156,8 @@ package enum SQL {
         IF doc IS NULL THEN
           DELETE FROM \(table) WHERE key = doc_key;
         ELSE
-          INSERT INTO \(table) (key, document) VALUES (doc_key, doc)
-            ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, committed_at = now();
+          INSERT INTO \(table) (key, document, version) VALUES (doc_key, doc, new_version)
+            ON CONFLICT (key) DO UPDATE SET document = EXCLUDED.document, version = EXCLUDED.version, committed_at = now();
         END IF;
         -- The commit's id, by which a writer that lost its connection finds out that it
         -- committed; kept for an hour, the longest a storage tries to find out.
@@ -142,14 +165,14 @@ package enum SQL {
         IF random() < 0.001 THEN
           DELETE FROM \(commits) WHERE committed_at < now() - interval '65 minutes';
         END IF;
-        PERFORM pg_notify(channel, payload);
+        PERFORM pg_notify(channel, new_version::text || ' ' || payload);
         """
     }
 
     static func read(table: String, key: String) -> PostgresQuery {
         var binds = PostgresBindings()
         binds.append(key)
-        return PostgresQuery(unsafeSQL: "SELECT document FROM \(table) WHERE key = $1", binds: binds)
+        return PostgresQuery(unsafeSQL: "SELECT document, version FROM \(table) WHERE key = $1", binds: binds)
     }
 
     static func lockAndRead(table: String, lockKey: Int64, key: String, waits: Bool, commit: UUID?) -> PostgresQuery {
@@ -159,7 +182,7 @@ package enum SQL {
         binds.append(waits)
         binds.append(commit)
         return PostgresQuery(
-            unsafeSQL: "SELECT locked, document, committed FROM \(lockAndReadFunction(table: table))($1, $2, $3, $4)",
+            unsafeSQL: "SELECT locked, document, version, committed FROM \(lockAndReadFunction(table: table))($1, $2, $3, $4)",
             binds: binds)
     }
 
@@ -212,7 +235,7 @@ package enum SQL {
         binds.append(notification)
         return PostgresQuery(
             unsafeSQL:
-                "SELECT matched, present, document FROM \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                "SELECT matched, present, document, version FROM \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             binds: binds)
     }
 

@@ -208,6 +208,81 @@ struct PostgresStorageTests {
         }
     }
 
+    /// A commit's notification carries the document when it fits: a follower takes the change
+    /// from it without reading the row, and its next update is decided on it in one round trip.
+    /// A document too long to fit is read.
+    @Test(arguments: [0, 9_000]) func aFollowerTakesAChangeFromTheNotification(padding: Int) async throws {
+        struct Padded: Codable, Sendable, Equatable {
+            var count: Int
+            var padding: String
+        }
+        try await withRunningStorages(count: 2, options: options) { storages in
+            let pad = String(repeating: "p", count: padding)
+            let writer = try await SharedValueStore(key: "k", default: Padded(count: 0, padding: pad), storage: storages[0])
+            let follower = try await SharedValueStore(key: "k", default: Padded(count: 0, padding: pad), storage: storages[1])
+            try await writer.update { $0.count = 1 }
+            try await eventually { follower.value.count == 1 }
+            for expected in 2...4 {
+                let before = storages[1].roundTrips.total
+                try await writer.update { $0.count = expected }
+                try await eventually { follower.value.count == expected }
+                #expect(storages[1].roundTrips.total - before == (padding == 0 ? 0 : 1), "round trips of the follower")
+            }
+            try await follower.update { $0.count += 1 }
+            #expect(storages[1].roundTrips.lastCommit == 1)
+            #expect(follower.value.count == 5)
+            try await eventually { writer.value.count == 5 }
+        }
+    }
+
+    /// Notifications are ordered by their commit's number: one older than what a follower has
+    /// read or committed is not taken in (the row is read instead); a newer one is, as it says.
+    @Test func aNotificationOlderThanWhatAStorageSawIsNotTakenIn() async throws {
+        try await withRunningStorages(count: 1, options: options) { storages in
+            let storage = storages[0]
+            let store = try await SharedValueStore(key: "k", default: 0, storage: storage)
+            try await store.set(5)
+            try await Task.sleep(for: .milliseconds(300))  // the listening connection is up
+            let stored = try #require(try await storage.read("k"))
+            let text = String(decoding: stored.bytes, as: UTF8.self)
+            #expect(text.contains("\"value\" : 5"), "\(text)")
+            let version = try await withRawConnection { connection in
+                try await connection.query("SELECT version FROM \(unescaped: table) WHERE key = 'k'", logger: connection.logger)
+                    .collect().first?.decode(Int64.self) ?? 0
+            }
+            func notify(version: Int64, value: Int) async throws {
+                let document = Data(text.replacingOccurrences(of: "\"value\" : 5", with: "\"value\" : \(value)").utf8)
+                let payload = "\(version) \(UUID().uuidString) \(document.base64EncodedString()) k"
+                try await withRawConnection { connection in
+                    _ = try await connection.query(
+                        "SELECT pg_notify(\(table), \(payload))", logger: connection.logger
+                    ).collect()
+                }
+            }
+            var before = storage.roundTrips.total
+            try await notify(version: version - 1, value: 99)
+            try await eventually { storage.roundTrips.total == before + 1 }
+            #expect(store.value == 5, "an older notification was taken in")
+            before = storage.roundTrips.total
+            try await notify(version: version + 1, value: 77)
+            try await eventually { store.value == 77 }
+            #expect(storage.roundTrips.total == before, "the notification was taken in without a read")
+            // The storage's own commits are newer than what it heard: their number is what a
+            // notification must pass (the one heard was numbered as the first of them).
+            try await store.set(6)
+            try await store.set(7)
+            let own = try await withRawConnection { connection in
+                try await connection.query("SELECT version FROM \(unescaped: table) WHERE key = 'k'", logger: connection.logger)
+                    .collect().first?.decode(Int64.self) ?? 0
+            }
+            #expect(own > version + 1)
+            before = storage.roundTrips.total
+            try await notify(version: own, value: 55)
+            try await eventually { storage.roundTrips.total == before + 1 }
+            #expect(store.value == 7)
+        }
+    }
+
     @Test func aStoreCallFromAnEventLoopNeitherCrashesNorBlocksTheLoop() async throws {
         try await withRunningStorages(options: options) { storages in
             let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
