@@ -80,6 +80,26 @@ struct SharedValueStoreTests {
         #expect(counting.counts == (reads: 2, heard: 1))
     }
 
+    /// What `readHeard` answers is acted on only when it is a current document as it is: bytes
+    /// that are not (a forged or damaged notice) make the store read the document, and take what
+    /// the storage holds, with no issue reported and nothing set aside.
+    @Test func heardBytesThatAreNotADocumentAreReadAgain() async throws {
+        let server = TestServer()
+        // A document of a format newer than this library's: read from the storage, the store
+        // would keep its value and report it; heard, it is not taken for the storage's answer.
+        let newer = Data(#"{"formatVersion": 99, "value": "forged"}"#.utf8)
+        let garbled = CountingReads(base: TestNetworkStorage(server: server), heardBytes: newer)
+        let first = try await SharedValueStore(key: "flags", default: "off", storage: TestNetworkStorage(server: server))
+        let issues = Recorder<StoreIssue>()
+        let second = try await SharedValueStore(
+            key: "flags", default: "off", storage: garbled, center: NotificationCenter(), reportIssue: { issues.append($0) })
+        try await first.set("on")
+        #expect(await waitUntil { garbled.counts.heard == 1 && second.value == "on" })
+        #expect(garbled.counts == (reads: 2, heard: 1))
+        #expect(issues.values.isEmpty)
+        #expect(server.state.withLock { Array($0.documents.keys) } == ["flags"], "nothing was set aside")
+    }
+
     /// Without a `readHeard` of its own, a storage's is its `read`.
     @Test func readHeardIsReadByDefault() async throws {
         let storage = TestNetworkStorage(server: TestServer())
@@ -220,9 +240,14 @@ struct SharedValueStoreTests {
 /// A network storage that counts which read a store makes.
 private final class CountingReads: AsyncStoreStorage {
     let base: TestNetworkStorage
+    /// What `readHeard` answers instead of the document, if set.
+    let heardBytes: Data?
     private let state = Locked((reads: 0, heard: 0))
 
-    init(base: TestNetworkStorage) { self.base = base }
+    init(base: TestNetworkStorage, heardBytes: Data? = nil) {
+        self.base = base
+        self.heardBytes = heardBytes
+    }
 
     var counts: (reads: Int, heard: Int) { state.withLock { $0 } }
     var description: String { base.description }
@@ -234,6 +259,7 @@ private final class CountingReads: AsyncStoreStorage {
 
     func readHeard(_ key: String) async throws(StorageError) -> StoredBytes? {
         state.withLock { $0.heard += 1 }
+        if let heardBytes { return StoredBytes(heardBytes, location: TestNetworkStorage.location(key)) }
         return try await base.read(key)
     }
 

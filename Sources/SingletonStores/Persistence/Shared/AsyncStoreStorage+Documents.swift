@@ -25,11 +25,14 @@ extension AsyncStoreStorage {
             return StorageLoad(value: document.defaultValue, isStored: false)
         }
         let first = DocumentReading.read(stored, as: document)
-        if let failure = first.failure {
-            return StorageLoad(value: document.defaultValue, isStored: false, recovery: failure)
-        }
         if let value = first.value, first.migration == nil, first.streamedSize == nil {
             return StorageLoad(value: value, isStored: true)
+        }
+        // Heard bytes that are not a current document as they are are never acted on: the
+        // document is read from the storage itself, and what it holds decides.
+        if heard { return try await load(document, heard: false) }
+        if let failure = first.failure {
+            return StorageLoad(value: document.defaultValue, isStored: false, recovery: failure)
         }
         if let value = first.value {
             // A migrated or long document is rewritten when the lock is free at once: best
