@@ -110,6 +110,9 @@ extension PostgresStorage {
         timer.cancel()
         waiting = false
         parkedLease.stopWaiting()
+        // The pool may hand out a connection the server has just closed (a restart): no round
+        // trip is spent on it; the caller tries again on another.
+        guard !connection.isClosed else { throw Trouble.connection("the connection to the server was closed") }
         let result = try await body(connection)
         parkedLease.park(ParkedLease.Lease(connection: connection, done: done.continuation))
         kept = true

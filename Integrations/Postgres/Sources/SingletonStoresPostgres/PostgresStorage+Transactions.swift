@@ -34,6 +34,7 @@ extension PostgresStorage {
     public func readHeard(_ key: String) async throws(StorageError) -> StoredBytes? {
         let key = try Self.validKey(key)
         if let document = known.withLock({ $0.takeHeard(key) }) {
+            counters.withLock { $0.heard += 1 }
             return StoredBytes(document, location: endpoint.location(key))
         }
         return try await read(key)
@@ -165,6 +166,7 @@ extension PostgresStorage {
     ) async throws -> Outcome<Result> {
         let table = endpoint.table
         let rows: [PostgresRow]
+        try Self.checkOpen(connection)
         attempt.trips += 1
         do {
             rows = try await send(
@@ -179,6 +181,13 @@ extension PostgresStorage {
         }
         guard let row = rows.first else { throw Trouble.connection("the lock-and-read call returned no row") }
         let (locked, document, version, committed) = try row.decode((Bool, Data?, Int64?, Bool).self)
+        if !locked, committed, let pending = attempt.pending {
+            // The lost write was found committed without taking the key: done in this round trip.
+            attempt.pending = nil
+            let trips = attempt.trips
+            counters.withLock { $0.lastCommit = trips }
+            return .done(pending.commit)
+        }
         guard locked else { return .busy }
         known.withLock {
             $0.remember(attempt.key, document)
@@ -200,6 +209,8 @@ extension PostgresStorage {
     /// Lets the key's lock go; a connection that could not is closed, and the lock ends with
     /// its session.
     func unlock<Result>(_ attempt: inout Attempt<Result>, on connection: PostgresConnection) async {
+        // A closed connection's session has ended, and its locks with it.
+        guard !connection.isClosed else { return }
         attempt.trips += 1
         do {
             _ = try await send(SQL.unlock(lockKey: attempt.lockKey), on: connection)
@@ -233,6 +244,7 @@ extension PostgresStorage {
         let keptKey = change.settingAside.flatMap { problem in document.map { _ in Self.keptKey(attempt.key, problem) } }
         let backup = change.backup.map { (key: "\(attempt.key)~backup-v\($0.from)", bytes: $0.original) }
         let commit = DocumentCommit(decision.result, keptAt: keptKey.map { endpoint.location($0) })
+        try Self.checkOpen(connection)
         attempt.trips += 1
         let written: [PostgresRow]
         do {
@@ -300,6 +312,7 @@ extension PostgresStorage {
             changes ? change.settingAside.flatMap { problem in expected.map { _ in Self.keptKey(attempt.key, problem) } } : nil
         let backup = changes ? change.backup.map { (key: "\(attempt.key)~backup-v\($0.from)", bytes: $0.original) } : nil
         let commit = DocumentCommit(decision.result, keptAt: keptKey.map { endpoint.location($0) })
+        try Self.checkOpen(connection)
         attempt.trips += 1
         let rows: [PostgresRow]
         do {
@@ -340,6 +353,13 @@ extension PostgresStorage {
         let trips = attempt.trips
         counters.withLock { $0.lastCommit = trips }
         return .done(commit)
+    }
+
+    /// Throws a lost connection when `connection` has closed (the server restarted between two
+    /// round trips of one try): nothing is sent, so no round trip is counted, and no write is
+    /// left to find out about. The try starts over on another connection.
+    static func checkOpen(_ connection: PostgresConnection) throws {
+        guard !connection.isClosed else { throw Trouble.connection("the connection to the server was closed") }
     }
 
     static func keptKey(_ key: String, _ problem: DocumentProblem) -> String {

@@ -50,9 +50,9 @@ import Synchronization
 ///
 /// ## When the connection drops
 /// Nothing done before the write is lost by starting over. When the connection drops while the
-/// write commits, the storage connects again, waits for the key's lock (which the server lets go
-/// only once the old session has ended) and looks for its commit id in the row: found, the
-/// transaction is done; not found, it runs again. Only when the database stays out of reach for
+/// write commits, the storage connects again and looks for its commit id: found, the transaction
+/// is done. Not found, it waits for the key's lock (which the server lets go only once the old
+/// session has ended) and looks again: not found then, the transaction runs again. Only when the database stays out of reach for
 /// ``Options/reachTimeout`` does it throw `StorageError.commitOutcomeUnknown`.
 public final class PostgresStorage: AsyncStoreStorage, Service {
     /// How the storage uses its database, beyond the connection.
@@ -184,10 +184,14 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     /// Whether the connection kept between calls has closed; `nil` when none is kept.
     package var keptConnectionIsClosed: Bool? { parkedLease.keptConnectionIsClosed }
 
+    /// Reads after a watch answered from a notification, without a round trip.
+    package var answeredFromNotifications: Int { counters.withLock { $0.heard } }
+
     struct RoundTrips {
         var total = 0
         var lastCommit = 0
         var leases = 0
+        var heard = 0
     }
 
     /// What this storage last read or committed of each key: the guess a transaction decides on

@@ -4,7 +4,7 @@ import PostgresNIO
 /// The statements of a storage. The table's name is checked to be a plain identifier before it is
 /// written into one; every other value is a bound parameter.
 package enum SQL {
-    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v4" }
+    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v5" }
     static func writeFunction(table: String) -> String { "\(table)_write_v4" }
     static func writeIfFunction(table: String) -> String { "\(table)_write_if_v5" }
     static func commitsTable(table: String) -> String { "\(table)_commits" }
@@ -68,6 +68,12 @@ package enum SQL {
                 RETURNS TABLE(locked boolean, document bytea, version bigint, committed boolean)
                 LANGUAGE plpgsql VOLATILE AS $function$
                 BEGIN
+                  -- A commit found made is done: its statement let the key go before it
+                  -- committed, so nothing is held, and nothing needs to be.
+                  IF lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id) THEN
+                    RETURN QUERY SELECT false, NULL::bytea, NULL::bigint, true;
+                    RETURN;
+                  END IF;
                   IF wait THEN
                     PERFORM pg_advisory_lock(lock_key);
                   ELSIF NOT pg_try_advisory_lock(lock_key) THEN
