@@ -157,3 +157,43 @@ package struct TestNetworkStorage: AsyncStoreStorage {
             stop: { server.state.withLock { _ = $0.watchers.removeValue(forKey: token) } })
     }
 }
+
+/// A ``TestNetworkStorage`` whose `readHeard` answers what a test chooses from the stored bytes
+/// (by default, the stored bytes), counting both reads.
+package final class HeardAnswering: AsyncStoreStorage {
+    package let base: TestNetworkStorage
+    private let answer: @Sendable (_ key: String, _ stored: StoredBytes?) -> StoredBytes?
+    private let state = Locked((reads: 0, heard: 0))
+
+    package init(
+        base: TestNetworkStorage, answer: @escaping @Sendable (_ key: String, _ stored: StoredBytes?) -> StoredBytes? = { $1 }
+    ) {
+        self.base = base
+        self.answer = answer
+    }
+
+    /// How many times `read` and `readHeard` were called.
+    package var counts: (reads: Int, heard: Int) { state.withLock { $0 } }
+    package var description: String { base.description }
+
+    package func read(_ key: String) async throws(StorageError) -> StoredBytes? {
+        state.withLock { $0.reads += 1 }
+        return try await base.read(key)
+    }
+
+    package func readHeard(_ key: String) async throws(StorageError) -> StoredBytes? {
+        let key = try Self.validKey(key)
+        state.withLock { $0.heard += 1 }
+        return answer(key, try await base.read(key))
+    }
+
+    package func transaction<Result>(
+        _ key: String, waits: Bool, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) async throws(StorageError) -> DocumentCommit<Result>? {
+        try await base.transaction(key, waits: waits, body)
+    }
+
+    package func watch(forKey key: String, onChange: @escaping @Sendable () -> Void) async throws(StorageError) -> StorageWatch? {
+        try await base.watch(forKey: key, onChange: onChange)
+    }
+}

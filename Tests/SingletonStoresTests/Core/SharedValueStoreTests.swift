@@ -67,7 +67,7 @@ struct SharedValueStoreTests {
     /// is called, a store reads with `readHeard`, and only `reload()` reads with `read`.
     @Test func aFollowerTakesOtherWritersChangesWithReadHeard() async throws {
         let server = TestServer()
-        let counting = CountingReads(base: TestNetworkStorage(server: server))
+        let counting = HeardAnswering(base: TestNetworkStorage(server: server))
         let first = try await SharedValueStore(key: "flags", default: "off", storage: TestNetworkStorage(server: server))
         let second = try await SharedValueStore(
             key: "flags", default: "off", storage: counting, center: NotificationCenter())
@@ -88,7 +88,9 @@ struct SharedValueStoreTests {
         // A document of a format newer than this library's: read from the storage, the store
         // would keep its value and report it; heard, it is not taken for the storage's answer.
         let newer = Data(#"{"formatVersion": 99, "value": "forged"}"#.utf8)
-        let garbled = CountingReads(base: TestNetworkStorage(server: server), heardBytes: newer)
+        let garbled = HeardAnswering(base: TestNetworkStorage(server: server)) { key, _ in
+            StoredBytes(newer, location: TestNetworkStorage.location(key))
+        }
         let first = try await SharedValueStore(key: "flags", default: "off", storage: TestNetworkStorage(server: server))
         let issues = Recorder<StoreIssue>()
         let second = try await SharedValueStore(
@@ -235,41 +237,4 @@ struct SharedValueStoreTests {
     let description = Credentialed().asynchronous.description
     #expect(!description.contains("s3cret"))
     #expect(description.contains("Credentialed"))
-}
-
-/// A network storage that counts which read a store makes.
-private final class CountingReads: AsyncStoreStorage {
-    let base: TestNetworkStorage
-    /// What `readHeard` answers instead of the document, if set.
-    let heardBytes: Data?
-    private let state = Locked((reads: 0, heard: 0))
-
-    init(base: TestNetworkStorage, heardBytes: Data? = nil) {
-        self.base = base
-        self.heardBytes = heardBytes
-    }
-
-    var counts: (reads: Int, heard: Int) { state.withLock { $0 } }
-    var description: String { base.description }
-
-    func read(_ key: String) async throws(StorageError) -> StoredBytes? {
-        state.withLock { $0.reads += 1 }
-        return try await base.read(key)
-    }
-
-    func readHeard(_ key: String) async throws(StorageError) -> StoredBytes? {
-        state.withLock { $0.heard += 1 }
-        if let heardBytes { return StoredBytes(heardBytes, location: TestNetworkStorage.location(key)) }
-        return try await base.read(key)
-    }
-
-    func transaction<Result>(
-        _ key: String, waits: Bool, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
-    ) async throws(StorageError) -> DocumentCommit<Result>? {
-        try await base.transaction(key, waits: waits, body)
-    }
-
-    func watch(forKey key: String, onChange: @escaping @Sendable () -> Void) async throws(StorageError) -> StorageWatch? {
-        try await base.watch(forKey: key, onChange: onChange)
-    }
 }
