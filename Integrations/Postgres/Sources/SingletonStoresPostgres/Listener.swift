@@ -37,7 +37,7 @@ final class Listener: Sendable {
     }
 
     /// A notification's payload read back; `nil` when it is not one of a storage.
-    struct Notice: Equatable {
+    struct Notice {
         let version: Int64
         let storage: String
         let document: Data?

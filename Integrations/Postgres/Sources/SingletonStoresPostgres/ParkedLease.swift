@@ -32,6 +32,7 @@ final class ParkedLease: Sendable {
 
     /// The kept lease, taken by the caller; or `nil`, and the caller counts as waiting for the
     /// pool until it calls ``stopWaiting()``.
+    ///
     /// A kept connection that has closed meanwhile (the server restarted) goes back to the pool,
     /// which drops it.
     func takeOrWait() -> Lease? {

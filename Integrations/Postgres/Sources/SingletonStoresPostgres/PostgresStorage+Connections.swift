@@ -112,7 +112,7 @@ extension PostgresStorage {
         parkedLease.stopWaiting()
         // The pool may hand out a connection the server has just closed (a restart): no round
         // trip is spent on it; the caller tries again on another.
-        guard !connection.isClosed else { throw Trouble.connection("the connection to the server was closed") }
+        try Self.checkOpen(connection)
         let result = try await body(connection)
         parkedLease.park(ParkedLease.Lease(connection: connection, done: done.continuation))
         kept = true
@@ -134,7 +134,7 @@ extension PostgresStorage {
         counters.withLock { $0.total += 1 }
         let limit = Self.roundTripLimit + (waitsForLock ? options.lockTimeout : .zero)
         // A query written to a closed connection would wait for the timer.
-        guard !connection.isClosed else { throw Trouble.connection("the connection to the server was closed") }
+        try Self.checkOpen(connection)
         let outcome = connection.eventLoop.makePromise(of: [PostgresRow].self)
         connection.query(query, logger: connection.logger).whenComplete { result in
             outcome.completeWith(result.map(\.rows))
@@ -156,6 +156,13 @@ extension PostgresStorage {
             }
             throw error
         }
+    }
+
+    /// Throws a lost connection when `connection` has closed (the server restarted between two
+    /// round trips of one try): nothing is sent, so no round trip is counted, and no write is
+    /// left to find out about. The try starts over on another connection.
+    static func checkOpen(_ connection: PostgresConnection) throws {
+        guard !connection.isClosed else { throw Trouble.connection("the connection to the server was closed") }
     }
 
     /// `duration` for a timer of NIO's, at least 1 ns.

@@ -355,13 +355,6 @@ extension PostgresStorage {
         return .done(commit)
     }
 
-    /// Throws a lost connection when `connection` has closed (the server restarted between two
-    /// round trips of one try): nothing is sent, so no round trip is counted, and no write is
-    /// left to find out about. The try starts over on another connection.
-    static func checkOpen(_ connection: PostgresConnection) throws {
-        guard !connection.isClosed else { throw Trouble.connection("the connection to the server was closed") }
-    }
-
     static func keptKey(_ key: String, _ problem: DocumentProblem) -> String {
         let stamp = Date().formatted(
             .iso8601.year().month().day().time(includingFractionalSeconds: false).dateSeparator(.omitted).timeSeparator(.omitted))
