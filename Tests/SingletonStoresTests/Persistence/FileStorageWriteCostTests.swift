@@ -42,8 +42,11 @@ struct FileStorageWriteCostTests {
             // A plain document of an earlier version: its next write is a new file.
             let file = try storage.fileURL(forKey: "counter")
             try DocumentCoding.encode(PersistedCounter(count: 1), key: "counter", store: "PersistedCounter").write(to: file)
+            // Each transaction by a storage of its own, as processes would make them, so that
+            // none goes through a document a storage kept open since its last write.
             func listings(changing changes: Bool) throws -> Int {
                 let counted = FileFaults([.listFolder: [0, 0, 0]])
+                let storage = FileStorage(folder: folder, reportNotice: { _ in })
                 try FileFaults.$current.withValue(counted) {
                     try storage.update(Self.document) { if changes { $0.count += 1 } }
                 }
@@ -60,7 +63,14 @@ struct FileStorageWriteCostTests {
             try Data().write(to: folder.appending(path: "counter~0123456789abcdef0123456789abcdef.tmp"))
             #expect(try listings(changing: true) == 1, "in place, a file added")
             #expect(try listings(changing: false) == 1, "nothing written")
-            #expect(try storage.load(Self.document).value.count == 5)
+            // A storage's write through the document it kept open lists nothing: the writers
+            // that a listing looks for take the document's lock too.
+            try storage.update(Self.document) { $0.count += 1 }
+            try Data().write(to: folder.appending(path: "counter~1123456789abcdef0123456789abcdef.tmp"))
+            let counted = FileFaults([.listFolder: [0]])
+            try FileFaults.$current.withValue(counted) { try storage.update(Self.document) { $0.count += 1 } }
+            #expect(counted.remaining(.listFolder) == 1, "through the kept document")
+            #expect(try storage.load(Self.document).value.count == 7)
         }
     }
 
@@ -90,8 +100,9 @@ struct FileStorageWriteCostTests {
             #expect(update.value.count == 2 && update.didWrite)
             #expect(!Self.exists(dead))
 
-            // With nothing to remove, the full disk is reported and nothing changed.
-            let again = FileFaults([.write: [ENOSPC]])
+            // With nothing to remove, the full disk is reported and nothing changed: the write
+            // through the kept document and the one through its path both find it full.
+            let again = FileFaults([.write: [ENOSPC, ENOSPC]])
             let error = FileFaults.$current.withValue(again) { () -> StorageError? in
                 do throws(StorageError) {
                     try storage.update(Self.document) { $0.count += 1 }
@@ -103,6 +114,7 @@ struct FileStorageWriteCostTests {
                 return
             }
             #expect(reason == String(cString: strerror(ENOSPC)))
+            #expect(again.isUsedUp)
             #expect(try storage.load(Self.document).value.count == 2)
             let left = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))
             #expect(!left.contains { $0.hasSuffix(".tmp") }, "\(left)")

@@ -44,12 +44,79 @@ struct KeptFilesTests {
             #expect(save.contains(.openLock), "\(save)")
             let first = try Self.calls { try storage.update(Self.counter) { $0.count += 1 } }
             #expect(!first.contains(.openLock) && first.contains(.openDocument), "\(first)")
+            // That write opened the document for writing, and the descriptor is kept: the next
+            // one opens nothing. It locks the document, looks at it, reads it, writes the older
+            // slot and flushes it: nothing else a test can make fail.
+            #expect(first.contains(.openForWriting), "\(first)")
             let next = try Self.calls { try storage.update(Self.counter) { $0.count += 1 } }
-            #expect(!next.contains(.openLock) && !next.contains(.openDocument), "\(next)")
-            // The write opens a descriptor of its own and closes it: that close is what a
-            // watcher hears.
-            #expect(next.contains(.openForWriting) && next.contains(.write) && next.contains(.fsync), "\(next)")
+            #expect(next == [.flock, .fstat, .read, .write, .fsync], "\(next)")
             #expect(storage.kept.budget.kept == 2)
+            #expect(try storage.load(Self.counter).value.count == 3)
+            #expect(try FileStorage(folder: folder, reportNotice: { _ in }).load(Self.counter).value.count == 3)
+        }
+    }
+
+    /// Another process that sets the document aside moves it: the kept descriptor's file keeps
+    /// its one name, elsewhere. The mark the mover leaves in it sends the next write to the path.
+    @Test func aDocumentSetAsideByAnotherWriterIsNotWrittenThroughTheKeptDescriptor() throws {
+        try withTemporaryFolder { folder in
+            let storage = Self.storage(folder)
+            try storage.save(PersistedCounter(count: 1), to: Self.counter)
+            try storage.update(Self.counter) { $0.count += 1 }
+            try storage.update(Self.counter) { $0.count += 1 }  // through the kept descriptor
+            // Another version of the app reads the store's document as a text: it can't decode
+            // it, so it sets it aside and writes its own.
+            let other = FileStorage(folder: folder, reportNotice: { _ in })
+            let text = StoreDocument(key: "counter", default: "theirs", identity: "PersistedCounter")
+            let commit = try other.update(text) { $0 = "written by the other app" }
+            let kept = try #require(commit.recovery?.keptFile)
+            let keptBytes = try Data(contentsOf: kept)
+            #expect(SlotFile.isMarkedMoved(keptBytes))
+            // Ours reads what is at the path now (not a counter: it sets it aside in turn), and
+            // the file set aside keeps its bytes.
+            _ = try? storage.update(Self.counter) { $0.count += 1 }
+            #expect(try Data(contentsOf: kept) == keptBytes)
+            let file = try storage.fileURL(forKey: "counter")
+            #expect(try FileStorage(folder: folder, reportNotice: { _ in }).load(Self.counter).value.count != 4)
+            #expect(FileManager.default.fileExists(atPath: file.path(percentEncoded: false)))
+        }
+    }
+
+    /// A document whose mode was loosened, or that got another name, is written through its path
+    /// (which narrows the mode again, or writes the rename way), never through the kept descriptor.
+    @Test func aKeptDescriptorIsWrittenThroughOnlyWhileItsFileIsAsItWasKept() throws {
+        try withTemporaryFolder { folder in
+            let storage = Self.storage(folder)
+            try storage.save(PersistedCounter(count: 1), to: Self.counter)
+            try storage.update(Self.counter) { $0.count += 1 }
+            let file = try storage.fileURL(forKey: "counter").path(percentEncoded: false)
+            try #require(chmod(file, 0o644) == 0)
+            let loosened = try Self.calls { try storage.update(Self.counter) { $0.count += 1 } }
+            #expect(loosened.contains(.openForWriting), "\(loosened)")
+            var info = stat()
+            try #require(stat(file, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o600)
+            let next = try Self.calls { try storage.update(Self.counter) { $0.count += 1 } }
+            #expect(next == [.flock, .fstat, .read, .write, .fsync], "\(next)")
+            #expect(try storage.load(Self.counter).value.count == 4)
+        }
+    }
+
+    /// While another descriptor holds the document's lock (another process writing), the kept
+    /// descriptor is not written through: a transaction that must not wait gives up, and one
+    /// that waits gets its turn once the lock is let go.
+    @Test func aKeptDescriptorWaitsForTheDocumentsLock() throws {
+        try withTemporaryFolder { folder in
+            let storage = Self.storage(folder)
+            try storage.save(PersistedCounter(count: 1), to: Self.counter)
+            try storage.update(Self.counter) { $0.count += 1 }
+            let file = try storage.fileURL(forKey: "counter").path(percentEncoded: false)
+            let holder = open(file, O_RDONLY)
+            try #require(holder >= 0)
+            try #require(flock(holder, LOCK_EX | LOCK_NB) == 0)
+            #expect(try storage.updateIfAvailable(Self.counter, { $0.count += 1 }) == nil)
+            #expect(flock(holder, LOCK_UN) == 0 && close(holder) == 0)
+            try storage.update(Self.counter) { $0.count += 1 }
             #expect(try storage.load(Self.counter).value.count == 3)
         }
     }
@@ -139,13 +206,18 @@ struct KeptFilesTests {
             #expect(Self.openDescriptors(under: path).contains(path + "/counter.lock"))
             try FileManager.default.removeItem(atPath: path + "/counter.lock")
             // The kept descriptor is now on a file no other process can open: the next
-            // transaction finds the path empty, closes it, and locks (and keeps) a new lock file.
+            // transaction that takes the lock file finds the path empty, closes it, and locks (and
+            // keeps) a new lock file. (A write through the kept document takes the document's
+            // lock alone.)
             #expect(Self.openDescriptors(under: path).contains(path + "/counter.lock (deleted)"))
+            try storage.update(Self.counter) { $0.count += 1 }
+            #expect(try storage.load(Self.counter).value.count == 3)
+            _ = storage.kept.take(try storage.fileURL(forKey: "counter").path(percentEncoded: false)).map { close($0.descriptor) }
             try storage.update(Self.counter) { $0.count += 1 }
             #expect(FileManager.default.fileExists(atPath: path + "/counter.lock"))
             let open = Self.openDescriptors(under: path)
             #expect(open.contains(path + "/counter.lock") && !open.contains(path + "/counter.lock (deleted)"), "\(open)")
-            #expect(try storage.load(Self.counter).value.count == 3)
+            #expect(try storage.load(Self.counter).value.count == 4)
         }
     }
 

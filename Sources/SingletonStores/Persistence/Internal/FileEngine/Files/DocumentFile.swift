@@ -213,10 +213,13 @@ enum DocumentFile {
     /// descriptor, or at the path once it is known to name the same file), read from its start
     /// whatever the descriptor's position: a descriptor kept open between transactions reads
     /// the same way as a new one.
+    ///
+    /// The file must belong to `owner`: this process's user, unless the caller knows whom the
+    /// file belonged to when this process opened it (a descriptor kept open since).
     static func contents(
-        ofOpen descriptor: Int32, info: FileInfo, url: URL, limit: Int64, mapsOver: Int64?
+        ofOpen descriptor: Int32, info: FileInfo, url: URL, limit: Int64, mapsOver: Int64?, owner: UInt32? = nil
     ) throws(StorageError) -> FileContents {
-        if info.owner != geteuid() { throw .readFailed(file: url, reason: otherOwnerReason(info.owner)) }
+        if info.owner != owner ?? geteuid() { throw .readFailed(file: url, reason: otherOwnerReason(info.owner)) }
         if !info.isRegularFile { return .notARegularFile(kind: describeKind(info.mode)) }
         let size = info.size
         if size > limit { return .tooLarge(size: size) }

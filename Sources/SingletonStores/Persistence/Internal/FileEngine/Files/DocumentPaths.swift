@@ -12,6 +12,10 @@ final class DocumentPaths: Sendable {
         let file: URL
         /// `<folder>/<key>.lock`.
         let lock: URL
+        /// ``file``'s path.
+        let filePath: String
+        /// ``lock``'s path.
+        let lockPath: String
         /// The path of this process's temporary files for the document, up to their lock part
         /// and id: `<folder>/<key>~w-` (see ``FileStorage/temporaryPath(forKey:lease:)``).
         let temporaryPrefix: String
@@ -31,9 +35,9 @@ final class DocumentPaths: Sendable {
         if let known = entries.withLock({ $0[key] }) { return known }
         let name = try StorageKey.validated(key)
         let file = folder.appending(path: "\(name).json", directoryHint: .notDirectory)
+        let lock = folder.appending(path: "\(name).lock", directoryHint: .notDirectory)
         let entry = Entry(
-            file: file,
-            lock: folder.appending(path: "\(name).lock", directoryHint: .notDirectory),
+            file: file, lock: lock, filePath: file.filePath, lockPath: lock.filePath,
             temporaryPrefix: String(file.filePath.dropLast(".json".utf8.count)) + "~" + TemporaryNames.writerPart(lockInode: nil))
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }

@@ -77,6 +77,18 @@ enum SlotFile {
         return size
     }
 
+    /// Where the header holds the mark of a document set aside: a tab in place of the space
+    /// before the header's last byte. JSON reads a tab as it reads a space, and the slots'
+    /// readers never look at it, so the mark changes what no reader of any version reads.
+    static let movedMarkOffset = headerSize - 2
+
+    /// Whether the two-slot file `bytes` carries the mark of a document set aside: moved to
+    /// another name by the writer that marked it (or about to be, when that writer was killed).
+    /// A descriptor kept open on the file is then not written through; the file's path is.
+    static func isMarkedMoved(_ bytes: Data) -> Bool {
+        bytes.count > movedMarkOffset && bytes[bytes.startIndex + movedMarkOffset] == UInt8(ascii: "\t")
+    }
+
     /// Whether `bytes` start as a two-slot file does (whether or not the rest is whole).
     static func isSlotFile(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.starts(with: signature)

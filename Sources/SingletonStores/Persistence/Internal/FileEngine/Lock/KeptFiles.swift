@@ -10,35 +10,53 @@ import Synchronization
 
 /// The files a ``FileStorage`` (and its copies) keeps open between its transactions, so that the
 /// next transaction of the same document does not open them again: each key's lock file, and
-/// the document as the last transaction read it (open for reading only: a write opens a
-/// descriptor of its own and closes it, which is how watchers — this version's and older ones —
-/// hear that the file changed).
+/// the document — open for reading and writing when the last transaction wrote it in place (the
+/// descriptor that wrote), else for reading only, as that transaction read it.
 ///
 /// A kept descriptor is never locked while it is kept, and is used by one transaction at a time:
 /// the one whose turn it is in the key's ``LockQueue`` takes it (``take(_:)``) and gives it back
-/// at its end (``keep(_:descriptor:stamp:)``). Each use checks it again under the lock, against
-/// what is at the path now: the lock file's path must still name the kept lock file, which must
-/// still be the user's and have one name, and the document's path the kept document
-/// (``OpenedDocument``);
-/// otherwise the kept descriptor is closed and the path opened anew, as a first transaction
-/// does.
+/// at its end (``keep(_:descriptor:stamp:writable:owner:)``).
+///
+/// - A document kept open for writing is written through without a look at any path: the
+///   document's own lock, one look at the descriptor (one name, the same owner, mode `0600`)
+///   and the read (not marked as set aside) are its checks
+///   (``OpenedDocument/lockKept(_:file:storage:)``). A long-lived store's update is then six
+///   system calls: `flock`, a look, `pread`, `pwrite`, `fdatasync`, `flock` to let go.
+/// - Any other use checks the kept file again under the lock, against what is at the path now:
+///   the lock file's path must still name the kept lock file, which must still be the user's
+///   and have one name, and the document's path the kept document (``OpenedDocument``);
+///   otherwise the kept descriptor is closed and the path opened anew, as a first transaction
+///   does.
+///
+/// A watcher hears a write through a kept descriptor by the write itself (`IN_MODIFY`), not by a
+/// close. The owner checked is the one the file had when it was kept: a process that changes
+/// its effective user keeps writing the documents it opened before, as it would through any
+/// descriptor it holds.
 ///
 /// Bounded, so that a process with a thousand stores keeps a flat count of descriptors: at most
 /// 16 are kept in the whole process (``Budget/process``), by the documents written first; the
 /// others are opened at each transaction, as before. A storage's are closed once its last copy is
 /// gone (with the last store that uses it). A child process that `fork` made without `exec`
 /// shares them with its parent, so it never uses them: it would share the parent's locks too.
-///
-/// The lock file's check (``LockLease/isStillHeldAndUsable``) is the one look that
-/// ``FileLocks/openLockFile(_:path:)`` would take, and the document's, one look at its path
-/// under its lock, stands for the look at the descriptor and the one at the path after the read
-/// that a new descriptor takes: 6 system calls fewer an update (25 → 19 on Linux).
 final class KeptFiles: Sendable {
     private struct Kept {
-        let descriptor: Int32
-        let stamp: FileStamp
+        let file: KeptFile
         /// ``KeptFiles/forkGeneration`` when it was kept.
         let generation: UInt64
+    }
+
+    /// A descriptor kept open between transactions, and what the transaction that kept it knew
+    /// of its file.
+    struct KeptFile {
+        let descriptor: Int32
+        /// The file it is open on.
+        let stamp: FileStamp
+        /// Whether it is open for writing too: a document's, kept by the transaction that wrote
+        /// it in place, which the next transaction may write through without opening anything
+        /// (see ``FileTransaction``'s way on a kept document).
+        let writable: Bool
+        /// The file's owner when it was kept (this process's user then).
+        let owner: UInt32
     }
 
     /// Path → the file kept open under it.
@@ -106,27 +124,54 @@ final class KeptFiles: Sendable {
 
     /// The descriptor kept for `path`, and the file it was opened on, now the caller's: it
     /// closes it or gives it back. `nil` when none is kept.
-    func take(_ path: String) -> (descriptor: Int32, stamp: FileStamp)? {
+    func take(_ path: String) -> KeptFile? {
         guard let kept = files.withLock({ $0.removeValue(forKey: path) }) else { return nil }
         budget.release()
         guard kept.generation == Self.forkGeneration.load(ordering: .relaxed) else {
-            Self.close(kept.descriptor)  // this process's copy of its parent's descriptor
+            Self.close(kept.file.descriptor)  // this process's copy of its parent's descriptor
             return nil
         }
-        return (kept.descriptor, kept.stamp)
+        return kept.file
+    }
+
+    /// Whether what is kept for `path` is open for writing (see ``takeWritable(_:)``).
+    func holdsWritable(_ path: String) -> Bool {
+        files.withLock { $0[path]?.file.writable == true }
+    }
+
+    /// ``take(_:)``, only when what is kept for `path` is open for writing; a descriptor open for
+    /// reading only stays kept.
+    func takeWritable(_ path: String) -> KeptFile? {
+        let kept = files.withLock { files -> Kept? in
+            guard let kept = files[path], kept.file.writable else { return nil }
+            files[path] = nil
+            return kept
+        }
+        guard let kept else { return nil }
+        budget.release()
+        guard kept.generation == Self.forkGeneration.load(ordering: .relaxed) else {
+            Self.close(kept.file.descriptor)
+            return nil
+        }
+        return kept.file
     }
 
     /// Keeps `descriptor`, open on the file `stamp` at `path` and not locked, for the next
     /// transaction; `false` when the process keeps as many as it may (the caller closes it).
-    func keep(_ path: String, descriptor: Int32, stamp: FileStamp) -> Bool {
+    ///
+    /// A `writable` descriptor is a document's, open for reading and writing, whose file belonged
+    /// to `owner`.
+    func keep(_ path: String, descriptor: Int32, stamp: FileStamp, writable: Bool = false, owner: UInt32 = 0) -> Bool {
         Self.countsForks
         guard budget.reserve() else { return false }
-        let kept = Kept(descriptor: descriptor, stamp: stamp, generation: Self.forkGeneration.load(ordering: .relaxed))
+        let kept = Kept(
+            file: KeptFile(descriptor: descriptor, stamp: stamp, writable: writable, owner: owner),
+            generation: Self.forkGeneration.load(ordering: .relaxed))
         // One transaction of a path at a time takes and gives back, so none is displaced; were
         // one, it is closed rather than lost.
         if let displaced = files.withLock({ $0.updateValue(kept, forKey: path) }) {
             budget.release()
-            Self.close(displaced.descriptor)
+            Self.close(displaced.file.descriptor)
         }
         return true
     }
@@ -139,7 +184,7 @@ final class KeptFiles: Sendable {
         for file in kept {
             budget.release()
             // A parent's descriptor in a forked child is this process's copy: closed the same way.
-            Self.close(file.descriptor)
+            Self.close(file.file.descriptor)
         }
     }
 

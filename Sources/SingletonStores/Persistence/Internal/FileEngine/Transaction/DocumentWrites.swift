@@ -89,7 +89,8 @@ extension DocumentFile {
     /// other name (see ``hasOneName(_:)``), both checked by one look at the new descriptor (``FileInfo``).
     ///
     /// - Returns: The descriptor, or why it could not be opened.
-    static func openForWritingInPlace(_ path: String, expected: FileStamp) -> Result<Int32, WriteInPlaceFailure> {
+    static func openForWritingInPlace(_ path: String, expected: FileStamp) -> Result<(Int32, owner: UInt32), WriteInPlaceFailure>
+    {
         let descriptor = openRetrying(.openForWriting, path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
         if descriptor < 0 { return .failure(.notWritten(describe(errno))) }
         guard let info = FileInfo.of(descriptor: descriptor), info.stamp == expected else {
@@ -107,7 +108,29 @@ extension DocumentFile {
             close(descriptor)
             return .failure(.notWritten(reason))
         }
-        return .success(descriptor)
+        return .success((descriptor, UInt32(info.owner)))
+    }
+
+    /// Marks the document at `path`, which a writer holding its lock is about to set aside, as
+    /// moved (``SlotFile/isMarkedMoved(_:)``), so that a descriptor another transaction kept
+    /// open for writing on it (``KeptFiles``) is not written through once it is elsewhere: a
+    /// move leaves the file its one name, which is what the kept descriptor's look checks.
+    ///
+    /// Only a two-slot file is marked: a descriptor is kept for writing on no other. One that
+    /// can't be opened for writing is left as it is: its mode is not `0600`, and a kept
+    /// descriptor is not written through unless it is. The mark needs no flush: it is for
+    /// processes running now, whose descriptors a restart closes.
+    static func markMoved(_ path: String) {
+        let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var start = [UInt8](repeating: 0, count: SlotFile.signature.count)
+        guard let info = FileInfo.of(descriptor: descriptor), info.isRegularFile, info.size > SlotFile.movedMarkOffset,
+            start.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, $0.count, 0) }) == start.count,
+            SlotFile.isSlotFile(start)
+        else { return }
+        var tab = UInt8(ascii: "\t")
+        _ = pwrite(descriptor, &tab, 1, off_t(SlotFile.movedMarkOffset))
     }
 
     /// Why a write in place did not commit.

@@ -27,7 +27,15 @@ struct FileTransaction {
     func run<Result>(
         _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
     ) throws(StorageError) -> DocumentCommit<Result>? {
-        let file = try storage.fileURL(forKey: key)
+        let paths = try storage.paths.entry(forKey: key, in: storage.folder)
+        let file = paths.file
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        switch try runOnKeptDocument(paths, body) {
+        case .committed(let commit): return commit
+        case .busy: return nil
+        case .fullWay: break
+        }
+        #endif
         let wait: FileLocks.LockWait = waits ? .upTo(storage.lockTimeout, document: file) : .never
         _ = try FileStorageFolder.prepare(
             storage.folder, path: storage.folderPath, creating: true, report: storage.reportNotice)
@@ -57,7 +65,9 @@ struct FileTransaction {
                 if let bytes = change.bytes {
                     if change.settingAside == nil, change.backup == nil, let slot = document.nextSlot(holding: bytes) {
                         let written = try storage.writeInPlace(slot, to: file, key: key, document: document, lease: lease)
-                        if case .done = written { keepsDocument = true }
+                        // The descriptor that wrote is kept for the next transaction, in place of
+                        // the one read (unless the process keeps too many).
+                        if case .done = written { keepsDocument = !storage.kept.holdsWritable(file.filePath) }
                         return written.map { DocumentCommit(decision.result) }
                     }
                     // The rename way: a new file, for a new document, one in an earlier format, one
@@ -65,13 +75,15 @@ struct FileTransaction {
                     let new = try document.wholeFile(holding: bytes, file: file)
                     return try storage.write(
                         new.data, to: file, key: key, replacing: change.settingAside, backup: change.backup, lease: lease,
-                        read: document.stamp, marking: new.marker, notices: &notices
+                        read: document.stamp, marking: new.marker, markingMoved: document.mayBeKeptForWriting,
+                        notices: &notices
                     ).map { recovery in DocumentCommit(decision.result, keptAt: recovery?.keptFile) }
                 }
                 storage.removeStaleTemporaries(forKey: key, holding: lease)
                 keepsDocument = change.settingAside == nil
                 let kept = try change.settingAside.map { problem throws(StorageError) in
-                    try storage.keepAside(file, key: key, problem: problem).keptFile
+                    try storage.keepAside(file, key: key, problem: problem, markingMoved: document.mayBeKeptForWriting)
+                        .keptFile
                 }
                 return .done(DocumentCommit(decision.result, keptAt: kept ?? nil))
             }
@@ -85,6 +97,65 @@ struct FileTransaction {
     }
 }
 
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+extension FileTransaction {
+    /// How a transaction on a kept document ended.
+    enum KeptRun<Result> {
+        case committed(DocumentCommit<Result>)
+        /// The transaction must not wait, and another thread of this process is ahead of it.
+        case busy
+        /// Run it the full way: nothing was committed.
+        case fullWay
+    }
+
+    /// The transaction's way when the storage kept the document open for writing since it last
+    /// wrote it in place (a long-lived store's next update): the document's own lock, one look
+    /// at the descriptor, one read, and for a change one write of the older slot and one flush
+    /// (see ``OpenedDocument/lockKept(_:file:storage:)`` for what the look checks). Nothing is
+    /// opened, and the key's lock file is not taken: every writer of the document takes the
+    /// document's lock, which is what keeps writers apart; the lock file orders the writers that
+    /// open the path.
+    ///
+    /// Any other change — a document set aside, backed up, written the rename way — and a
+    /// document that fails the look, are left to the full way, which runs `body` again.
+    func runOnKeptDocument<Result>(
+        _ paths: DocumentPaths.Entry, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) throws(StorageError) -> KeptRun<Result> {
+        let (file, path, lockPath) = (paths.file, paths.filePath, paths.lockPath)
+        guard storage.kept.holdsWritable(path) else { return .fullWay }
+        // This process's writers of the key still take turns in its queue, as on the full way.
+        var patience: LockPatience? = waits ? LockPatience(limit: storage.lockTimeout, document: file) : nil
+        guard let ticket = LockQueue.shared.enter(lockPath, patience: &patience) else {
+            guard let patience else { return .busy }
+            throw FileLocks.timedOut(paths.lock, patience)
+        }
+        var served = false
+        defer { LockQueue.shared.leave(lockPath, ticket: ticket, served: served) }
+        guard let kept = storage.kept.takeWritable(path),
+            let document = try OpenedDocument.lockKept(kept, file: file, storage: storage)
+        else { return .fullWay }
+        served = true
+        var keeps = true
+        defer { document.close(keepingIn: keeps ? storage.kept : nil, path: path) }
+        let decision = try body(document.stored)
+        let change = decision.change
+        guard change.settingAside == nil, change.backup == nil else { return .fullWay }
+        guard let bytes = change.bytes else { return .committed(DocumentCommit(decision.result)) }
+        guard let slot = document.nextSlot(holding: bytes) else { return .fullWay }
+        FaultInjection.reach(.willWrite(key))
+        switch try storage.writeSlot(slot, through: document.writableDescriptor, file: file) {
+        case .done:
+            FaultInjection.reach(.didWrite(key))
+            return .committed(DocumentCommit(decision.result))
+        case .noRoom:
+            // The full way removes what killed writers left and tries once more.
+            keeps = false
+            return .fullWay
+        }
+    }
+}
+#endif
+
 extension FileStorage {
     /// Moves the bad document `file` aside and returns the report naming where it went.
     ///
@@ -94,9 +165,18 @@ extension FileStorage {
     /// any file in a folder the library made for itself (``FileStorageFolder/isOwn(_:)``), is
     /// moved: another file in the document's place — the user's own `profile.json` in a home
     /// folder — is left where it is, and this throws ``StorageError/keepAsideFailed(file:reason:)``.
-    func keepAside(_ file: URL, key: String, problem: DocumentProblem) throws(StorageError) -> StorageError {
+    ///
+    /// With `markingMoved` — a two-slot file that could be written in place — the file is first
+    /// marked as moved (``DocumentFile/markMoved(_:)``): another transaction may have kept a
+    /// descriptor open for writing on it, which a move does not close.
+    func keepAside(
+        _ file: URL, key: String, problem: DocumentProblem, markingMoved: Bool = false
+    ) throws(StorageError) -> StorageError {
         try checkMayKeepAside(file, problem: problem)
         let kept = try freeKeptName(for: file, key: key, problem: problem)
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        if markingMoved { DocumentFile.markMoved(file.filePath) }
+        #endif
         if let failure = DocumentFile.renameItem(file, to: kept) {
             throw .keepAsideFailed(file: file, reason: "\(problem.summary); moving it to \(kept.filePath) failed: \(failure)")
         }
@@ -135,9 +215,13 @@ extension FileStorage {
     /// ``backUp(_:file:key:lease:)``), then replaced; a crash between the two leaves it in place
     /// beside its copy. The notice of a migration goes to `notices`, to be reported once the
     /// lock is released.
+    ///
+    /// `markingMoved` is for the bad document's move aside (see
+    /// ``keepAside(_:key:problem:markingMoved:)``).
     func write(
         _ data: Data, to file: URL, key: String, replacing problem: DocumentProblem?, backup: DocumentBackup?,
-        lease: LockLease, read: FileStamp?, marking marker: InPlaceWrite? = nil, notices: inout [StorageNotice]
+        lease: LockLease, read: FileStamp?, marking marker: InPlaceWrite? = nil, markingMoved: Bool = false,
+        notices: inout [StorageNotice]
     ) throws(StorageError) -> WriteAttempt<StorageError?> {
         FaultInjection.reach(.willWrite(key))
         // The temporary file stays locked by this writer until it is renamed or removed (see
@@ -170,7 +254,7 @@ extension FileStorage {
         }
         var recovery: StorageError?
         if let problem {
-            do { recovery = try keepAside(file, key: key, problem: problem) } catch {
+            do { recovery = try keepAside(file, key: key, problem: problem, markingMoved: markingMoved) } catch {
                 DocumentFile.remove(atPath: temporary)
                 throw error
             }

@@ -26,6 +26,13 @@ struct OpenedDocument {
     /// How many bytes of a two-slot file were read, when it may be written in place; 0 when it
     /// must not be (another name links to it, or it is not a two-slot file).
     private var writableLength = 0
+    /// For a descriptor open for writing too (one kept since this storage last wrote the document
+    /// in place, see ``lockKept(_:file:storage:)``), the file's owner: it is kept as such again.
+    private var writableOwner: UInt32?
+    /// Whether the two-slot file read carries the mark of a document set aside
+    /// (``SlotFile/isMarkedMoved(_:)``): a writer was killed between marking and moving it. Its
+    /// path is written, never a descriptor kept open on it.
+    private(set) var isMarkedMoved = false
 
     /// How opening went.
     enum Opening {
@@ -88,8 +95,9 @@ struct OpenedDocument {
         // A file with another name too (a backup tool's hard link, say) is never written in
         // place, which would change the other name's bytes: it is replaced the rename way. (The
         // count read when it was opened; the write checks again on the descriptor that writes.)
-        if slots != nil, case .bytes(let bytes) = contents, names == 1 {
-            document.writableLength = bytes.count
+        if slots != nil, case .bytes(let bytes) = contents {
+            if names == 1 { document.writableLength = bytes.count }
+            document.isMarkedMoved = SlotFile.isMarkedMoved(bytes)
         }
         return document
     }
@@ -103,7 +111,7 @@ struct OpenedDocument {
     /// tells that file's owner, names and size. And the file stays what the path names while
     /// the lock is held: a writer that replaces a document holds the lock of the one it replaces.
     private static func reopen(
-        _ kept: (descriptor: Int32, stamp: FileStamp), file: URL, storage: FileStorage
+        _ kept: KeptFiles.KeptFile, file: URL, storage: FileStorage
     ) throws(StorageError) -> Opening? {
         let descriptor = kept.descriptor
         guard FileLocks.tryLockDocument(descriptor) else {
@@ -122,8 +130,56 @@ struct OpenedDocument {
             FileLocks.unlockAndClose(descriptor)
             throw error
         }
-        return .opened(
-            document(descriptor, stamp: info.stamp, contents: contents, names: info.links, file: file, storage: storage))
+        var opened = document(descriptor, stamp: info.stamp, contents: contents, names: info.links, file: file, storage: storage)
+        if kept.writable { opened.writableOwner = kept.owner }
+        return .opened(opened)
+    }
+
+    /// Locks and reads the document `file` through `kept`, a descriptor open for reading and
+    /// writing that the storage kept since it last wrote the document in place, with no look at
+    /// the path: the way of a long-lived store's next update. `nil` when the document must be
+    /// opened by its path instead (the transaction's full way); the kept descriptor is then
+    /// kept again, unlocked, when only its lock was busy, and closed otherwise.
+    ///
+    /// The descriptor's own file is checked, by one look at it under the document's lock, and
+    /// its header by the read. Every writer that replaces, removes or moves a document does so
+    /// holding the lock of the file it replaces, so under that lock the file stays what the
+    /// look found. The file must have one name: none means it was removed or replaced by
+    /// another writer's rename; two, that it was linked (a backup tool's hard link, whose bytes
+    /// a write in place would change). It must still belong to the user it belonged to, with
+    /// mode `0600`, be as long as its header says, and not carry the mark of a document that
+    /// another writer set aside (``SlotFile/isMarkedMoved(_:)``): a move keeps its one name.
+    static func lockKept(_ kept: KeptFiles.KeptFile, file: URL, storage: FileStorage) throws(StorageError) -> OpenedDocument? {
+        let descriptor = kept.descriptor
+        if let code = FileFaults.injected(.flock) ?? (FileLocks.lockRetrying(descriptor, LOCK_EX | LOCK_NB) == 0 ? nil : errno) {
+            let busy = code == EWOULDBLOCK || code == EAGAIN
+            let keptAgain =
+                busy
+                && storage.kept.keep(file.filePath, descriptor: descriptor, stamp: kept.stamp, writable: true, owner: kept.owner)
+            if !keptAgain { closeDescriptor(descriptor) }
+            return nil
+        }
+        guard FileFaults.injected(.fstat) == nil, let info = FileInfo.of(descriptor: descriptor), info.stamp == kept.stamp,
+            info.links == 1, info.isRegularFile, info.owner == kept.owner, info.mode & 0o777 == 0o600
+        else {
+            FileLocks.unlockAndClose(descriptor)
+            return nil
+        }
+        let contents: FileContents
+        do {
+            contents = try DocumentFile.contents(
+                ofOpen: descriptor, info: info, url: file, limit: .max, mapsOver: FileStorage.mapsOver, owner: kept.owner)
+        } catch {
+            FileLocks.unlockAndClose(descriptor)
+            throw error
+        }
+        var opened = document(descriptor, stamp: info.stamp, contents: contents, names: info.links, file: file, storage: storage)
+        opened.writableOwner = kept.owner
+        guard opened.writableLength > 0, !opened.isMarkedMoved, opened.slots?.slots.count == 2 else {
+            FileLocks.unlockAndClose(descriptor)
+            return nil
+        }
+        return opened
     }
     #endif
 
@@ -137,9 +193,19 @@ struct OpenedDocument {
         guard descriptor >= 0 else { return }
         guard let kept, let stamp else { return FileLocks.unlockAndClose(descriptor) }
         FileLocks.unlock(descriptor)
-        if !kept.keep(path, descriptor: descriptor, stamp: stamp) { closeDescriptor(descriptor) }
+        let keeps = kept.keep(
+            path, descriptor: descriptor, stamp: stamp, writable: writableOwner != nil, owner: writableOwner ?? 0)
+        if !keeps { closeDescriptor(descriptor) }
         #endif
     }
+
+    /// Whether a transaction may have kept a descriptor open for writing on this file: a two-slot
+    /// file with both slots whole and one name (see ``lockKept(_:file:storage:)``).
+    var mayBeKeptForWriting: Bool { writableLength > 0 && slots?.slots.count == 2 }
+
+    /// The descriptor, for a write in place through it: only one open for writing
+    /// (``lockKept(_:file:storage:)``), else -1.
+    var writableDescriptor: Int32 { writableOwner != nil ? descriptor : -1 }
 
     /// The write of `envelope` into the older slot, as the next version; `nil` when it must be
     /// written the rename way: no two-slot file was read, or one not both of whose slots are whole
@@ -212,6 +278,10 @@ extension FileStorage {
     ///   ``StorageError/notDurable(file:reason:)`` when it was written and readers may have read
     ///   it, but flushing it failed twice (the second time after writing it again): the new
     ///   version stands, unconfirmed, and is never taken back.
+    ///
+    /// The descriptor that wrote is kept open for the storage's next transaction of the key
+    /// (``KeptFiles``), which may then write through it without opening the path
+    /// (``OpenedDocument/lockKept(_:file:storage:)``).
     func writeInPlace(
         _ slot: InPlaceWrite, to file: URL, key: String, document: OpenedDocument, lease: LockLease
     ) throws(StorageError) -> WriteAttempt<Void> {
@@ -231,21 +301,56 @@ extension FileStorage {
         // document was opened would get the new bytes. The transaction is then run again, and
         // finds the document to be written the rename way.
         guard let stamp = document.stamp, lease.isStillHeld else { return .lockLost }
-        let descriptor: Int32
+        let (descriptor, owner): (Int32, UInt32)
         switch DocumentFile.openForWritingInPlace(file.filePath, expected: stamp) {
-        case .success(let opened): descriptor = opened
+        case .success(let opened): (descriptor, owner) = opened
         case .failure(.replaced), .failure(.anotherName): return .lockLost
         case .failure(.notWritten(let reason)): throw .writeFailed(file: file, reason: reason)
         }
-        defer { closeDescriptor(descriptor) }
-        var written = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor)
+        var keeps = false
+        defer {
+            let kept =
+                keeps && !document.isMarkedMoved
+                && self.kept.keep(file.filePath, descriptor: descriptor, stamp: stamp, writable: true, owner: owner)
+            if !kept { closeDescriptor(descriptor) }
+        }
+        var written = try writeSlot(slot, through: descriptor, file: file)
         // On a copy-on-write file system a write in place takes new blocks: a full disk may have
         // been freed by removing the temporary files of writers that were killed (just now, or
         // by the listing above), and the write is tried once more.
-        if written == ENOSPC, removed + removeStaleTemporaries(forKey: key, holding: lease) > 0 {
-            written = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor)
+        if written == .noRoom, removed + removeStaleTemporaries(forKey: key, holding: lease) > 0 {
+            written = try writeSlot(slot, through: descriptor, file: file)
         }
-        if let written {
+        guard written == .done else { throw .writeFailed(file: file, reason: DocumentFile.describe(ENOSPC)) }
+        FaultInjection.reach(.didWrite(key))
+        keeps = true
+        return .done(())
+        #else
+        return .lockLost
+        #endif
+    }
+
+    /// How ``writeSlot(_:through:file:)`` ended when it did not throw.
+    enum SlotWrite {
+        /// Written and flushed.
+        case done
+        /// Not all of the slot could be written, for want of room (`ENOSPC`): readers keep the
+        /// current slot, untouched.
+        case noRoom
+    }
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    /// Writes `slot` into the document `file` open for writing as `descriptor`, then flushes it:
+    /// one positioned write and one flush of the file's data, the write in place of every way.
+    ///
+    /// - Throws: ``StorageError/writeFailed(file:reason:)`` when the slot could not be written
+    ///   whole for another reason than room: its checksum fails, and readers keep the current
+    ///   slot, untouched. ``StorageError/notDurable(file:reason:)`` when it was written and
+    ///   readers may have read it, but flushing it failed twice (the second time after writing
+    ///   it again): the new version stands, unconfirmed, and is never taken back.
+    func writeSlot(_ slot: InPlaceWrite, through descriptor: Int32, file: URL) throws(StorageError) -> SlotWrite {
+        if let written = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor) {
+            if written == ENOSPC { return .noRoom }
             // Not all of the slot was written: its checksum can't hold, so readers keep reading
             // the current slot, which was not touched. The file reads as before.
             throw .writeFailed(file: file, reason: DocumentFile.describe(written))
@@ -254,23 +359,15 @@ extension FileStorage {
         // may have left the system's cache holding pages it no longer means to write, so the
         // slot is written again (the pages are written anew) and flushed once more; when that
         // fails too, the new version stands, unconfirmed on disk.
-        guard let failure = DocumentFile.syncData(descriptor) else {
-            FaultInjection.reach(.didWrite(key))
-            return .done(())
-        }
+        guard let failure = DocumentFile.syncData(descriptor) else { return .done }
         guard
             let again = DocumentFile.writeAll(slot.bytes, at: slot.offset, to: descriptor).map(DocumentFile.describe)
                 ?? DocumentFile.syncData(descriptor)
-        else {
-            FaultInjection.reach(.didWrite(key))
-            return .done(())
-        }
+        else { return .done }
         throw .notDurable(
             file: file,
             reason: "flushing it failed (\(failure)), and writing and flushing it again failed too (\(again)); "
                 + "the file holds the new version, which others now read")
-        #else
-        return .lockLost
-        #endif
     }
+    #endif
 }

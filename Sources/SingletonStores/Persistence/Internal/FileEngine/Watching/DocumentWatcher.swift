@@ -285,11 +285,16 @@ private func makeEventDescriptor() -> Int32 {
     inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
 }
 
-/// Watches `folder` for documents renamed into it or closed after writing; `nil` when it can't
-/// (missing folder, watch limit reached, a fault injected by a test).
+/// Watches `folder` for documents renamed into it, written, or closed after writing; `nil` when
+/// it can't (missing folder, watch limit reached, a fault injected by a test).
+///
+/// A write counts by itself: a writer that keeps its document open between writes (see
+/// `KeptFiles`) closes nothing after one. The event comes once the write is done, so a reader
+/// woken by it finds the new slot whole; the writer's flush may still be running, as it may
+/// for any reader that reads while a write is made.
 private func inotify(add folder: String, to events: Int32) -> Int32? {
     if FileFaults.injected(.watchFolder) != nil { return nil }
-    let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    let mask = UInt32(IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     let watch = inotify_add_watch(events, folder, mask)
     return watch >= 0 ? watch : nil
 }
