@@ -13,15 +13,27 @@
 # `fstat`, `newfstatat`, `statx`…), counting those that look at the document and ask for its
 # times (any but a `statx` whose mask leaves the times out). On Linux 6.13 and later such a look
 # makes the next write of the document also write its inode to the disk (see `FileInfo` in
-# `Files/DocumentFile.swift`). One verdict line:
-#   ok: one sync, no rename, the document's times never asked for       (exit 0)
-#   FAIL: <what differs from that>                                       (exit 1)
+# `Files/DocumentFile.swift`).
+#
+# Then it counts every system call of an update of a long-lived store: `storage-stress` (built
+# with the package: `swift build --product storage-stress`, or give its path as the second
+# argument) increments a counter document through one `FileStorage` 1 time and 201 times, each
+# under `strace -f -c`; the difference over 200 is the calls an update makes once the store has
+# written before (the document kept open: `flock`, a look at it, `pread`, `pwrite`,
+# `fdatasync`, `flock`). One verdict line:
+#   ok: one sync, no rename, the document's times never asked for, N calls an update  (exit 0)
+#   FAIL: <what differs from that, or more than 6 calls an update>               (exit 1)
 # Exit 2 when it could not measure (no strace, no binary, demo-cli failed).
 set -euo pipefail
 
 binary="${1:-.build/debug/demo-cli}"
+stress="${2:-.build/debug/storage-stress}"
 if [ ! -x "$binary" ]; then
     echo "strace-profile-set.sh: no executable demo-cli at $binary (build it: swift build --product demo-cli)" >&2
+    exit 2
+fi
+if [ ! -x "$stress" ]; then
+    echo "strace-profile-set.sh: no executable storage-stress at $stress (build it: swift build --product storage-stress)" >&2
     exit 2
 fi
 if ! command -v strace >/dev/null 2>&1; then
@@ -105,13 +117,30 @@ done
 echo "  looks at the document: $document_looks; asking for its times: $time_looks"
 if [ -n "$time_looks_listed" ]; then echo "$time_looks_listed" | sed 's/^/    /'; fi
 
+# Every call of one run of storage-stress counting `$1` updates, in a folder of its own.
+all_calls() {
+    local run="$folder/stress-$1"
+    mkdir -p "$run"
+    if ! strace -f -c -o "$run/strace.txt" "$stress" "$run/data" "$1" >"$run/out.txt" 2>&1; then
+        echo "strace-profile-set.sh: storage-stress failed:" >&2
+        cat "$run/out.txt" >&2
+        exit 2
+    fi
+    awk '$NF == "total" { print $4 }' "$run/strace.txt"
+}
+one="$(all_calls 1)"
+many="$(all_calls 201)"
+per_update=$(((many - one + 100) / 200))
+echo "an update of a long-lived store (storage-stress, strace -f -c, 201 updates less 1, over 200): $per_update system calls"
+
 problems=()
 if [ "$total_syncs" -ne 1 ]; then problems+=("$total_syncs syncs (fsync + fdatasync), not one"); fi
 if [ "$total_renames" -ne 0 ]; then problems+=("$total_renames rename(s)"); fi
 if [ "$total_resizes" -ne 0 ]; then problems+=("$total_resizes resize(s) (ftruncate + fallocate)"); fi
 if [ "$time_looks" -ne 0 ]; then problems+=("$time_looks look(s) at the document asking for its times"); fi
+if [ "$per_update" -gt 6 ]; then problems+=("$per_update system calls an update of a long-lived store, more than 6"); fi
 if [ "${#problems[@]}" -eq 0 ]; then
-    echo "ok: one sync, no rename, the document's times never asked for"
+    echo "ok: one sync, no rename, the document's times never asked for, $per_update calls an update"
     exit 0
 fi
 (
