@@ -7,21 +7,39 @@
 #
 #   scripts/files-to-sync.sh                      # .build/debug/demo-cli
 #   scripts/files-to-sync.sh PATH-TO-DEMO-CLI     # a debug build: inlining would hide files
+#   scripts/files-to-sync.sh --long-lived [PATH-TO-STORAGE-STRESS]
+#
+# --long-lived counts the second of two updates of one `ValueStore` in one process instead
+# (`storage-stress app-group FOLDER add 1 2`, after a first run made the document): the update of
+# a store that has written before, which goes through the document it kept open.
 #
 # How: gdb puts a breakpoint on every function of the two modules (their symbols, from nm),
 # counts them only between the update's entry and the fdatasync, and reads each one's file from
 # the debug information. Takes about a minute. Needs gdb and nm. Builds nothing.
 set -euo pipefail
 
-binary="${1:-.build/debug/demo-cli}"
-[[ -x "$binary" ]] || { echo "files-to-sync.sh: no demo-cli at $binary (swift build --product demo-cli)" >&2; exit 2; }
+long_lived=false
+if [[ "${1:-}" == "--long-lived" ]]; then
+    long_lived=true
+    shift
+    binary="${1:-.build/debug/storage-stress}"
+else
+    binary="${1:-.build/debug/demo-cli}"
+fi
+[[ -x "$binary" ]] || { echo "files-to-sync.sh: no executable at $binary (swift build --product demo-cli, or storage-stress)" >&2; exit 2; }
 command -v gdb >/dev/null || { echo "files-to-sync.sh: gdb is not installed" >&2; exit 2; }
 binary="$(readlink -f "$binary")"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/files-to-sync.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 nm --defined-only "$binary" | awk '$2 ~ /[tT]/ && ($3 ~ /^\$s15SingletonStores/ || $3 ~ /^\$s6Stores/) {print $1, $3}' >"$work/symbols"
-"$binary" --data-dir "$work/data" profile set --nickname First >/dev/null
+if $long_lived; then
+    "$binary" app-group "$work/data" add 1 >/dev/null
+    arguments=(app-group "$work/data" add 1 2)
+else
+    "$binary" --data-dir "$work/data" profile set --nickname First >/dev/null
+    arguments=(--data-dir "$work/data" profile set --nickname Second)
+fi
 
 cat >"$work/trace.py" <<PYTHON
 import gdb
@@ -41,6 +59,10 @@ class Entered(gdb.Breakpoint):
 
 class Update(gdb.Breakpoint):
     def stop(self):
+        # Each update starts a count of its own: the last one printed is the last update's.
+        if not state["on"]:
+            files.clear()
+            del order[:]
         state["on"] = True
         return False
 
@@ -70,5 +92,9 @@ for line in open("$work/symbols"):
 Sync("fdatasync", internal=True)
 gdb.execute("continue")
 PYTHON
-gdb -q -batch -x "$work/trace.py" --args "$binary" --data-dir "$work/data" profile set --nickname Second 2>/dev/null \
-    | grep -E '^ *[0-9]+  /|^files to the sync' | sed "s#$(pwd)/##"
+# Every update's count is printed; the last one is kept.
+gdb -q -batch -x "$work/trace.py" --args "$binary" "${arguments[@]}" 2>/dev/null \
+    | grep -E '^ *[0-9]+  /|^files to the sync' | sed "s#$(pwd)/##" >"$work/windows"
+last="$(grep -n '^files to the sync' "$work/windows" | tail -2 | head -1 | cut -d: -f1)"
+count="$(grep -c '^files to the sync' "$work/windows" || true)"
+if [[ "$count" -gt 1 ]]; then tail -n "+$((last + 1))" "$work/windows"; else cat "$work/windows"; fi

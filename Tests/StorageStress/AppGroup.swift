@@ -3,7 +3,8 @@
 // A process of an app that shares its stores with another process — its widget — by declaring,
 // first thing, the folder both can reach (an App Group container on Apple platforms), and then
 // makes its store without naming any folder: `add` adds <n> to the count of the "counter"
-// document and prints the new count, `show` prints the count. Exit 0, or 1 when the store
+// document and prints the new count (`add <n> <times>`: <times> updates of <n> each, by the same
+// store, as a long-lived app makes them), `show` prints the count. Exit 0, or 1 when the store
 // reported a problem or could not write.
 import Foundation
 import SingletonStores
@@ -20,9 +21,11 @@ func runAppGroup(_ arguments: [String]) -> Int32 {
     }
     switch arguments[1] {
     case "add":
-        guard arguments.count == 3, let amount = Int(arguments[2]) else { usage() }
+        guard arguments.count == 3 || arguments.count == 4, let amount = Int(arguments[2]),
+            let times = arguments.count == 4 ? Int(arguments[3]) : 1, (1...1_000_000).contains(times)
+        else { usage() }
         do throws(StorageError) {
-            try store.update { $0.count += amount }
+            for _ in 0..<times { try store.update { $0.count += amount } }
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             return 1

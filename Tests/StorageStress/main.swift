@@ -16,7 +16,7 @@
 //   storage-stress hold-lock <folder> <key>
 //       Takes the lock of the store <key> (flock on <folder>/<key>.lock), prints "holding <pid>",
 //       then sleeps until killed: a process stopped or hung while holding a lock.
-//   storage-stress app-group <folder> add <n> | show
+//   storage-stress app-group <folder> add <n> [<times>] | show
 //       A process that declares <folder> as the folder of every store at launch, as an app and its
 //       widget declare their App Group container, then adds <n> to the "counter" document or
 //       shows it (see AppGroup.swift).
