@@ -28,6 +28,15 @@ struct KeptFilesTests {
         return storage
     }
 
+    /// A storage of `folder` that wrote the counter in place once, so that it keeps the document
+    /// open for writing; and the document's path.
+    static func storageWritingInPlace(_ folder: URL) throws -> (storage: FileStorage, file: String) {
+        let storage = Self.storage(folder)
+        try storage.save(PersistedCounter(count: 1), to: Self.counter)
+        try storage.update(Self.counter) { $0.count += 1 }
+        return (storage, try storage.fileURL(forKey: "counter").path(percentEncoded: false))
+    }
+
     /// The calls that tests can make fail, in the order `body` made them.
     static func calls(_ body: () throws -> Void) throws -> [FileFaults.Call] {
         let seen = Recorder<FileFaults.Call>()
@@ -60,9 +69,7 @@ struct KeptFilesTests {
     /// its one name, elsewhere. The mark the mover leaves in it sends the next write to the path.
     @Test func aDocumentSetAsideByAnotherWriterIsNotWrittenThroughTheKeptDescriptor() throws {
         try withTemporaryFolder { folder in
-            let storage = Self.storage(folder)
-            try storage.save(PersistedCounter(count: 1), to: Self.counter)
-            try storage.update(Self.counter) { $0.count += 1 }
+            let (storage, file) = try Self.storageWritingInPlace(folder)
             try storage.update(Self.counter) { $0.count += 1 }  // through the kept descriptor
             // Another version of the app reads the store's document as a text: it can't decode
             // it, so it sets it aside and writes its own.
@@ -76,9 +83,8 @@ struct KeptFilesTests {
             // the file set aside keeps its bytes.
             _ = try? storage.update(Self.counter) { $0.count += 1 }
             #expect(try Data(contentsOf: kept) == keptBytes)
-            let file = try storage.fileURL(forKey: "counter")
             #expect(try FileStorage(folder: folder, reportNotice: { _ in }).load(Self.counter).value.count != 4)
-            #expect(FileManager.default.fileExists(atPath: file.path(percentEncoded: false)))
+            #expect(FileManager.default.fileExists(atPath: file))
         }
     }
 
@@ -86,10 +92,7 @@ struct KeptFilesTests {
     /// (which narrows the mode again, or writes the rename way), never through the kept descriptor.
     @Test func aKeptDescriptorIsWrittenThroughOnlyWhileItsFileIsAsItWasKept() throws {
         try withTemporaryFolder { folder in
-            let storage = Self.storage(folder)
-            try storage.save(PersistedCounter(count: 1), to: Self.counter)
-            try storage.update(Self.counter) { $0.count += 1 }
-            let file = try storage.fileURL(forKey: "counter").path(percentEncoded: false)
+            let (storage, file) = try Self.storageWritingInPlace(folder)
             try #require(chmod(file, 0o644) == 0)
             let loosened = try Self.calls { try storage.update(Self.counter) { $0.count += 1 } }
             #expect(loosened.contains(.openForWriting), "\(loosened)")
@@ -107,10 +110,7 @@ struct KeptFilesTests {
     /// that waits gets its turn once the lock is let go.
     @Test func aKeptDescriptorWaitsForTheDocumentsLock() throws {
         try withTemporaryFolder { folder in
-            let storage = Self.storage(folder)
-            try storage.save(PersistedCounter(count: 1), to: Self.counter)
-            try storage.update(Self.counter) { $0.count += 1 }
-            let file = try storage.fileURL(forKey: "counter").path(percentEncoded: false)
+            let (storage, file) = try Self.storageWritingInPlace(folder)
             let holder = open(file, O_RDONLY)
             try #require(holder >= 0)
             try #require(flock(holder, LOCK_EX | LOCK_NB) == 0)
