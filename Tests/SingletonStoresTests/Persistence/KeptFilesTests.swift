@@ -105,6 +105,22 @@ struct KeptFilesTests {
         }
     }
 
+    /// A document cut short by another program between two writes is no longer a whole two-slot
+    /// file: the write does not go through the kept descriptor, and the full way finds the
+    /// damage, keeps the file aside and says so, as for any damaged document.
+    @Test func aDocumentCutShortBetweenWritesIsNotWrittenThroughTheKeptDescriptor() throws {
+        try withTemporaryFolder { folder in
+            let (storage, file) = try Self.storageWritingInPlace(folder)
+            try #require(truncate(file, 5_000) == 0)
+            let cut = try Data(contentsOf: URL(filePath: file))
+            let update = try storage.update(Self.counter) { $0.count += 1 }
+            let kept = try #require(update.recovery?.keptFile)
+            #expect(try Data(contentsOf: kept) == cut)
+            #expect(update.value.count == PersistedCounter().count + 1)
+            #expect(try FileStorage(folder: folder, reportNotice: { _ in }).load(Self.counter).value == update.value)
+        }
+    }
+
     /// While another descriptor holds the document's lock (another process writing), the kept
     /// descriptor is not written through: a transaction that must not wait gives up, and one
     /// that waits gets its turn once the lock is let go.
