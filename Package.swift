@@ -48,8 +48,11 @@ let package = Package(
         ),
         // Test helper: a second process for the cross-process storage tests. Not a product.
         .executableTarget(
-            name: "storage-stress", dependencies: ["SingletonStores", "Stores", "SingletonStoresTestSupport"],
+            name: "storage-stress",
+            dependencies: ["SingletonStores", "Stores", "SingletonStoresTestSupport", "StorageStressHeapInUse"],
             path: "Tests/StorageStress"),
+        // What the allocator has handed out, for `storage-stress watch-churn`. Not a product.
+        .target(name: "StorageStressHeapInUse", path: "Tests/HeapInUse"),
         // Internal helpers shared by the test targets (recorder, temporary folders, built
         // executables, manual-clock waits). Not a product.
         .target(

@@ -2,6 +2,7 @@ import Foundation
 import SingletonStoresTestSupport
 import SingletonStores
 import StoreObservation
+import StorageStressHeapInUse
 import Stores
 
 // The modes of `storage-stress` for stores that follow other processes:
@@ -25,7 +26,7 @@ import Stores
 //   watch-churn <folder> <count>
 //       Makes and drops <count> watching stores, then keeps <count> alive at once, each on a
 //       document of its own; prints what they added (`during fds+=… threads=… stores=…
-//       watching=… rss/store=<bytes>`), then the open descriptors and watcher threads before
+//       watching=… rss/store=<bytes> heap/store=<bytes>|unknown`), then the open descriptors and watcher threads before
 //       and after (`before fds=… threads=… after fds=… threads=…`); exit 0 when both are back
 //       where they started.
 //
@@ -148,14 +149,17 @@ enum Following {
             }
             let center = NotificationCenter()
             let resident = residentBytes()
+            let heap = heapBytesInUse()
             let alive = (0..<max(count, 0)).map {
                 makeWatchingStore(folder: folder, key: "counter\($0)", center: center, polled: !$0.isMultiple(of: 2))
             }
             for store in alive { _ = store.state }
             let bytesPerStore = (residentBytes() - resident) / max(count, 1)
+            var heapPerStore = "unknown"
+            if let heap, let now = heapBytesInUse() { heapPerStore = String((now - heap) / max(count, 1)) }
             during = (openDescriptors(), threads())
             say(
-                "during fds+=\(during.fds - before.fds) threads=\(during.threads) stores=\(alive.count) watching=\(alive.filter { $0.watchMechanism != nil }.count) rss/store=\(bytesPerStore)"
+                "during fds+=\(during.fds - before.fds) threads=\(during.threads) stores=\(alive.count) watching=\(alive.filter { $0.watchMechanism != nil }.count) rss/store=\(bytesPerStore) heap/store=\(heapPerStore)"
             )
         }
         // The watcher's thread leaves on its own once the last watch is gone.
@@ -175,6 +179,14 @@ enum Following {
         let fields = statm.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// The bytes `malloc` has handed out and not had back: what the stores hold, without the
+    /// pages the allocator and the runtime touch on the side (which the resident size counts,
+    /// and which vary with the machine's load). `nil` where the C library cannot say.
+    private static func heapBytesInUse() -> Int? {
+        let bytes = singleton_stores_heap_in_use()
+        return bytes < 0 ? nil : Int(clamping: bytes)
     }
 
     private static func makeWatchingStore(
