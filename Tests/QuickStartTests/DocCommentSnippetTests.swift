@@ -57,7 +57,7 @@ import Testing
             DocSnippetID(path: "Timers/ManualClock.swift", number: 2),
             DocSnippetID(path: "SingletonStores/Persistence/InMemoryStorage.swift", number: 1),
             DocSnippetID(path: "SingletonStores/Persistence/DocumentMigrations.swift", number: 3),
-            DocSnippetID(path: "SingletonStores/Persistence/Internal/FileEngine/Files/FileFaults.swift", number: 1),
+            DocSnippetID(path: "SingletonStores/Support/FaultInjection.swift", number: 2),
         ]
         let complete = blocks.keys.filter { id in Self.completelyMirrored.contains { id.path.hasPrefix($0) } }
         #expect(complete.count >= 20)

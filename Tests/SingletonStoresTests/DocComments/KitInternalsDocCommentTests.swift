@@ -287,14 +287,14 @@ loop.cancel()               // later changes redraw nothing
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })
             try storage.save(7, to: StoreDocument(key: "counter", default: 7))
-// Doc "SingletonStores/Persistence/Internal/FileEngine/Files/FileFaults.swift" snippet 1: begin
+// Doc "SingletonStores/Support/FaultInjection.swift" snippet 2: begin
 let faults = FileFaults([.read: [EINTR], .fsync: [EIO, EIO]])
 #expect(throws: StorageError.self) {  // the interrupted read is retried; a flush that fails twice is reported
     try FileFaults.$current.withValue(faults) {
         try storage.update(StoreDocument<Int>(key: "counter", default: 0)) { $0 += 1 }
     }
 }
-// Doc "SingletonStores/Persistence/Internal/FileEngine/Files/FileFaults.swift" snippet 1: end
+// Doc "SingletonStores/Support/FaultInjection.swift" snippet 2: end
             #expect(faults.isUsedUp)
             #expect(try storage.load(StoreDocument<Int>(key: "counter", default: 0)).value == 8, "the new version stands")
         }
