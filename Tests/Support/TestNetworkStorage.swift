@@ -99,8 +99,9 @@ package struct TestNetworkStorage: AsyncStoreStorage {
                     continuation.resume(returning: true)
                     return
                 }
-                Task {
-                    try? await Task.sleep(for: .seconds(5))
+                // The server's timer, on a queue of its own rather than the cooperative pool, whose
+                // threads a loaded test run can hold for minutes.
+                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(5)) {
                     let expired = server.state.withLock { state -> CheckedContinuation<Bool, Never>? in
                         guard let index = state.waiting[key]?.firstIndex(where: { $0.id == ticket }) else { return nil }
                         return state.waiting[key]?.remove(at: index).continuation

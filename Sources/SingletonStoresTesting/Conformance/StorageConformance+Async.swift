@@ -258,7 +258,11 @@ private struct AsyncChecks<Storage: AsyncStoreStorage> {
         let holder = Task(executorPreference: ConformanceThread.executor) {
             _ = try? await other.transaction(key, waits: true) { _ in
                 entered.signal()
-                _ = release.wait(timeout: .now() + .seconds(120))
+                // Held until the check lets go (on every way out of it, by the `defer` below),
+                // not for a set time: on a loaded machine the check's own steps can take minutes,
+                // and a hold that ended first would hand the key to the transaction that must
+                // time out. This thread is the check's own, not one of the cooperative pool's.
+                release.wait()
                 return DocumentDecision(())
             }
         }
