@@ -5,10 +5,11 @@
 #   scripts/mixed-versions.sh --old PATH       # uses a storage-stress built from 0.2 already
 #   scripts/mixed-versions.sh --runs 5 …       # five runs (three by default)
 #
-# Each run: this build makes the `counter` document (a two-slot file), then two processes of this
-# build add 1 to it 4,000 times each — long-lived stores, which write through the document they
-# keep open — while two loops launch 0.2's `storage-stress app-group FOLDER add 1` 100 times each.
-# Both versions must then read 8,201 (1 + 8,000 + 200), and every process must have exited 0.
+# Each run: this build makes the `counter` document (a two-slot file); then two loops launch
+# 0.2's `storage-stress app-group FOLDER add 1` 50 times each while two writers of this build
+# run processes that add 1 to it 200 times each — long-lived stores, which write through the
+# document they keep open — one after the other until 0.2's loops have ended. Both versions must
+# then read 1 + 200 × those processes + 100, and every process must have exited 0.
 # This shows what the CHANGELOG's "Upgrading from 0.2" says of processes of both versions
 # sharing a folder: each writer holds the document's own lock from its read to its commit, so
 # neither writes over a change it has not read.
@@ -68,23 +69,38 @@ for run in $(seq "$runs"); do
     : >"$folder/failures"
     "$new" app-group "$folder/data" add 1 >/dev/null
     started="$(date +%s%N)"
+    # 0.2's launches, two loops of 50; when both have ended, the 0.3 writers stop.
+    (
+        for loop in 1 2; do
+            (
+                for launch in $(seq 50); do
+                    "$old" app-group "$folder/data" add 1 >/dev/null 2>>"$folder/errors" || echo "0.2 launch $loop.$launch" >>"$folder/failures"
+                done
+                echo "0.2 loop $loop ended after $((($(date +%s%N) - started) / 1000000)) ms" >>"$folder/times"
+            ) &
+        done
+        wait
+        touch "$folder/done"
+    ) &
+    # This build's writers: processes of 200 updates each, one after the other, for as long as
+    # 0.2's loops run, so that the two versions write at once throughout.
     for writer in 1 2; do
         (
-            "$new" app-group "$folder/data" add 1 4000 >/dev/null 2>>"$folder/errors" || echo "0.3 writer $writer" >>"$folder/failures"
-            echo "0.3 writer $writer ended after $((($(date +%s%N) - started) / 1000000)) ms" >>"$folder/times"
-        ) &
-        (
-            for launch in $(seq 100); do
-                "$old" app-group "$folder/data" add 1 >/dev/null 2>>"$folder/errors" || echo "0.2 launch $writer.$launch" >>"$folder/failures"
+            batches=0
+            while [[ ! -e "$folder/done" ]]; do
+                "$new" app-group "$folder/data" add 1 200 >/dev/null 2>>"$folder/errors" || echo "0.3 writer $writer" >>"$folder/failures"
+                batches=$((batches + 1))
             done
-            echo "0.2 loop $writer ended after $((($(date +%s%N) - started) / 1000000)) ms" >>"$folder/times"
+            echo "$batches" >"$folder/batches$writer"
+            echo "0.3 writer $writer ended after $((($(date +%s%N) - started) / 1000000)) ms, $batches processes" >>"$folder/times"
         ) &
     done
     wait
+    expected="count $((1 + 200 * ($(cat "$folder/batches1") + $(cat "$folder/batches2")) + 100))"
     read_old="$("$old" app-group "$folder/data" show)"
     read_new="$("$new" app-group "$folder/data" show)"
-    echo "run $run: 0.2 reads \"$read_old\", this build \"$read_new\" (expected count 8201); $(sort "$folder/times" | paste -sd ';' -)"
-    if [[ "$read_old" != "count 8201" || "$read_new" != "count 8201" || -s "$folder/failures" ]]; then
+    echo "run $run: 0.2 reads \"$read_old\", this build \"$read_new\" (expected $expected); $(sort "$folder/times" | paste -sd ';' -)"
+    if [[ "$read_old" != "$expected" || "$read_new" != "$expected" || -s "$folder/failures" ]]; then
         failed=1
         sed 's/^/  failed: /' "$folder/failures" >&2
         head -5 "$folder/errors" >&2 || true
