@@ -256,22 +256,27 @@ struct Follow {
                 process.standardOutput = pipe
                 let lines = AsyncStream<String>.makeStream()
                 let partial = Mutex("")
-                pipe.fileHandleForReading.readabilityHandler = { handle in
-                    let data = handle.availableData
-                    if data.isEmpty {
-                        handle.readabilityHandler = nil
-                        lines.continuation.finish()
-                        return
-                    }
-                    let complete = partial.withLock { partial -> [String] in
-                        partial += String(decoding: data, as: UTF8.self)
-                        var parts = partial.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                        partial = parts.removeLast()
-                        return parts
-                    }
-                    complete.forEach { lines.continuation.yield($0) }
-                }
                 try process.run()
+                // Read with blocking reads on a thread of its own, not with `readabilityHandler`,
+                // whose dispatch source can crash the process on Linux when it is torn down
+                // (swift-corelibs-libdispatch issue 949).
+                let handle = pipe.fileHandleForReading
+                Thread {
+                    while true {
+                        let data = handle.availableData
+                        if data.isEmpty {
+                            lines.continuation.finish()
+                            return
+                        }
+                        let complete = partial.withLock { partial -> [String] in
+                            partial += String(decoding: data, as: UTF8.self)
+                            var parts = partial.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                            partial = parts.removeLast()
+                            return parts
+                        }
+                        complete.forEach { lines.continuation.yield($0) }
+                    }
+                }.start()
                 var iterator = lines.stream.makeAsyncIterator()
                 guard await iterator.next() == "ready" else { throw BenchmarkError("the follower did not start") }
                 try await Task.sleep(for: .milliseconds(300))

@@ -117,11 +117,24 @@ enum Demo {
             let group = DispatchGroup()
             group.enter()
             group.enter()
-            out.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
+            process.terminationHandler = { process in
+                let status = process.terminationStatus
+                // Its output to the end, but not waiting more than 2 s for the pipes to close: a
+                // process started by another test at the same moment may hold them open as well.
+                DispatchQueue.global().async {
+                    _ = group.wait(timeout: .now() + 2)
+                    endStream.continuation.yield(status)
+                    endStream.continuation.finish()
+                }
+            }
+            try process.run()
+            // Each pipe is read by a thread of its own with blocking reads, not with
+            // `readabilityHandler`: on Linux, tearing down the dispatch read source that handler
+            // installs can race libdispatch's own bookkeeping and crash the test process in
+            // `_dispatch_event_loop_drain` (swift-corelibs-libdispatch issue 949).
+            readToEnd(out.fileHandleForReading) { data in
                 let now = ContinuousClock.now
-                if data.isEmpty {
-                    handle.readabilityHandler = nil
+                guard let data else {
                     lineStream.continuation.finish()
                     group.leave()
                     return
@@ -135,26 +148,13 @@ enum Demo {
                 }
                 complete.forEach { lineStream.continuation.yield(($0, now)) }
             }
-            err.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                if data.isEmpty {
-                    handle.readabilityHandler = nil
+            readToEnd(err.fileHandleForReading) { data in
+                guard let data else {
                     group.leave()
                     return
                 }
                 errors.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
-            process.terminationHandler = { process in
-                let status = process.terminationStatus
-                // Its output to the end, but not waiting more than 2 s for the pipes to close: a
-                // process started by another test at the same moment may hold them open as well.
-                DispatchQueue.global().async {
-                    _ = group.wait(timeout: .now() + 2)
-                    endStream.continuation.yield(status)
-                    endStream.continuation.finish()
-                }
-            }
-            try process.run()
         }
 
         func interrupt() { process.interrupt() }
@@ -276,4 +276,20 @@ final class Shared<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
     init(_ value: Value) { mutex = Mutex(value) }
     func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+}
+
+/// Reads `handle` on a thread of its own, with blocking reads, until its end: `received` gets
+/// each read's bytes, then `nil` once. Unlike `readabilityHandler` it installs no dispatch source
+/// (see `Demo.Running`).
+func readToEnd(_ handle: FileHandle, _ received: @escaping @Sendable (Data?) -> Void) {
+    Thread {
+        while true {
+            let data = handle.availableData
+            if data.isEmpty {
+                received(nil)
+                return
+            }
+            received(data)
+        }
+    }.start()
 }
