@@ -11,8 +11,8 @@
 #   `StorageWatchMechanism` (`serverPush`): a `switch` that lists every case adds them.
 # The declarations 0.3 took out of the public API into `package` (`StoreDocument.validKey()`,
 # `StoreLaunchVariants.maximumNameLength`, the initializers only the library makes…) are not
-# reported by the tool here (it seems to list `package` declarations with the public ones); their rows are in the
-# CHANGELOG all the same. (0.2.0 itself was checked against 0.1.0, commit 764c1ab.)
+# reported by the tool here (it seems to list `package` declarations with the public ones);
+# their rows are in the CHANGELOG all the same. (0.2.0 itself was checked against 0.1.0, commit 764c1ab.)
 #
 # Usage: scripts/check-api.sh [BASELINE]   (a tag or commit; by default as above)
 # Takes about ten minutes on two cores (it builds both versions), so it is not a step of
