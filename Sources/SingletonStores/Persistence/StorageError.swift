@@ -230,11 +230,19 @@ extension StorageError: CustomStringConvertible {
                 + "the app started from its defaults and will not overwrite it."
         case .encodingFailed(let key, let reason):
             "The value of the store “\(key)” could not be saved as JSON: \(reason)."
+        case .writeFailed(let location, let reason) where !location.isFileURL:
+            "The document \(location.absoluteString) could not be written: \(reason). It is unchanged."
         case .writeFailed(let file, let reason):
             "The saved data at \(file.shownLocation) could not be written: \(reason). The file on disk is unchanged."
+        case .notDurable(let location, let reason) where !location.isFileURL:
+            "The document \(location.absoluteString) was written, but the storage could not make sure it is kept: "
+                + "\(reason). A failure of the storage may bring back the version before it."
         case .notDurable(let file, let reason):
             "The saved data at \(file.shownLocation) was written, but flushing it to the disk failed: \(reason). "
                 + "A power cut may bring back the version before it."
+        case .lockFailed(let location, let reason) where !location.isFileURL:
+            "The lock of the document \(location.absoluteString) could not be taken: \(reason). The document was not "
+                + "read or changed."
         case .lockFailed(let file, let reason):
             "The lock file \(file.shownLocation) could not be locked: \(reason). The saved data was not read or changed."
         case .lockTimedOut(let file, let holder, let waited) where Self.isTemporaryFile(file):
@@ -250,8 +258,13 @@ extension StorageError: CustomStringConvertible {
                 + (holder.map { " (pid \($0))" } ?? "")
                 + ", which kept its lock file \(file.shownLocation) for more than \(Self.describe(waited)). "
                 + "Nothing was read or changed."
+        case .readFailed(let location, let reason) where !location.isFileURL:
+            "The document \(location.absoluteString) could not be read: \(reason). It was left in place, unchanged."
         case .readFailed(let file, let reason):
             "The saved data at \(file.shownLocation) could not be read: \(reason). It was left in place, unchanged."
+        case .keepAsideFailed(let location, let reason) where !location.isFileURL:
+            "The document \(location.absoluteString) can't be used and could not be kept aside: \(reason). It is "
+                + "still in place, unchanged, and nothing was written."
         case .keepAsideFailed(let file, let reason):
             "The saved data at \(file.shownLocation) can't be used and could not be moved aside: \(reason). "
                 + "It is still in place, unchanged, and nothing was written."
@@ -293,6 +306,9 @@ extension StorageError: CustomStringConvertible {
         case .documentOfAnotherStore(_, let owner, _):
             "Give one of the two stores another key. If this store's value type was renamed, give its "
                 + "StoreDocument the identity “\(StorageNotice.shown(owner))” to keep reading the saved data."
+        case .migrationFailed(let location, _, _, _) where !location.isFileURL:
+            "This is a bug in the app's migration of its saved data: report it. An update that fixes the "
+                + "step will migrate the document; it is kept as it is meanwhile."
         case .migrationFailed:
             "This is a bug in the app's migration of its saved data: report it. An update that fixes the "
                 + "step will migrate the file; a copy of it is safe to keep meanwhile."
@@ -300,10 +316,16 @@ extension StorageError: CustomStringConvertible {
             "Check the device's date and time, then try again. The previous saved data is still in place."
         case .encodingFailed:
             "This is a bug in the app: report it. The previous saved data is still in place."
+        case .writeFailed(let location, _) where !location.isFileURL:
+            "Mend what the reason names (it is the storage's own word on it), then try again."
         case .writeFailed:
             "Check that the disk is not full and that the folder is writable by you, then try again."
+        case .notDurable(let location, _) where !location.isFileURL:
+            "Check what the reason names, then save again: a save that succeeds makes the current value durable."
         case .notDurable:
             "Check the disk, then save again: a save that succeeds makes the current value durable."
+        case .lockFailed(let location, _) where !location.isFileURL, .readFailed(let location, _) where !location.isFileURL:
+            "Mend what the reason names (it is the storage's own word on it), then try again."
         case .lockFailed:
             "Check that the folder is writable by you, and that the app has free file descriptors and the "
                 + "disk is working; then try again."
@@ -323,6 +345,8 @@ extension StorageError: CustomStringConvertible {
                 + "descriptors and memory and the disk is working; then try again."
         case .keepAsideFailed(_, let reason) where reason.contains(FileStorage.notOursReason):
             "Move the file away yourself while the app is closed (or choose another data folder); then try again."
+        case .keepAsideFailed(let location, _) where !location.isFileURL:
+            "Mend what the reason names, or move the document away yourself while no app writes it; then try again."
         case .keepAsideFailed:
             "Check that the folder is writable by you, or move the file away yourself while the app "
                 + "is closed; then try again."

@@ -34,6 +34,56 @@ struct StorageErrorMessageTests {
         }
     }
 
+    /// Every error that names where a document is kept, about a row: none speaks of a file, a
+    /// folder or a disk, in what happened or in what to do (the reasons here say none of them).
+    @Test func noErrorAboutARowSpeaksOfFilesFoldersOrDisks() throws {
+        let row = try #require(Self.row)
+        let kept = try #require(Self.keptRow)
+        let errors: [StorageError] = [
+            .corrupted(file: row, keptAt: kept, reason: "not JSON"),
+            .unreadable(file: row, keptAt: kept, reason: "not a document"),
+            .newerFormat(file: row, found: 9, supported: 2, keptAt: kept),
+            .newerValueVersion(file: row, found: 9, supported: 2, keptAt: kept),
+            .newerFormatLeftInPlace(file: row, found: 9, supported: 2),
+            .newerValueVersionLeftInPlace(file: row, found: 9, supported: 2),
+            .documentOfAnotherStore(file: row, owner: "Wallet", store: "Settings"),
+            .migrationFailed(file: row, from: 1, failedStep: 1, reason: "no such step"),
+            .writeFailed(file: row, reason: "the server said: the quota is used up (SQLSTATE 53100)"),
+            .notDurable(file: row, reason: "the replica did not confirm"),
+            .lockFailed(file: row, reason: "the server said: too many locks (SQLSTATE 53200)"),
+            .lockTimedOut(file: row, holder: nil, waited: .seconds(5)),
+            .readFailed(file: row, reason: "the server said: out of memory (SQLSTATE 53200)"),
+            .keepAsideFailed(file: row, reason: "the server said: read-only transaction (SQLSTATE 25006)"),
+        ]
+        for error in errors {
+            let message = "\(error)"
+            for word in ["file", "folder", "disk"] {
+                #expect(!message.lowercased().contains(word), "“\(word)” in: \(message)")
+            }
+            #expect(message.contains("postgres://db.example:5432/app/singleton_stores/settings"), "\(message)")
+        }
+        // The same errors about a file still say so, and what to check there.
+        let file = URL(filePath: "/tmp/data/profile.json")
+        #expect("\(StorageError.writeFailed(file: file, reason: "No space left on device"))".contains("the disk is not full"))
+        #expect("\(StorageError.readFailed(file: file, reason: "Input/output error"))".contains("the file and its folder"))
+        #expect("\(StorageError.lockFailed(file: file, reason: "Bad file descriptor"))".contains("The lock file /tmp/data"))
+    }
+
+    /// A storage that breaks its promise — a transaction that waits comes back without an
+    /// outcome — is named as the defect, by the store's key: not as a file in the current folder.
+    @Test func aStorageThatComesBackWithoutAnOutcomeIsReportedAsDefective() {
+        let store = ValueStore(key: "visits", default: 0, storage: Unpromising(), center: NotificationCenter(), watching: .off)
+        #expect {
+            try store.update { $0 += 1 }
+        } throws: { error in
+            guard let error = error as? StorageError, case .writeFailed(let location, let reason) = error else { return false }
+            let message = "\(error)"
+            return location.absoluteString == "store:visits" && reason.contains("a defect of the storage")
+                && !message.contains(FileManager.default.currentDirectoryPath) && !message.lowercased().contains("disk")
+        }
+        #expect(store.value == 0)
+    }
+
     @Test func aBadNameSaysWhatKindOfNameItIs() {
         let key = "\(StorageError.invalidKey("../escape", reason: "a store name can't contain a path separator"))"
         #expect(key.contains("a store name can't contain a path separator"), "\(key)")
@@ -54,4 +104,17 @@ struct StorageErrorMessageTests {
             return reason.hasPrefix("a store name")
         }
     }
+}
+
+/// A storage that never commits, breaking the promise of a transaction that waits.
+private struct Unpromising: StoreStorage {
+    func read(_ key: String) throws(StorageError) -> StoredBytes? { nil }
+
+    func transaction<Result>(
+        _ key: String, waits: Bool, _ body: (StoredBytes?) throws(StorageError) -> DocumentDecision<Result>
+    ) throws(StorageError) -> DocumentCommit<Result>? { nil }
+
+    func watch(
+        forKey key: String, _ watching: StorageWatching, onChange: @escaping @Sendable () -> Void
+    ) throws(StorageError) -> StorageWatch? { nil }
 }

@@ -144,6 +144,46 @@ struct PostgresStorageTests {
         }
     }
 
+    /// A statement the server refuses (here a trigger standing in for a database out of space)
+    /// is reported as the server said it, about the row, with advice for a server: not a file's.
+    @Test func aWriteTheServerRefusesNamesTheRowAndNotAFile() async throws {
+        try await withRunningStorages(options: options) { storages in
+            let visits = try await SharedValueStore(key: "visits", default: 0, storage: storages[0], follows: false)
+            try await visits.update { $0 += 1 }
+            try await withRawConnection { connection in
+                for sql in [
+                    """
+                    CREATE FUNCTION \(table)_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN RAISE EXCEPTION 'the quota of this database is used up' USING ERRCODE = '53100'; END $$
+                    """,
+                    "CREATE TRIGGER refuse BEFORE INSERT OR UPDATE ON \(table) FOR EACH ROW EXECUTE FUNCTION \(table)_refuse()",
+                ] {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).collect()
+                }
+            }
+            do {
+                try await visits.update { $0 += 1 }
+                Issue.record("a write the server refused went through")
+            } catch let error as StorageError {
+                guard case .writeFailed(let location, let reason) = error else {
+                    Issue.record("expected writeFailed, got \(error)")
+                    return
+                }
+                #expect(location.scheme == "postgres" && location.path.hasSuffix("/\(table)/visits"), "\(location)")
+                #expect(reason.contains("the quota of this database is used up") && reason.contains("53100"), "\(reason)")
+                let message = error.description
+                #expect(message.contains(location.absoluteString), "\(message)")
+                for fileWord in ["file", "folder", "disk"] {
+                    #expect(!message.lowercased().contains(fileWord), "“\(fileWord)” in: \(message)")
+                }
+            } catch {
+                Issue.record("expected a StorageError, got \(error)")
+            }
+            #expect(visits.value == 1)
+            #expect(try await storages[0].read("visits").map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("1") == true)
+        }
+    }
+
     @Test func aDocumentThatCantBeReadIsKeptAsARowAndTheStoreStartsFromItsDefault() async throws {
         try await withRunningStorages(options: options) { storages in
             try await withRawConnection { connection in

@@ -277,8 +277,15 @@ extension StoreStorage {
 extension StorageError {
     /// What a transaction that waits reports should its storage come back without a result,
     /// breaking the promise of ``StoreStorage/transaction(_:waits:_:)``: nothing was written.
+    ///
+    /// The storage did not say where the document is, so it is named by its key alone
+    /// (`store:KEY`), never as a file in the current folder.
     static func gaveUpWaiting(forKey key: String) -> StorageError {
-        .writeFailed(file: URL(filePath: key), reason: "the storage gave up waiting for the document's lock")
+        let name = key.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+        return .writeFailed(
+            file: URL(string: "store:" + name) ?? URL(filePath: "/"),
+            reason: "the storage came back without an outcome from a transaction that waits, which a storage must "
+                + "not do: a defect of the storage, to report to its authors")
     }
 }
 
