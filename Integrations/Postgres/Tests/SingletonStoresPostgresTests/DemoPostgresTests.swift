@@ -168,11 +168,7 @@ extension DemoPostgresTests {
                 #expect(finished.status != 75, "an outcome stayed unknown: \(finished)")
                 let last = finished.lines.last { $0.hasPrefix("acknowledged ") }
                 acknowledged += last.flatMap { Int($0.dropFirst("acknowledged ".count)) } ?? 0
-                let trips = finished.lines.compactMap { line -> Int? in
-                    guard line.hasPrefix("counter "), let open = line.firstIndex(of: "(") else { return nil }
-                    return Int(line[line.index(after: open)...].prefix { $0.isNumber })
-                }
-                slowest = max(slowest, trips.max() ?? 0)
+                slowest = max(slowest, finished.lines.filter { $0.hasPrefix("counter ") }.compactMap(Self.roundTrips).max() ?? 0)
             }
             let shown = try await Demo.run(["counter", "show"], url: server.url, table: table)
             print(
@@ -181,6 +177,62 @@ extension DemoPostgresTests {
             #expect(runningAtTheStop == 3 && runningAfterTheStart >= 1, "the restart did not fall during the increments")
             #expect(shown.lines == ["counter \(acknowledged)"])
             #expect(acknowledged == 300)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// The round trips a line of `--round-trips` output names ("… (3 round trips)"), if any.
+    static func roundTrips(_ line: String) -> Int? {
+        guard line.hasSuffix(" round trips)"), let open = line.lastIndex(of: "(") else { return nil }
+        return Int(line[line.index(after: open)...].prefix { $0.isNumber })
+    }
+
+    /// Money across a restart: every spend a process acknowledged left the wallet once, none it
+    /// refused did, and nothing else did. Three processes spend 1 a hundred times each from 150
+    /// while the server is stopped at once (no goodbye to its clients) and started again.
+    @Test func aServerRestartedDuringSpendsTakesEachAcknowledgedSpendOnceAndNoOther() async throws {
+        let server = try await OwnServer.start()
+        do {
+            let topUp = try await Demo.run(["wallet", "top-up", "150"], url: server.url, table: table)
+            #expect(topUp.lines == ["balance 150"], "\(topUp)")
+            let runs = (0..<3).compactMap { _ in
+                try? Demo.Running(["wallet", "spend", "1", "--times", "100", "--round-trips"], url: server.url, table: table)
+            }
+            #expect(runs.count == 3)
+            // Once a fifth of the money is spent, an immediate stop and a start.
+            _ = await runs[0].line { line in
+                guard line.hasPrefix("spent 1, balance "), let balance = Int(line.dropFirst(17).prefix { $0.isNumber }) else {
+                    return false
+                }
+                return balance <= 120
+            }
+            let runningAtTheStop = runs.filter { $0.process.isRunning }.count
+            try await server.restart()
+            var spent = 0
+            var refused = 0
+            var slowest = 0
+            for run in runs {
+                let finished = await run.finished()
+                Self.expectNoPassword(in: finished.output + finished.errors, of: server.url)
+                #expect(finished.status != 75, "an outcome stayed unknown: \(finished)")
+                let ownRefusals = finished.lines.filter { $0.hasPrefix("refused: ") }.count
+                spent += finished.lines.filter { $0.hasPrefix("spent 1, balance ") }.count
+                refused += ownRefusals
+                slowest = max(slowest, finished.lines.compactMap(Self.roundTrips).max() ?? 0)
+                #expect(finished.status == (ownRefusals > 0 ? 1 : 0), "\(finished)")
+                #expect(finished.lines.last == "spent \(100 - ownRefusals) times, refused \(ownRefusals) times", "\(finished)")
+            }
+            let shown = try await Demo.run(["wallet", "show"], url: server.url, table: table)
+            print(
+                "restart during spends: \(spent) spent, \(refused) refused, \(runningAtTheStop) running at the stop, "
+                    + "at most \(slowest) round trips a spend, \(shown.output)")
+            #expect(runningAtTheStop == 3, "the restart did not fall during the spends")
+            #expect(spent == 150)
+            #expect(refused == 150)
+            #expect(shown.lines == ["balance 0"])
         } catch {
             await server.stop()
             throw error
