@@ -149,90 +149,107 @@ struct DemoPostgresTests {
 /// The tests that restart or cut off the server, each on a server of its own.
 extension DemoPostgresTests {
     @Test func aServerRestartedDuringIncrementsLosesNoneAndCountsNoneTwice() async throws {
-        let server = try await OwnServer.start()
-        do {
-            let runs = (0..<3).compactMap { _ in
-                try? Demo.Running(["counter", "add", "--times", "100", "--round-trips"], url: server.url, table: table)
-            }
-            #expect(runs.count == 3)
-            // Once the first process is well under way, an immediate stop (no goodbye to clients) and a start.
-            _ = await runs[0].line { $0 == "counter 40" || $0.hasPrefix("counter 4") }
-            let runningAtTheStop = runs.filter { $0.process.isRunning }.count
-            try await server.restart()
-            let runningAfterTheStart = runs.filter { $0.process.isRunning }.count
+        try await withServerRestartedDuring(
+            ["counter", "add", "--times", "100", "--round-trips"],
+            underWay: { $0 == "counter 40" || $0.hasPrefix("counter 4") }
+        ) { server, restarted in
             var acknowledged = 0
-            var slowest = 0
-            for run in runs {
-                let finished = await run.finished()
-                Self.expectNoPassword(in: finished.output + finished.errors, of: server.url)
-                #expect(finished.status != 75, "an outcome stayed unknown: \(finished)")
+            for finished in restarted.finished {
                 let last = finished.lines.last { $0.hasPrefix("acknowledged ") }
                 acknowledged += last.flatMap { Int($0.dropFirst("acknowledged ".count)) } ?? 0
-                slowest = max(slowest, finished.lines.filter { $0.hasPrefix("counter ") }.compactMap(Self.roundTrips).max() ?? 0)
             }
             let shown = try await Demo.run(["counter", "show"], url: server.url, table: table)
-            print(
-                "restart during increments: \(acknowledged) acknowledged, \(runningAtTheStop) running at the stop, "
-                    + "\(runningAfterTheStart) after the start, at most \(slowest) round trips an update, \(shown.output)")
-            #expect(runningAtTheStop == 3 && runningAfterTheStart >= 1, "the restart did not fall during the increments")
+            print("restart during increments: \(acknowledged) acknowledged, \(restarted), \(shown.output)")
+            #expect(restarted.runningAfterTheStart >= 1, "the restart did not fall during the increments")
             #expect(shown.lines == ["counter \(acknowledged)"])
             #expect(acknowledged == 300)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
-    }
-
-    /// The round trips a line of `--round-trips` output names ("… (3 round trips)"), if any.
-    static func roundTrips(_ line: String) -> Int? {
-        guard line.hasSuffix(" round trips)"), let open = line.lastIndex(of: "(") else { return nil }
-        return Int(line[line.index(after: open)...].prefix { $0.isNumber })
     }
 
     /// Money across a restart: every spend a process acknowledged left the wallet once, none it
     /// refused did, and nothing else did. Three processes spend 1 a hundred times each from 150
-    /// while the server is stopped at once (no goodbye to its clients) and started again.
+    /// while the server is stopped at once and started again.
     @Test func aServerRestartedDuringSpendsTakesEachAcknowledgedSpendOnceAndNoOther() async throws {
-        let server = try await OwnServer.start()
-        do {
-            let topUp = try await Demo.run(["wallet", "top-up", "150"], url: server.url, table: table)
-            #expect(topUp.lines == ["balance 150"], "\(topUp)")
-            let runs = (0..<3).compactMap { _ in
-                try? Demo.Running(["wallet", "spend", "1", "--times", "100", "--round-trips"], url: server.url, table: table)
-            }
-            #expect(runs.count == 3)
-            // Once a fifth of the money is spent, an immediate stop and a start.
-            _ = await runs[0].line { line in
+        try await withServerRestartedDuring(
+            ["wallet", "spend", "1", "--times", "100", "--round-trips"],
+            before: { server in
+                let topUp = try await Demo.run(["wallet", "top-up", "150"], url: server.url, table: table)
+                #expect(topUp.lines == ["balance 150"], "\(topUp)")
+            },
+            // Once a fifth of the money is spent.
+            underWay: { line in
                 guard line.hasPrefix("spent 1, balance "), let balance = Int(line.dropFirst(17).prefix { $0.isNumber }) else {
                     return false
                 }
                 return balance <= 120
             }
-            let runningAtTheStop = runs.filter { $0.process.isRunning }.count
-            try await server.restart()
+        ) { server, restarted in
             var spent = 0
             var refused = 0
-            var slowest = 0
-            for run in runs {
-                let finished = await run.finished()
-                Self.expectNoPassword(in: finished.output + finished.errors, of: server.url)
-                #expect(finished.status != 75, "an outcome stayed unknown: \(finished)")
+            for finished in restarted.finished {
                 let ownRefusals = finished.lines.filter { $0.hasPrefix("refused: ") }.count
                 spent += finished.lines.filter { $0.hasPrefix("spent 1, balance ") }.count
                 refused += ownRefusals
-                slowest = max(slowest, finished.lines.compactMap(Self.roundTrips).max() ?? 0)
                 #expect(finished.status == (ownRefusals > 0 ? 1 : 0), "\(finished)")
                 #expect(finished.lines.last == "spent \(100 - ownRefusals) times, refused \(ownRefusals) times", "\(finished)")
             }
             let shown = try await Demo.run(["wallet", "show"], url: server.url, table: table)
-            print(
-                "restart during spends: \(spent) spent, \(refused) refused, \(runningAtTheStop) running at the stop, "
-                    + "at most \(slowest) round trips a spend, \(shown.output)")
-            #expect(runningAtTheStop == 3, "the restart did not fall during the spends")
+            print("restart during spends: \(spent) spent, \(refused) refused, \(restarted), \(shown.output)")
             #expect(spent == 150)
             #expect(refused == 150)
             #expect(shown.lines == ["balance 0"])
+        }
+    }
+
+    /// What three processes did while their server restarted.
+    struct RestartedRuns: CustomStringConvertible {
+        let finished: [Demo.Finished]
+        let runningAtTheStop: Int
+        let runningAfterTheStart: Int
+
+        /// The most round trips one change took, by the processes' `--round-trips` output.
+        var slowest: Int { finished.flatMap(\.lines).compactMap(RestartedRuns.roundTrips).max() ?? 0 }
+
+        var description: String {
+            "\(runningAtTheStop) running at the stop, \(runningAfterTheStart) after the start, "
+                + "at most \(slowest) round trips a change"
+        }
+
+        /// The round trips a line of `--round-trips` output names ("… (3 round trips)"), if any.
+        static func roundTrips(_ line: String) -> Int? {
+            guard line.hasSuffix(" round trips)"), let open = line.lastIndex(of: "(") else { return nil }
+            return Int(line[line.index(after: open)...].prefix { $0.isNumber })
+        }
+    }
+
+    /// Runs three `demo-postgres` processes of `arguments` on a server of their own, stops the
+    /// server at once (no goodbye to its clients) and starts it again once the first process has
+    /// printed a line `underWay` accepts, and gives `check` what they did. Every process must
+    /// have been running at the stop, printed no password, and left no outcome unknown (exit 75).
+    func withServerRestartedDuring(
+        _ arguments: [String], before: (OwnServer) async throws -> Void = { _ in },
+        underWay: @escaping @Sendable (String) -> Bool, check: (OwnServer, RestartedRuns) async throws -> Void
+    ) async throws {
+        let server = try await OwnServer.start()
+        do {
+            try await before(server)
+            let runs = (0..<3).compactMap { _ in try? Demo.Running(arguments, url: server.url, table: table) }
+            #expect(runs.count == 3)
+            _ = await runs[0].line(where: underWay)
+            let runningAtTheStop = runs.filter { $0.process.isRunning }.count
+            try await server.restart()
+            let runningAfterTheStart = runs.filter { $0.process.isRunning }.count
+            var finished: [Demo.Finished] = []
+            for run in runs {
+                let one = await run.finished()
+                Self.expectNoPassword(in: one.output + one.errors, of: server.url)
+                #expect(one.status != 75, "an outcome stayed unknown: \(one)")
+                finished.append(one)
+            }
+            #expect(runningAtTheStop == 3, "the restart did not fall while the processes ran")
+            try await check(
+                server,
+                RestartedRuns(finished: finished, runningAtTheStop: runningAtTheStop, runningAfterTheStart: runningAfterTheStart))
         } catch {
             await server.stop()
             throw error
