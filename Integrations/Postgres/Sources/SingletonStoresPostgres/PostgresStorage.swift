@@ -58,7 +58,9 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     /// How the storage uses its database, beyond the connection.
     public struct Options: Sendable {
         /// The table that holds the documents: letters, digits and underscores, starting with a
-        /// letter or an underscore, at most 48 characters. Made on first use when missing.
+        /// letter or an underscore, at most 48 characters. Made on first use when missing; a
+        /// table of this name that the library did not make (another app's) is left as it is,
+        /// and every call fails naming it.
         public var table: String
         /// How long a transaction that waits for a key held by another writer waits, at most,
         /// before it throws `StorageError.lockTimedOut`. 1 ms to 1 hour.

@@ -45,6 +45,8 @@ package enum SQL {
             DO $setup$
             BEGIN
               PERFORM pg_advisory_xact_lock(7305692186513401001);
+              \(refusal(of: table, unless: [documentColumns + ", version bigint", documentColumns]))
+              \(refusal(of: commits, unless: ["commit_id uuid, key text, committed_at timestamp with time zone"]))
               CREATE TABLE IF NOT EXISTS \(table) (
                 key text PRIMARY KEY,
                 document bytea NOT NULL,
@@ -140,6 +142,34 @@ package enum SQL {
               END IF;
             END
             $setup$
+            """
+    }
+
+    /// The columns of the documents' table, as `format_type` names them, before `version`
+    /// (which a table made before that column gets at set-up).
+    static let documentColumns = "key text, document bytea, committed_at timestamp with time zone"
+
+    /// A statement of the set-up that stops it, changing nothing, when `table` exists and is not
+    /// one the library made: not a plain table, or with columns (names and types, in order) other
+    /// than one of `shapes`. Another app's table of the same name is never altered or written.
+    static func refusal(of table: String, unless shapes: [String]) -> String {
+        let allowed = shapes.map { "'\($0)'" }.joined(separator: ", ")
+        return """
+            IF to_regclass('\(table)') IS NOT NULL AND (
+                (SELECT c.relkind FROM pg_class c WHERE c.oid = to_regclass('\(table)')) <> 'r'
+                OR coalesce((
+                  SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum)
+                  FROM pg_attribute a WHERE a.attrelid = to_regclass('\(table)') AND a.attnum > 0 AND NOT a.attisdropped
+                ), '') NOT IN (\(allowed))
+              ) THEN
+                RAISE EXCEPTION USING ERRCODE = '42P07', MESSAGE = format(
+                  'the table %s exists and is not one this library made (its columns: %s): give the storage '
+                  || 'a table of its own (PostgresStorage.Options.table)', '\(table)',
+                  coalesce((
+                    SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum)
+                    FROM pg_attribute a WHERE a.attrelid = to_regclass('\(table)') AND a.attnum > 0 AND NOT a.attisdropped
+                  ), 'none'));
+              END IF;
             """
     }
 

@@ -184,6 +184,60 @@ struct PostgresStorageTests {
         }
     }
 
+    /// A table of the chosen name that another app made — or one that merely shares the
+    /// library's column names — is not the library's: it is named in the error, with what to do,
+    /// and left as it was (no column added, no row written, its lock never taken).
+    @Test(arguments: [
+        "id integer PRIMARY KEY, name text NOT NULL, enabled boolean NOT NULL",
+        "key text PRIMARY KEY, document bytea NOT NULL",
+        "key text PRIMARY KEY, document text NOT NULL, committed_at timestamptz NOT NULL DEFAULT now()",
+    ])
+    func aTableOfTheNameThatIsNotTheLibrarysIsLeftAsItWas(columns: String) async throws {
+        func shape(_ connection: PostgresConnection) async throws -> [String] {
+            let sql = """
+                SELECT attname || ' ' || format_type(atttypid, atttypmod) FROM pg_attribute
+                WHERE attrelid = '\(table)'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum
+                """
+            var columns: [String] = []
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger) {
+                columns.append(try row.decode(String.self))
+            }
+            return columns
+        }
+        let before = try await withRawConnection { connection in
+            _ = try await connection.query(
+                PostgresQuery(unsafeSQL: "CREATE TABLE \(table) (\(columns))"), logger: connection.logger
+            )
+            .collect()
+            return try await shape(connection)
+        }
+        try await withRunningStorages(options: options) { storages in
+            do {
+                _ = try await SharedValueStore(key: "visits", default: 0, storage: storages[0], follows: false)
+                Issue.record("a store loaded from another app's table")
+            } catch let error as StorageError {
+                let message = "\(error)"
+                #expect(message.contains("the table \(table) exists and is not one this library made"), "\(message)")
+                #expect(message.contains("Options.table"), "\(message)")
+            } catch {
+                Issue.record("expected a StorageError, got \(error)")
+            }
+            await #expect(throws: StorageError.self) {
+                _ = try await storages[0].transaction("visits", waits: true) { _ in
+                    DocumentDecision((), change: DocumentChange(bytes: Data("1".utf8)))
+                }
+            }
+        }
+        let after = try await withRawConnection { connection in
+            let count = try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT count(*)::bigint FROM \(table)"), logger: connection.logger
+            ).collect().first?.decode(Int64.self)
+            #expect(count == 0)
+            return try await shape(connection)
+        }
+        #expect(after == before)
+    }
+
     @Test func aDocumentThatCantBeReadIsKeptAsARowAndTheStoreStartsFromItsDefault() async throws {
         try await withRunningStorages(options: options) { storages in
             try await withRawConnection { connection in
