@@ -238,6 +238,41 @@ struct PostgresStorageTests {
         #expect(after == before)
     }
 
+    /// The ids of an hour of commits — a million rows at 280 commits a second — are looked up by
+    /// their time when the old ones are removed (which a commit does now and then, holding its
+    /// key): through an index, not by reading the whole table.
+    @Test func oldCommitIdsAreFoundByTheirTimeThroughAnIndex() async throws {
+        try await withRunningStorages(options: options) { storages in
+            let visits = try await SharedValueStore(key: "visits", default: 0, storage: storages[0], follows: false)
+            try await visits.update { $0 += 1 }
+            try await withRawConnection { connection in
+                func rows(_ sql: String) async throws -> [String] {
+                    var lines: [String] = []
+                    for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger) {
+                        lines.append(try row.decode(String.self))
+                    }
+                    return lines
+                }
+                let indexes = try await rows("SELECT indexdef FROM pg_indexes WHERE tablename = '\(table)_commits'")
+                #expect(indexes.contains { $0.hasSuffix("(committed_at)") }, "\(indexes)")
+                // 100,000 recent ids: the removal's look-up must not read them all.
+                _ = try await rows(
+                    """
+                    WITH made AS (
+                      INSERT INTO \(table)_commits (commit_id, key, committed_at)
+                      SELECT gen_random_uuid(), 'visits', now() - i * interval '30 ms' FROM generate_series(1, 100000) i
+                      RETURNING 1
+                    ) SELECT count(*)::text FROM made
+                    """)
+                _ = try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)_commits"), logger: connection.logger)
+                let plan = try await rows(
+                    "EXPLAIN \(SQL.oldCommitsRemoval(commits: "\(table)_commits"))"
+                ).joined(separator: "\n")
+                #expect(plan.contains("Index") && !plan.contains("Seq Scan"), "\(plan)")
+            }
+        }
+    }
+
     @Test func aDocumentThatCantBeReadIsKeptAsARowAndTheStoreStartsFromItsDefault() async throws {
         try await withRunningStorages(options: options) { storages in
             try await withRawConnection { connection in
