@@ -189,6 +189,10 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     /// Reads after a watch answered from a notification, without a round trip.
     package var answeredFromNotifications: Int { counters.withLock { $0.heard } }
 
+    /// Whether the storage's listening connection listens now (its watches have been called
+    /// once since it began): for tests that must not miss a commit's notification.
+    package var isListening: Bool { listener.state.withLock { $0.listening } }
+
     struct RoundTrips {
         var total = 0
         var lastCommit = 0

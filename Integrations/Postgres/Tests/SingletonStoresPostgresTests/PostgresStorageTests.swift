@@ -326,7 +326,8 @@ struct PostgresStorageTests {
             let a = try await SharedValueStore(key: "flag", default: false, storage: storages[0])
             let b = try await SharedValueStore(key: "flag", default: false, storage: storages[1])
             let mine = try await storages[0].watch(forKey: "flag") { heard.withLock { $0.mine += 1 } }
-            try await Task.sleep(for: .milliseconds(300))  // the listening connection is up: the first call is done
+            // The listening connection is up, and the watch's first call (made once it listens) is done.
+            try await eventually { storages[0].isListening && storages[1].isListening && heard.withLock { $0.mine } == 1 }
             heard.withLock { $0 = (0, 0) }
             try await a.set(true)
             try await eventually { b.value == true }
@@ -347,6 +348,10 @@ struct PostgresStorageTests {
         }
         try await withRunningStorages(count: 2, options: options) { storages in
             let pad = String(repeating: "p", count: padding)
+            // The follower's listening connection up before its store is made: its store's watch
+            // is then called at once, not again at some later time (when its read could take in a
+            // change this test counts as answered by a notification).
+            try await eventually { storages[1].isListening }
             let writer = try await SharedValueStore(key: "k", default: Padded(count: 0, padding: pad), storage: storages[0])
             let follower = try await SharedValueStore(key: "k", default: Padded(count: 0, padding: pad), storage: storages[1])
             try await writer.update { $0.count = 1 }
@@ -371,9 +376,9 @@ struct PostgresStorageTests {
     @Test func aNotificationOlderThanWhatAStorageSawIsNotTakenIn() async throws {
         try await withRunningStorages(count: 1, options: options) { storages in
             let storage = storages[0]
+            try await eventually { storage.isListening }  // before the store, whose watch is then called at once
             let store = try await SharedValueStore(key: "k", default: 0, storage: storage)
             try await store.set(5)
-            try await Task.sleep(for: .milliseconds(300))  // the listening connection is up
             let stored = try #require(try await storage.read("k"))
             let text = String(decoding: stored.bytes, as: UTF8.self)
             #expect(text.contains("\"value\" : 5"), "\(text)")
