@@ -18,8 +18,17 @@ final class Listener: Sendable {
 
     let channel: String
     let state = Mutex(State())
+    /// Says once that a watch was added: the storage listens from then on, not before.
+    let wanted = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     init(channel: String) { self.channel = channel }
+
+    /// Returns once a watch has been added (at once when one was), or `false` when the storage
+    /// stopped or the task was cancelled first.
+    func waitUntilWanted() async -> Bool {
+        var iterator = wanted.stream.makeAsyncIterator()
+        return await iterator.next() != nil
+    }
 
     /// The most a notification's payload may hold (PostgreSQL refuses 8,000 bytes or more),
     /// less the commit's number and a space, which the server puts first.
@@ -62,6 +71,7 @@ final class Listener: Sendable {
             state.watchers[token] = Watcher(key: key, call: call)
             return state.listening
         }
+        wanted.continuation.yield()
         if listening { call() }
         return token
     }
@@ -87,6 +97,7 @@ final class Listener: Sendable {
             state.listening = false
             state.watchers = [:]
         }
+        wanted.continuation.finish()
     }
 
     /// Another storage's commit was heard: `hear` takes it in first, then the key's watches are
@@ -101,10 +112,13 @@ final class Listener: Sendable {
 
 extension PostgresStorage {
     /// Listens for commits on the storage's channel on one connection of its pool, leased for
-    /// as long as it listens, made again after every loss, until the task is cancelled.
+    /// as long as it listens, made again after every loss, until the task is cancelled — from the
+    /// first watch on: a storage none of whose stores follows a key holds no listening
+    /// connection, and takes in no other storage's commit.
     func listen() async {
-        var pause = Duration.milliseconds(50)
         let listener = listener
+        guard await listener.waitUntilWanted() else { return }
+        var pause = Duration.milliseconds(50)
         let identity = identity
         while !Task.isCancelled {
             do {

@@ -320,6 +320,27 @@ struct PostgresStorageTests {
         }
     }
 
+    /// A storage whose stores do not follow their keys listens to nothing: no connection of its
+    /// pool waits for notifications, and no other storage's commit is sent to it. It listens from
+    /// the first store that follows a key on.
+    @Test func aStorageListensOnlyOnceAStoreFollowsAKey() async throws {
+        try await withRunningStorages(count: 2, options: options) { storages in
+            let writer = try await SharedValueStore(key: "hits", default: 0, storage: storages[0], follows: false)
+            let other = try await SharedValueStore(key: "hits", default: 0, storage: storages[1], follows: false)
+            for _ in 0..<5 {
+                try await writer.update { $0 += 1 }
+                try await other.update { $0 += 1 }
+            }
+            #expect(!storages[0].isListening && !storages[1].isListening)
+            #expect(storages[1].answeredFromNotifications == 0)
+            let follower = try await SharedValueStore(key: "hits", default: 0, storage: storages[1])
+            try await eventually { storages[1].isListening }
+            #expect(!storages[0].isListening)
+            try await writer.update { $0 += 1 }
+            try await eventually { follower.value == 11 }
+        }
+    }
+
     @Test func aCommitIsHeardByAnotherStorageButNotByItsOwn() async throws {
         try await withRunningStorages(count: 2, options: options) { storages in
             let heard = Mutex<(mine: Int, other: Int)>((0, 0))
@@ -348,12 +369,13 @@ struct PostgresStorageTests {
         }
         try await withRunningStorages(count: 2, options: options) { storages in
             let pad = String(repeating: "p", count: padding)
-            // The follower's listening connection up before its store is made: its store's watch
-            // is then called at once, not again at some later time (when its read could take in a
-            // change this test counts as answered by a notification).
-            try await eventually { storages[1].isListening }
             let writer = try await SharedValueStore(key: "k", default: Padded(count: 0, padding: pad), storage: storages[0])
             let follower = try await SharedValueStore(key: "k", default: Padded(count: 0, padding: pad), storage: storages[1])
+            // The follower's storage listens once its store follows the key, and then calls the
+            // store's watch once, which reads the row: that read is done before the follower shows
+            // the first change (its reads are one at a time), so it can't take in a later change
+            // this test counts as answered by a notification.
+            try await eventually { storages[1].isListening }
             try await writer.update { $0.count = 1 }
             try await eventually { follower.value.count == 1 }
             // Reads of the follower's own — the one after its listening connection came up —
@@ -376,8 +398,8 @@ struct PostgresStorageTests {
     @Test func aNotificationOlderThanWhatAStorageSawIsNotTakenIn() async throws {
         try await withRunningStorages(count: 1, options: options) { storages in
             let storage = storages[0]
-            try await eventually { storage.isListening }  // before the store, whose watch is then called at once
             let store = try await SharedValueStore(key: "k", default: 0, storage: storage)
+            try await eventually { storage.isListening }  // once the store follows the key
             try await store.set(5)
             let stored = try #require(try await storage.read("k"))
             let text = String(decoding: stored.bytes, as: UTF8.self)
