@@ -47,24 +47,33 @@ package enum SQL {
               PERFORM pg_advisory_xact_lock(7305692186513401001);
               \(refusal(of: table, unless: [documentColumns + ", version bigint", documentColumns]))
               \(refusal(of: commits, unless: ["commit_id uuid, key text, committed_at timestamp with time zone"]))
-              CREATE TABLE IF NOT EXISTS \(table) (
-                key text PRIMARY KEY,
-                document bytea NOT NULL,
-                committed_at timestamptz NOT NULL DEFAULT now(),
-                version bigint NOT NULL DEFAULT 0
-              );
+              -- Each object is made only when it is missing: a role that may read and write the
+              -- tables but not create anything (the app's, once an administrator ran the storage)
+              -- runs this set-up without needing any right to make what is there.
+              IF to_regclass('\(table)') IS NULL THEN
+                CREATE TABLE \(table) (
+                  key text PRIMARY KEY,
+                  document bytea NOT NULL,
+                  committed_at timestamptz NOT NULL DEFAULT now(),
+                  version bigint NOT NULL DEFAULT 0
+                );
+              END IF;
               IF NOT EXISTS (
                 SELECT 1 FROM pg_attribute
                 WHERE attrelid = '\(table)'::regclass AND attname = 'version' AND NOT attisdropped
               ) THEN
                 ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0;
               END IF;
-              CREATE SEQUENCE IF NOT EXISTS \(versions);
-              CREATE TABLE IF NOT EXISTS \(commits) (
-                commit_id uuid PRIMARY KEY,
-                key text NOT NULL,
-                committed_at timestamptz NOT NULL DEFAULT now()
-              );
+              IF to_regclass('\(versions)') IS NULL THEN
+                CREATE SEQUENCE \(versions);
+              END IF;
+              IF to_regclass('\(commits)') IS NULL THEN
+                CREATE TABLE \(commits) (
+                  commit_id uuid PRIMARY KEY,
+                  key text NOT NULL,
+                  committed_at timestamptz NOT NULL DEFAULT now()
+                );
+              END IF;
               IF to_regclass('\(commits)_at') IS NULL THEN
                 CREATE INDEX \(commits)_at ON \(commits) (committed_at);
               END IF;

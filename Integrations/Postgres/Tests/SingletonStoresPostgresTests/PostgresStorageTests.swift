@@ -273,6 +273,45 @@ struct PostgresStorageTests {
         }
     }
 
+    /// An administrator runs the storage once; the app's own role, allowed to read and write the
+    /// tables but not to create anything, then uses it: the set-up makes nothing that is there,
+    /// so it needs no right to make it.
+    @Test func aRoleThatMayOnlyReadAndWriteTheTablesUsesThemOnceMade() async throws {
+        guard let url = TestDatabase.url, var components = URLComponents(string: url) else { throw TestFailure("no URL") }
+        try await withRunningStorages(options: options) { storages in
+            let visits = try await SharedValueStore(key: "visits", default: 0, storage: storages[0], follows: false)
+            try await visits.update { $0 += 1 }
+        }
+        let role = "app_\(UUID().uuidString.prefix(8).lowercased())"
+        let password = "pw-\(UUID().uuidString.prefix(8))"
+        try await withRawConnection { connection in
+            for sql in [
+                "CREATE ROLE \(role) LOGIN PASSWORD '\(password)'",
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON \(table), \(table)_commits TO \(role)",
+                "GRANT USAGE ON SEQUENCE \(table)_versions TO \(role)",
+            ] {
+                _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).collect()
+            }
+        }
+        components.user = role
+        components.password = password
+        do {
+            try await withRunningStorages(url: components.string, options: options) { storages in
+                let visits = try await SharedValueStore(key: "visits", default: 0, storage: storages[0])
+                #expect(visits.value == 1)
+                try await visits.update { $0 += 1 }
+                #expect(visits.value == 2)
+            }
+        } catch {
+            Issue.record("the app's role could not use the tables: \(error)")
+        }
+        try await withRawConnection { connection in
+            for sql in ["REVOKE ALL ON \(table), \(table)_commits, \(table)_versions FROM \(role)", "DROP ROLE \(role)"] {
+                _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).collect()
+            }
+        }
+    }
+
     @Test func aDocumentThatCantBeReadIsKeptAsARowAndTheStoreStartsFromItsDefault() async throws {
         try await withRunningStorages(options: options) { storages in
             try await withRawConnection { connection in
