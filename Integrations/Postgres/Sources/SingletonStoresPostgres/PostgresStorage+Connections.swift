@@ -260,7 +260,16 @@ extension PostgresStorage {
     func ensureSetUp(until deadline: ContinuousClock.Instant) async throws {
         if setUp.withLock({ $0 == .done }) { return }
         try await withLease(until: deadline) { connection in
-            _ = try await send(PostgresQuery(unsafeSQL: SQL.setUp(table: endpoint.table)), on: connection)
+            do {
+                _ = try await send(PostgresQuery(unsafeSQL: SQL.setUp(table: endpoint.table)), on: connection)
+            } catch {
+                // Refused a right: the set-up only makes what is missing, so something is.
+                guard case .denied(let reason) = Self.trouble(error) else { throw error }
+                throw Trouble.denied(
+                    reason + "; the set-up makes the table \(endpoint.table), its companions and functions only when "
+                        + "they are missing, and this user may not make them: run the storage once as a user who may, "
+                        + "then grant this one the rights the article Stores shared across machines lists")
+            }
         }
         setUp.withLock { $0 = .done }
     }

@@ -305,6 +305,15 @@ struct PostgresStorageTests {
         } catch {
             Issue.record("the app's role could not use the tables: \(error)")
         }
+        // A table no one made yet: the role is told what to do.
+        _ = try await withRunningStorages(url: components.string, options: .init(table: table + "_unmade")) { storages in
+            await #expect {
+                _ = try await SharedValueStore(key: "visits", default: 0, storage: storages[0])
+            } throws: { error in
+                guard case .backendUnreachable(_, let reason)? = error as? StorageError else { return false }
+                return reason.contains("42501") && reason.contains("run the storage once as a user who may")
+            }
+        }
         try await withRawConnection { connection in
             for sql in ["REVOKE ALL ON \(table), \(table)_commits, \(table)_versions FROM \(role)", "DROP ROLE \(role)"] {
                 _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).collect()
