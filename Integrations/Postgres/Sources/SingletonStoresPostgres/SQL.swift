@@ -43,6 +43,8 @@ package enum SQL {
         let versions = versionsSequence(table: table)
         return """
             DO $setup$
+            DECLARE
+              found text;
             BEGIN
               PERFORM pg_advisory_xact_lock(7305692186513401001);
               \(refusal(of: table, unless: [documentColumns + ", version bigint", documentColumns]))
@@ -165,23 +167,19 @@ package enum SQL {
     /// one the library made: not a plain table, or with columns (names and types, in order) other
     /// than one of `shapes`. Another app's table of the same name is never altered or written.
     static func refusal(of table: String, unless shapes: [String]) -> String {
-        let allowed = shapes.map { "'\($0)'" }.joined(separator: ", ")
+        let allowed = shapes.map { "'its columns: \($0)'" }.joined(separator: ", ")
         return """
-            IF to_regclass('\(table)') IS NOT NULL AND (
-                (SELECT c.relkind FROM pg_class c WHERE c.oid = to_regclass('\(table)')) <> 'r'
-                OR coalesce((
-                  SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum)
-                  FROM pg_attribute a WHERE a.attrelid = to_regclass('\(table)') AND a.attnum > 0 AND NOT a.attisdropped
-                ), '') NOT IN (\(allowed))
-              ) THEN
-                RAISE EXCEPTION USING ERRCODE = '42P07', MESSAGE = format(
-                  'the table %s exists and is not one this library made (its columns: %s): give the storage '
-                  || 'a table of its own (PostgresStorage.Options.table)', '\(table)',
-                  coalesce((
-                    SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum)
-                    FROM pg_attribute a WHERE a.attrelid = to_regclass('\(table)') AND a.attnum > 0 AND NOT a.attisdropped
-                  ), 'none'));
-              END IF;
+            found := (
+              SELECT CASE WHEN c.relkind <> 'r' THEN 'it is not a plain table' ELSE 'its columns: ' || coalesce((
+                SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum)
+                FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+              ), 'none') END
+              FROM pg_class c WHERE c.oid = to_regclass('\(table)'));
+            IF found IS NOT NULL AND found NOT IN (\(allowed)) THEN
+              RAISE EXCEPTION USING ERRCODE = '42P07', MESSAGE = format(
+                'the table %s exists and is not one this library made (%s): give the storage a table of its own '
+                || '(PostgresStorage.Options.table)', '\(table)', found);
+            END IF;
             """
     }
 
