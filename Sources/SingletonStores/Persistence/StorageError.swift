@@ -316,7 +316,8 @@ extension StorageError: CustomStringConvertible {
             "Check the device's date and time, then try again. The previous saved data is still in place."
         case .encodingFailed:
             "This is a bug in the app: report it. The previous saved data is still in place."
-        case .writeFailed(let location, _) where !location.isFileURL:
+        case .writeFailed(let location, _) where !location.isFileURL, .lockFailed(let location, _) where !location.isFileURL,
+            .readFailed(let location, _) where !location.isFileURL:
             "Mend what the reason names (it is the storage's own word on it), then try again."
         case .writeFailed:
             "Check that the disk is not full and that the folder is writable by you, then try again."
@@ -324,8 +325,6 @@ extension StorageError: CustomStringConvertible {
             "Check what the reason names, then save again: a save that succeeds makes the current value durable."
         case .notDurable:
             "Check the disk, then save again: a save that succeeds makes the current value durable."
-        case .lockFailed(let location, _) where !location.isFileURL, .readFailed(let location, _) where !location.isFileURL:
-            "Mend what the reason names (it is the storage's own word on it), then try again."
         case .lockFailed:
             "Check that the folder is writable by you, and that the app has free file descriptors and the "
                 + "disk is working; then try again."
