@@ -11,6 +11,11 @@ import Testing
 @testable import SingletonStores
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+/// The system calls and listings one write costs.
+///
+/// Each storage keeps its files open within a budget of its own (``KeptFilesTests/storage(_:capacity:)``):
+/// the process's is shared with every test running, and a write that finds it spent goes the
+/// full way, which lists the folder.
 @Suite("FileStorage: the work of one write")
 struct FileStorageWriteCostTests {
     private static let document = StoreDocument(key: "counter", default: PersistedCounter())
@@ -38,7 +43,7 @@ struct FileStorageWriteCostTests {
     /// for a write in place.
     @Test func aWriteListsTheFolderAtMostOnce() throws {
         try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let storage = KeptFilesTests.storage(folder)
             // A plain document of an earlier version: its next write is a new file.
             let file = try storage.fileURL(forKey: "counter")
             try DocumentCoding.encode(PersistedCounter(count: 1), key: "counter", store: "PersistedCounter").write(to: file)
@@ -46,7 +51,7 @@ struct FileStorageWriteCostTests {
             // none goes through a document a storage kept open since its last write.
             func listings(changing changes: Bool) throws -> Int {
                 let counted = FileFaults([.listFolder: [0, 0, 0]])
-                let storage = FileStorage(folder: folder, reportNotice: { _ in })
+                let storage = KeptFilesTests.storage(folder)
                 try FileFaults.$current.withValue(counted) {
                     try storage.update(Self.document) { if changes { $0.count += 1 } }
                 }
@@ -76,7 +81,7 @@ struct FileStorageWriteCostTests {
 
     @Test func anUpdateThatChangesNothingStillRemovesADeadWritersTemporaryFile() throws {
         try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let storage = KeptFilesTests.storage(folder)
             try storage.save(PersistedCounter(count: 1), to: Self.document)
             let dead = try Self.deadWritersTemporary(in: folder)
             let update = try storage.update(Self.document) { _ in }
@@ -89,7 +94,7 @@ struct FileStorageWriteCostTests {
     /// make its own removes it and tries once more, as when such files were removed first.
     @Test func aWriteThatFindsTheDiskFullRemovesADeadWritersTemporaryFileAndTriesOnceMore() throws {
         try withTemporaryFolder { folder in
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let storage = KeptFilesTests.storage(folder)
             try storage.save(PersistedCounter(count: 1), to: Self.document)
             let dead = try Self.deadWritersTemporary(in: folder)
             let full = FileFaults([.write: [ENOSPC]])
@@ -154,7 +159,7 @@ struct FileStorageWriteCostTests {
             try handle.close()
             guard try Self.accessTime(of: control) != untouched else { return }
 
-            let storage = FileStorage(folder: folder, reportNotice: { _ in })
+            let storage = KeptFilesTests.storage(folder)
             try storage.save(PersistedCounter(count: 1), to: Self.document)
             let file = try storage.fileURL(forKey: "counter")
             try Self.setAccessTimeBack(file)
