@@ -37,6 +37,31 @@ extension String {
         return escaped
     }
 
+    /// ``escapingControlCharacters`` with the backslash left as it is: for a message made of
+    /// text that may be escaped already (a path a message escaped as it named it), which stays as
+    /// it was, and text from outside (a reason a server gave), whose control and formatting
+    /// characters are escaped here.
+    ///
+    /// ```swift
+    /// let shown = "could not open /tmp/a\\u{1B}b: \u{1B}[2Jgone".escapingControlCharactersLeavingBackslashes
+    /// // could not open /tmp/a\u{1B}b: \u{1B}[2Jgone   (the first escape as it was, the second made)
+    /// ```
+    package var escapingControlCharactersLeavingBackslashes: String {
+        guard unicodeScalars.contains(where: Self.isControlOrFormatting) else { return self }
+        var escaped = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where Self.isControlOrFormatting(scalar):
+                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
     /// JSON text with every character ``escapingControlCharacters`` escapes that JSON leaves
     /// raw — DEL, the C1 controls, the line and paragraph separators and the bidirectional
     /// marks, embeddings, overrides and isolates — written as a JSON `\u` escape, so that a

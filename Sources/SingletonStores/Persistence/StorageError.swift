@@ -1,4 +1,5 @@
 import Foundation
+import SingletonStoresLocking
 
 /// A problem a ``StoreStorage`` met while reading or writing a store's document.
 ///
@@ -187,8 +188,12 @@ public enum StorageError: Error, Sendable, Equatable {
 
 extension StorageError: CustomStringConvertible {
     /// What happened and what to do about it, in one paragraph.
+    ///
+    /// Its control and formatting characters — in a reason a storage or a server gave, a key, a
+    /// path — are shown as escapes (`\u{1B}`, `\n`), so that printed it is one line that says
+    /// what it holds and cannot change a terminal's state.
     public var description: String {
-        "\(problem) \(advice)"
+        "\(problem) \(advice)".escapingControlCharactersLeavingBackslashes
     }
 
     /// What happened, naming the files involved.
@@ -397,10 +402,10 @@ extension StorageError {
 
 extension StorageError: LocalizedError {
     /// The problem, naming the files involved.
-    public var errorDescription: String? { problem }
+    public var errorDescription: String? { problem.escapingControlCharactersLeavingBackslashes }
 
     /// What to do next.
-    public var recoverySuggestion: String? { advice }
+    public var recoverySuggestion: String? { advice.escapingControlCharactersLeavingBackslashes }
 }
 
 extension URL {

@@ -124,9 +124,10 @@ struct CommandContext: Sendable {
     }
 
     /// Prints `message` as one error line, control characters escaped (it may quote stored
-    /// text or file paths), and returns ``ExitStatus/failure``.
+    /// text or file paths), and returns ``ExitStatus/failure``. A backslash is left as it is: the
+    /// library's error messages escape what they quote already.
     func fail(_ message: String) -> ExitStatus {
-        console.printError("demo-cli: \(message.escapingControlCharacters)")
+        console.printError("demo-cli: \(message.escapingControlCharactersLeavingBackslashes)")
         return .failure
     }
 

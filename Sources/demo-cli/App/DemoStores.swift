@@ -86,7 +86,9 @@ struct DemoStores: Sendable {
     static func storage(dataDirectory: String?, console: Console) -> FileStorage {
         FileStorage(
             folder: dataDirectory.map { URL(filePath: $0, directoryHint: .isDirectory) }, appName: "demo-cli",
-            reportNotice: { notice in console.printError("demo-cli: warning: \("\(notice)".escapingControlCharacters)") })
+            reportNotice: { notice in
+                console.printError("demo-cli: warning: \("\(notice)".escapingControlCharactersLeavingBackslashes)")
+            })
     }
 
     /// Prints each change the stores on `center` commit as one `demo-cli: change: …` line on
@@ -106,7 +108,7 @@ struct DemoStores: Sendable {
     /// escaped (an issue names files, whose paths may contain anything).
     static func reporter(_ console: Console) -> @Sendable (StoreIssue) -> Void {
         { issue in
-            console.printError("demo-cli: warning: \("\(issue)".escapingControlCharacters)")
+            console.printError("demo-cli: warning: \("\(issue)".escapingControlCharactersLeavingBackslashes)")
             if case .storageRecovered(let error) = issue, error.isNotDurable {
                 NotDurableWrites.occurred.store(true, ordering: .relaxed)
             }

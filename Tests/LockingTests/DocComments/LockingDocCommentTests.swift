@@ -70,11 +70,21 @@ let shown = "Aki\ngender: female\u{1B}]0;owned\u{07}".escapingControlCharacters
         #expect(shown == #"Aki\ngender: female\u{1B}]0;owned\u{7}"#)
     }
 
-    @Test func escapingControlCharactersInJSON() {
+    @Test func escapingControlCharactersLeavingBackslashes() {
 // Doc "Locking/String+Escaping.swift" snippet 2: begin
+let shown = "could not open /tmp/a\\u{1B}b: \u{1B}[2Jgone".escapingControlCharactersLeavingBackslashes
+// could not open /tmp/a\u{1B}b: \u{1B}[2Jgone   (the first escape as it was, the second made)
+// Doc "Locking/String+Escaping.swift" snippet 2: end
+        #expect(shown == #"could not open /tmp/a\u{1B}b: \u{1B}[2Jgone"#)
+        #expect("a\n\u{202E}\u{85}".escapingControlCharactersLeavingBackslashes == #"a\n\u{202E}\u{85}"#)
+        #expect("plain \\ text".escapingControlCharactersLeavingBackslashes == "plain \\ text")
+    }
+
+    @Test func escapingControlCharactersInJSON() {
+// Doc "Locking/String+Escaping.swift" snippet 3: begin
 let shown = "{\"nickname\":\"Aki\u{9B}31m\"}".escapingControlCharactersInJSON
 // {"nickname":"Aki\u009B31m"}   (still valid JSON: the same strings once decoded)
-// Doc "Locking/String+Escaping.swift" snippet 2: end
+// Doc "Locking/String+Escaping.swift" snippet 3: end
         #expect(shown == #"{"nickname":"Aki\u009B31m"}"#)
         #expect("a\\b \u{202E} \u{85}".escapingControlCharactersInJSON == #"a\b \u202E \u0085"#, "a backslash is kept")
     }

@@ -118,3 +118,44 @@ private struct Unpromising: StoreStorage {
         forKey key: String, _ watching: StorageWatching, onChange: @escaping @Sendable () -> Void
     ) throws(StorageError) -> StorageWatch? { nil }
 }
+
+/// What an error says comes in part from outside — a reason a storage of one's own or a server
+/// gives, a key, a path, an address — and is printed to a terminal: it never carries a control
+/// or formatting character raw.
+@Suite("Storage error messages print as what they say")
+struct StorageErrorEscapingTests {
+    /// Characters that move the cursor, change a terminal's state or reorder a line.
+    private static let hostile = "a\u{1B}]0;owned\u{07}b\u{9B}31m\nc\r\u{202E}d\u{2066}\u{2028}"
+
+    private static func isRaw(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    @Test func noMessageCarriesAControlCharacterRaw() throws {
+        let row = try #require(URL(string: "postgres://db.example:5432/app/stores/settings"))
+        let file = URL(filePath: "/tmp/data\u{1B}[2J/profile\u{202E}.json")
+        let errors: [StorageError] = [
+            .invalidKey(Self.hostile, reason: Self.hostile),
+            .writeFailed(file: row, reason: Self.hostile),
+            .writeFailed(file: file, reason: Self.hostile),
+            .readFailed(file: row, reason: Self.hostile),
+            .corrupted(file: file, keptAt: file, reason: Self.hostile),
+            .encodingFailed(key: Self.hostile, reason: Self.hostile),
+            .backendUnreachable(backend: Self.hostile, reason: Self.hostile),
+            .commitOutcomeUnknown(backend: Self.hostile, key: Self.hostile, reason: Self.hostile),
+        ]
+        for error in errors {
+            for text in [error.description, error.errorDescription ?? "", error.recoverySuggestion ?? ""] {
+                #expect(!text.unicodeScalars.contains(where: Self.isRaw), "\(text.debugDescription)")
+            }
+            // Shown as escapes, and once: text the library escaped already is not escaped again.
+            #expect(error.description.contains("\\u{1B}]0;owned\\u{7}"), "\(error.description)")
+            #expect(error.description.contains("\\n") && error.description.contains("\\u{202E}"))
+        }
+        let escapedAlready = StorageError.folderUnavailable(folder: URL(filePath: "/tmp"), reason: "/tmp/a\\u{1B}b is a link")
+        #expect(escapedAlready.description.contains("/tmp/a\\u{1B}b is a link"), "\(escapedAlready.description)")
+    }
+}

@@ -48,7 +48,7 @@ enum DemoPostgres {
             command = try Command.parse(arguments, environment: ProcessInfo.processInfo.environment)
         } catch {
             FileHandle.standardError.write(
-                Data("demo-postgres: \(error.message)\nRun demo-postgres --help for the commands.\n".utf8))
+                Data("demo-postgres: \(Terminal.escaped(error.message))\nRun demo-postgres --help for the commands.\n".utf8))
             exit(64)
         }
         let code = await Runner.run(command)

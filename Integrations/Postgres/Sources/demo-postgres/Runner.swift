@@ -138,8 +138,10 @@ enum Runner {
             : "flags: " + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value ? "on" : "off")" }.joined(separator: " ")
     }
 
+    /// Prints `line`, with its control and formatting characters escaped (``Terminal/escaped(_:)``):
+    /// it may hold text another program stored, such as a flag's name.
     static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        FileHandle.standardOutput.write(Data((Terminal.escaped(line) + "\n").utf8))
     }
 
     /// Prints `error` and returns its exit status.

@@ -84,16 +84,55 @@ struct DemoPostgresTests {
     @Test func badCommandLinesAreUsageErrors() async throws {
         for arguments in [
             ["counter", "add", "--times", "0"], ["wallet", "spend", "-3"], ["boost", "start"],
-            ["flags", "set", "x\u{1b}y", "on"], ["nope"],
+            ["flags", "set", "x\u{1b}y", "on"], ["flags", "set", "x\u{202E}y\u{9B}", "on"], ["nope\u{2066}"],
         ] {
             let run = try await demo(arguments)
             #expect(run.status == 64, "\(arguments): \(run)")
-            #expect(!run.errors.contains("\u{1b}"), "a control character was printed as is")
+            #expect(!Self.holdsARawControl(run.errors), "a control character was printed as is: \(run.errors.debugDescription)")
         }
         // A table name that is not a plain identifier is refused before anything is connected.
         let badTable = try await Demo.run(["counter", "show"], table: "x;drop table y")
         #expect(badTable.status == 64, "\(badTable)")
         #expect(badTable.errors.contains("--table takes"), "\(badTable)")
+    }
+
+    /// Whether `text` holds a character that moves the cursor, changes a terminal's state or
+    /// reorders a line, other than the line breaks between lines.
+    static func holdsARawControl(_ text: String) -> Bool {
+        text.unicodeScalars.contains {
+            switch $0.value {
+            case 0x0A: false
+            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
+        }
+    }
+
+    /// Flag names another program stored, which `flags set` would refuse, are printed with their
+    /// control and formatting characters escaped: by `flags show`, and by `flags watch` as they change.
+    @Test func storedTextIsPrintedWithItsControlCharactersEscaped() async throws {
+        guard let url = TestDatabase.url else { throw TestFailure("no URL") }
+        let hostile = "a\u{1B}]0;owned\u{07}\u{202E}b\u{9B}2J\nc"
+        let watch = try Demo.Running(["flags", "watch"], url: url, table: table)
+        defer { watch.process.terminate() }
+        try await withRunningStorages(url: url, options: .init(table: table)) { storages in
+            let flags = try await SharedValueStore(
+                key: "flags", default: [String: Bool](), storage: storages[0], follows: false)
+            try await flags.update { $0[hostile] = true }
+        }
+        let shown = try await demo(["flags", "show"])
+        #expect(shown.status == 0, "\(shown)")
+        #expect(!Self.holdsARawControl(shown.output), "\(shown.output.debugDescription)")
+        #expect(shown.lines.last == #"flags: a\u{1B}]0;owned\u{7}\u{202E}b\u{9B}2J\nc=on"#, "\(shown)")
+        var heard: [String] = []
+        for await (line, _) in watch.lines {
+            heard.append(line)
+            if line.hasSuffix("=on") { break }
+        }
+        watch.process.terminate()
+        let watched = await watch.finished()
+        #expect(heard.last == shown.lines.last, "\(heard)")
+        #expect(!Self.holdsARawControl(watched.output), "\(watched.output.debugDescription)")
     }
 
     /// A boost started in one process is the boost of every other: `boost status` shows its time
