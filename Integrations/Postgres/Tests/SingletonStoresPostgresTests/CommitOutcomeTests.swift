@@ -103,7 +103,8 @@ extension CommitOutcomeTests {
 }
 
 /// A TCP proxy in front of the test server that cuts the connection carrying a statement once,
-/// before the server gets it or after the server answered it (its answer never reaches the client).
+/// before the server gets it or after the server answered it (its answer never reaches the client);
+/// or, once told to (``cutAtRandom(probability:seed:)``), cuts connections at random points.
 final class CuttingProxy: @unchecked Sendable {
     enum Cut: Sendable, CustomTestStringConvertible {
         case beforeTheServerHasIt
@@ -118,6 +119,21 @@ final class CuttingProxy: @unchecked Sendable {
         var stopped = false
         /// After its cut, the proxy turns every new connection away: the server is out of reach.
         var unreachableAfterCut = false
+        /// Cuts at random: the chance that a piece of traffic, either way, is the last of its
+        /// connection, and the generator that draws it and how much of the piece still passes.
+        var random: (probability: Double, generator: SplitMix)?
+    }
+
+    /// A generator of numbers from a seed, so that a run's cuts can be drawn again.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 
     let listener: Int32
@@ -152,6 +168,12 @@ final class CuttingProxy: @unchecked Sendable {
             $0.armed = (cut, Array(marker.utf8))
             $0.unreachableAfterCut = thenUnreachable
         }
+    }
+
+    /// From now on, each piece of traffic that passes, either way, is with `probability` the last
+    /// of its connection: a random part of it passes, then both ends are cut.
+    func cutAtRandom(probability: Double, seed: UInt64) {
+        state.withLock { $0.random = (probability, SplitMix(state: seed)) }
     }
 
     func stop() {
@@ -199,7 +221,19 @@ final class CuttingProxy: @unchecked Sendable {
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { break }
-            let chunk = Array(buffer[0..<count])
+            var chunk = Array(buffer[0..<count])
+            let randomCut = state.withLock { state -> Bool in
+                guard var random = state.random else { return false }
+                defer { state.random = random }
+                guard Double.random(in: 0..<1, using: &random.generator) < random.probability else { return false }
+                state.cuts += 1
+                chunk = Array(chunk.prefix(Int.random(in: 0...chunk.count, using: &random.generator)))
+                return true
+            }
+            if randomCut {
+                Self.transmit(chunk, to: destination)
+                break
+            }
             if upstream {
                 let (cut, others) = state.withLock { state -> (Cut?, [Int32]) in
                     guard let armed = state.armed, Self.contains(chunk, armed.marker) else { return (nil, []) }
@@ -217,18 +251,23 @@ final class CuttingProxy: @unchecked Sendable {
             } else if cutAfterReply.withLock({ $0 }) {
                 break
             }
-            var sent = 0
-            while sent < count {
-                let written = chunk.withUnsafeBytes { bytes -> Int in
-                    guard let base = bytes.baseAddress else { return -1 }
-                    return send(destination, base + sent, count - sent, Int32(MSG_NOSIGNAL))
-                }
-                guard written > 0 else { break }
-                sent += written
-            }
+            Self.transmit(chunk, to: destination)
         }
         shutdown(source, Int32(SHUT_RDWR))
         shutdown(destination, Int32(SHUT_RDWR))
+    }
+
+    /// Sends all of `bytes` to `socket`, or as much as it takes before it fails.
+    private static func transmit(_ bytes: [UInt8], to socket: Int32) {
+        var sent = 0
+        while sent < bytes.count {
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return -1 }
+                return send(socket, base + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            guard written > 0 else { return }
+            sent += written
+        }
     }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

@@ -64,6 +64,53 @@ struct DemoPostgresTests {
         #expect(shown.lines == ["balance 0"], "\(shown)")
     }
 
+    /// Money over a network that cuts connections at random points — in the handshake, a read, a
+    /// write, its commit, the reading back of a commit's outcome: three processes each run
+    /// `wallet spend 1` a hundred times from a wallet of 150. Every spend acknowledged is taken
+    /// once, none is taken that was not, and a process that could not tell says so (exit 75):
+    /// the balance is 150 less the spends acknowledged, less at most one a process that exited 75.
+    @Test func spendsOverConnectionsCutAtRandomTakeEachAcknowledgedSpendOnce() async throws {
+        guard let url = TestDatabase.url, var components = URLComponents(string: url), let port = components.port else {
+            throw TestFailure("no URL")
+        }
+        let proxy = try CuttingProxy(serverPort: port)
+        defer { proxy.stop() }
+        components.port = proxy.port
+        let throughProxy = components.string ?? url
+        let topUp = try await demo(["wallet", "top-up", "150"])
+        #expect(topUp.lines == ["balance 150"], "\(topUp)")
+        proxy.cutAtRandom(probability: 0.05, seed: 20_261_130)
+        let runs = try await withThrowingTaskGroup(of: [Demo.Finished].self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    var runs: [Demo.Finished] = []
+                    for _ in 0..<100 { runs.append(try await demo(["wallet", "spend", "1"], url: throughProxy)) }
+                    return runs
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let cuts = proxy.cuts
+        proxy.stop()
+        let acknowledged = runs.filter { $0.status == 0 && $0.lines.last?.hasPrefix("spent 1, balance") == true }.count
+        let refused = runs.filter { $0.status == 1 && $0.lines.last?.hasPrefix("refused:") == true }.count
+        let unknown = runs.filter { $0.status == 75 }.count
+        let unreachable = runs.filter { $0.status == 69 }.count
+        #expect(acknowledged + refused + unknown + unreachable == 300, "\(runs.filter { ![0, 1, 69, 75].contains($0.status) })")
+        #expect(acknowledged <= 150)
+        let shown = try await demo(["wallet", "show"])
+        let balance = try #require(shown.lines.last.flatMap { Int($0.dropFirst("balance ".count)) }, "\(shown)")
+        #expect(
+            (150 - acknowledged - unknown...150 - acknowledged).contains(balance),
+            "\(acknowledged) acknowledged, \(unknown) unknown, balance \(balance)")
+        // Nothing refused while the wallet could still cover it: a refusal came once it was empty.
+        if refused > 0 { #expect(balance == 0) }
+        #expect(cuts >= 30, "the proxy cut \(cuts) connections: too few to try much")
+        print(
+            "Spends over cut connections: \(cuts) cuts, \(acknowledged) acknowledged, \(refused) refused, \(unknown) unknown, \(unreachable) out of reach, balance \(balance)"
+        )
+    }
+
     @Test func aSpendTheWalletCantCoverIsRefusedWithExitOne() async throws {
         let refused = try await demo(["wallet", "spend", "5"])
         #expect(refused.status == 1)
