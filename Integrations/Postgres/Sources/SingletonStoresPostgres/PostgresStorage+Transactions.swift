@@ -172,7 +172,8 @@ extension PostgresStorage {
             rows = try await send(
                 SQL.lockAndRead(
                     table: table, lockKey: attempt.lockKey, key: attempt.key, waits: attempt.waits || attempt.pending != nil,
-                    commit: attempt.pending?.id), on: connection, waitsForLock: attempt.waits || attempt.pending != nil)
+                    commit: attempt.pending?.id, holdMilliseconds: holdMilliseconds),
+                on: connection, waitsForLock: attempt.waits || attempt.pending != nil)
         } catch {
             // A lock request that timed out took nothing; any other failure may have left the
             // lock with the session, which must not go back to the pool.
@@ -320,7 +321,8 @@ extension PostgresStorage {
                 SQL.writeIf(
                     table: endpoint.table, lockKey: attempt.lockKey, key: attempt.key, expected: expected, changes: changes,
                     bytes: change.bytes, keptKey: keptKey, backup: backup, commit: commitID,
-                    notification: Listener.payload(storage: identity, key: attempt.key, document: change.bytes)),
+                    notification: Listener.payload(storage: identity, key: attempt.key, document: change.bytes),
+                    holdMilliseconds: holdMilliseconds),
                 on: connection, waitsForLock: true)
         } catch {
             switch Self.trouble(error) {

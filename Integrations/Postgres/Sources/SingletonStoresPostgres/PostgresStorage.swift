@@ -46,7 +46,10 @@ import Synchronization
 /// notifies, lets the lock go and commits. A transaction that must not wait (`waits: false`),
 /// and one with nothing to go on, takes the lock and reads the row first. No decision is committed
 /// on bytes the row no longer holds, and the next holder of the key reads what was committed. A
-/// reader never waits: it reads the last committed row.
+/// reader never waits: it reads the last committed row. A session that keeps the key between two
+/// statements is ended by the server once it has sat idle with it for twice
+/// ``Options/lockTimeout``, at least 10 s (PostgreSQL 14 and later): a writer whose machine left
+/// the network holds the key no longer.
 ///
 /// ## When the connection drops
 /// Nothing done before the write is lost by starting over. When the connection drops while the
@@ -63,7 +66,8 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         /// and every call fails naming it.
         public var table: String
         /// How long a transaction that waits for a key held by another writer waits, at most,
-        /// before it throws `StorageError.lockTimedOut`. 1 ms to 1 hour.
+        /// before it throws `StorageError.lockTimedOut`. 1 ms to 1 hour. A session of this
+        /// storage that keeps a key idle for twice as long (at least 10 s) is ended by the server.
         public var lockTimeout: Duration
         /// How long a call tries to reach the database (connecting again after a drop) before it
         /// throws `StorageError.backendUnreachable`. 100 ms to 1 hour.
@@ -96,6 +100,8 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     let counters = Mutex<RoundTrips>(RoundTrips())
     let known = Mutex<KnownDocuments>(KnownDocuments())
     let parkedLease = ParkedLease()
+    /// How long, in milliseconds, the server lets a session of this storage keep a key idle.
+    let holdMilliseconds: Int32
 
     /// A storage on the database `configuration` reaches (its TLS settings included).
     ///
@@ -119,8 +125,17 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         // server, never on a thread here.
         let milliseconds =
             options.lockTimeout.components.seconds * 1000 + options.lockTimeout.components.attoseconds / 1_000_000_000_000_000
-        configuration.options.additionalStartupParameters.removeAll { $0.0 == "lock_timeout" }
-        configuration.options.additionalStartupParameters.append(("lock_timeout", "\(max(1, milliseconds))"))
+        // Every wait of the storage's statements is a lock's, bounded by the lock timeout: a role's
+        // statement timeout does not apply to them (a shorter one would cut a wait for a key short,
+        // as a cancelled statement).
+        let settings = [("lock_timeout", "\(max(1, milliseconds))"), ("statement_timeout", "0")]
+        configuration.options.additionalStartupParameters.removeAll { parameter in settings.contains { $0.0 == parameter.0 } }
+        configuration.options.additionalStartupParameters += settings
+        // A session that keeps a key idle for longer than twice the lock timeout (at least 10 s)
+        // is ended by the server (see `SQL.setUp`): a writer whose machine left the network holds
+        // the key that long, not until TCP notices hours later. A decision that takes longer loses
+        // the key and is made again.
+        self.holdMilliseconds = Int32(clamping: max(10_000, 2 * milliseconds))
         configuration.options.maximumConnections = max(configuration.options.maximumConnections, 2)
         self.options = options
         self.username = configuration.username

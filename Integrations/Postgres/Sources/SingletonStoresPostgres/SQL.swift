@@ -4,9 +4,9 @@ import PostgresNIO
 /// The statements of a storage. The table's name is checked to be a plain identifier before it is
 /// written into one; every other value is a bound parameter.
 package enum SQL {
-    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v5" }
-    static func writeFunction(table: String) -> String { "\(table)_write_v5" }
-    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v6" }
+    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v7" }
+    static func writeFunction(table: String) -> String { "\(table)_write_v7" }
+    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v7" }
     static func commitsTable(table: String) -> String { "\(table)_commits" }
     static func versionsSequence(table: String) -> String { "\(table)_versions" }
 
@@ -30,6 +30,13 @@ package enum SQL {
     /// those bytes; its lock goes with its commit, which is visible by then. Else it keeps the
     /// key for the session and returns what the row holds: the caller decides on it and writes
     /// with the second function, as after a lock and read. One round trip, or two.
+    ///
+    /// A session that keeps a key between statements is idle while its caller decides, outside
+    /// any transaction, where no timeout of the server's applies by default: were its client's
+    /// machine to leave the network, the key would stay held until TCP noticed, hours later. So
+    /// the functions that keep a key set the session's `idle_session_timeout` to the caller's
+    /// `hold_ms` (PostgreSQL 14 and later), and whatever lets it go sets back the value it had:
+    /// the server ends a session that holds a key idle for longer, and the key goes with it.
     ///
     /// Every commit takes a number from the table's sequence, kept in the row (`version`) and sent
     /// first in its notification: the commits of one key are numbered in the order they were
@@ -79,8 +86,8 @@ package enum SQL {
               IF to_regclass('\(commits)_at') IS NULL THEN
                 CREATE INDEX \(commits)_at ON \(commits) (committed_at);
               END IF;
-              IF to_regprocedure('\(lockAndRead)(bigint,text,boolean,uuid)') IS NULL THEN
-                CREATE FUNCTION \(lockAndRead)(lock_key bigint, doc_key text, wait boolean, lock_commit_id uuid)
+              IF to_regprocedure('\(lockAndRead)(bigint,text,boolean,uuid,integer)') IS NULL THEN
+                CREATE FUNCTION \(lockAndRead)(lock_key bigint, doc_key text, wait boolean, lock_commit_id uuid, hold_ms integer)
                 RETURNS TABLE(locked boolean, document bytea, version bigint, committed boolean)
                 LANGUAGE plpgsql VOLATILE AS $function$
                 BEGIN
@@ -96,6 +103,7 @@ package enum SQL {
                     RETURN QUERY SELECT false, NULL::bytea, NULL::bigint, false;
                     RETURN;
                   END IF;
+                  \(holdingIdleAtMost)
                   -- The last holder's commit, if it is still being made.
                   PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
                   RETURN QUERY SELECT true, d.document, d.version,
@@ -116,15 +124,16 @@ package enum SQL {
                   PERFORM pg_advisory_xact_lock(lock_key # \(mask));
                   \(commitStatements(table: table, commits: commits, versions: versions))
                   PERFORM pg_advisory_unlock(lock_key);
+                  \(lettingGo);
                   RETURN new_version;
                 END
                 $function$;
               END IF;
-              IF to_regprocedure('\(writeIf)(bigint,text,boolean,bytea,boolean,bytea,text,text,bytea,uuid,text,text)') IS NULL THEN
+              IF to_regprocedure('\(writeIf)(bigint,text,boolean,bytea,boolean,bytea,text,text,bytea,uuid,text,text,integer)') IS NULL THEN
                 CREATE FUNCTION \(writeIf)(
                   lock_key bigint, doc_key text, expected_present boolean, expected bytea,
                   changes boolean, doc bytea, kept_key text, backup_key text, backup bytea,
-                  write_commit_id uuid, channel text, payload text)
+                  write_commit_id uuid, channel text, payload text, hold_ms integer)
                 RETURNS TABLE(matched boolean, present boolean, document bytea, version bigint)
                 LANGUAGE plpgsql VOLATILE AS $function$
                 DECLARE
@@ -142,6 +151,7 @@ package enum SQL {
                     -- Missed: the session keeps the key, for the caller to decide on the row and
                     -- write it with the write function, which lets it go.
                     PERFORM pg_advisory_lock(lock_key);
+                    \(holdingIdleAtMost)
                     RETURN QUERY SELECT false, found_row, current, current_version;
                     RETURN;
                   END IF;
@@ -158,6 +168,24 @@ package enum SQL {
             $setup$
             """
     }
+
+    /// The statement of a function that has just taken a key for its session: the session's
+    /// `idle_session_timeout` becomes the function's `hold_ms`, its value until then kept in
+    /// `singleton_stores.idle_before` for ``lettingGo`` to set back. Nothing on a server older
+    /// than PostgreSQL 14, which has no such timeout.
+    static let holdingIdleAtMost = """
+        IF current_setting('server_version_num')::int >= 140000 THEN
+                    PERFORM set_config('singleton_stores.idle_before', current_setting('idle_session_timeout'), false);
+                    PERFORM set_config('idle_session_timeout', hold_ms::text || 'ms', false);
+                  END IF;
+        """
+
+    /// An expression, run as a key is let go, that sets the session's `idle_session_timeout` back
+    /// to what it was before ``holdingIdleAtMost`` (the setting's default when it never ran).
+    static let lettingGo = """
+        PERFORM CASE WHEN current_setting('server_version_num')::int >= 140000 THEN set_config('idle_session_timeout', \
+        coalesce(nullif(current_setting('singleton_stores.idle_before', true), ''), '0'), false) END
+        """
 
     /// The columns of the documents' table, as `format_type` names them, before `version`
     /// (which a table made before that column gets at set-up).
@@ -231,21 +259,26 @@ package enum SQL {
         return PostgresQuery(unsafeSQL: "SELECT document, version FROM \(table) WHERE key = $1", binds: binds)
     }
 
-    static func lockAndRead(table: String, lockKey: Int64, key: String, waits: Bool, commit: UUID?) -> PostgresQuery {
+    static func lockAndRead(
+        table: String, lockKey: Int64, key: String, waits: Bool, commit: UUID?, holdMilliseconds: Int32
+    ) -> PostgresQuery {
         var binds = PostgresBindings()
         binds.append(lockKey)
         binds.append(key)
         binds.append(waits)
         binds.append(commit)
+        binds.append(holdMilliseconds)
         return PostgresQuery(
-            unsafeSQL: "SELECT locked, document, version, committed FROM \(lockAndReadFunction(table: table))($1, $2, $3, $4)",
+            unsafeSQL:
+                "SELECT locked, document, version, committed FROM \(lockAndReadFunction(table: table))($1, $2, $3, $4, $5)",
             binds: binds)
     }
 
-    static func unlock(lockKey: Int64) -> PostgresQuery {
+    package static func unlock(lockKey: Int64) -> PostgresQuery {
         var binds = PostgresBindings()
         binds.append(lockKey)
-        return PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock($1)", binds: binds)
+        return PostgresQuery(
+            unsafeSQL: "SELECT pg_advisory_unlock($1), " + lettingGo.dropFirst("PERFORM ".count), binds: binds)
     }
 
     /// A change as one statement that commits on its own: the document kept aside and the
@@ -274,7 +307,7 @@ package enum SQL {
     /// matched, and otherwise what it holds, with the key held by the session.
     package static func writeIf(
         table: String, lockKey: Int64, key: String, expected: Data?, changes: Bool, bytes: Data?,
-        keptKey: String?, backup: (key: String, bytes: Data)?, commit: UUID, notification: String
+        keptKey: String?, backup: (key: String, bytes: Data)?, commit: UUID, notification: String, holdMilliseconds: Int32
     ) -> PostgresQuery {
         var binds = PostgresBindings()
         binds.append(lockKey)
@@ -289,9 +322,10 @@ package enum SQL {
         binds.append(commit)
         binds.append(table)
         binds.append(notification)
+        binds.append(holdMilliseconds)
         return PostgresQuery(
             unsafeSQL:
-                "SELECT matched, present, document, version FROM \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                "SELECT matched, present, document, version FROM \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
             binds: binds)
     }
 

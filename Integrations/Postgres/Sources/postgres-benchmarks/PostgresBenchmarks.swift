@@ -144,7 +144,8 @@ struct UpdateLatency {
                 _ = try await client.query(
                     SQL.writeIf(
                         table: table, lockKey: lockKey, key: "by-hand", expected: round == 0 ? nil : document, changes: true,
-                        bytes: document, keptKey: nil, backup: nil, commit: UUID(), notification: "bench by-hand")
+                        bytes: document, keptKey: nil, backup: nil, commit: UUID(), notification: "bench by-hand",
+                        holdMilliseconds: 5000)
                 ).collect()
                 let sent = clock.now - statementStart
                 if round >= 20 {

@@ -21,8 +21,8 @@ struct CommitOutcomeTests {
     /// the row, or the write after taking the lock and reading (a document too large to be
     /// remembered takes that way).
     enum Path: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case guessed = "_write_if_v6"
-        case locked = "_write_v5"
+        case guessed = "_write_if_v7"
+        case locked = "_write_v7"
         var testDescription: String { self == .guessed ? "the write on a guess" : "the write under the lock" }
     }
 
@@ -102,6 +102,55 @@ extension CommitOutcomeTests {
     }
 }
 
+extension CommitOutcomeTests {
+    /// A writer's machine gone from the network while it holds a key between the round trips of
+    /// an update (its write never arrives, and the server never hears that it is gone): the
+    /// server ends that session once it has held the key idle for twice the writer's lock
+    /// timeout, at least 10 s, so the writers of every other machine go on; and the writer
+    /// itself, back, finds its write was not made and makes it once.
+    @Test func aWriterGoneFromTheNetworkHoldingAKeyHoldsItOnlyForABoundedTime() async throws {
+        guard let url = TestDatabase.url, var components = URLComponents(string: url), let port = components.port else {
+            throw TestFailure("no URL")
+        }
+        let proxy = try CuttingProxy(serverPort: port)
+        defer { proxy.stop() }
+        components.port = proxy.port
+        let padding = String(repeating: "x", count: 70_000)  // takes the way under the key's lock
+        let gone = PostgresStorage.Options(table: table, lockTimeout: .seconds(2), reachTimeout: .seconds(30))
+        try await withRunningStorages(url: components.string, options: gone) { goneStorages in
+            let goneCounter = try await SharedValueStore(
+                key: "counter", default: Padded(count: 0, padding: padding), storage: goneStorages[0], follows: false)
+            try await goneCounter.update { $0.count = 10 }
+            proxy.arm(.silence, when: Path.locked.rawValue)
+            let goneWrite = Task { () throws(StorageError) -> Int in
+                try await goneCounter.update { (value: inout Padded) -> Int in
+                    value.count += 1
+                    return value.count
+                }
+            }
+            while proxy.cuts == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            // Another machine, which waits for the key up to 20 s: the one gone keeps it 10.
+            let other = PostgresStorage.Options(table: table, lockTimeout: .seconds(20))
+            let otherResult = try await withRunningStorages(options: other) { storages in
+                let counter = try await SharedValueStore(
+                    key: "counter", default: Padded(count: 0, padding: ""), storage: storages[0], follows: false)
+                return try await counter.update { (value: inout Padded) -> Int in
+                    value.count += 1
+                    return value.count
+                }
+            }
+            let goneResult = try await goneWrite.value
+            // Each write made once, in either order (the one gone may find the key first once
+            // the server let it go).
+            #expect([otherResult, goneResult].sorted() == [11, 12], "the other's \(otherResult), the one gone's \(goneResult)")
+        }
+        try await withRunningStorages(options: .init(table: table)) { storages in
+            let stored = try await storages[0].read("counter")
+            #expect(stored.map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("\"count\" : 12") == true)
+        }
+    }
+}
+
 /// A TCP proxy in front of the test server that cuts the connection carrying a statement once,
 /// before the server gets it or after the server answered it (its answer never reaches the client);
 /// or, once told to (``cutAtRandom(probability:seed:)``), cuts connections at random points.
@@ -109,7 +158,16 @@ final class CuttingProxy: @unchecked Sendable {
     enum Cut: Sendable, CustomTestStringConvertible {
         case beforeTheServerHasIt
         case afterTheServerCommitted
-        var testDescription: String { self == .beforeTheServerHasIt ? "before the server has it" : "after the server committed" }
+        /// Nothing passes any more either way, and both ends stay open: the client's machine
+        /// gone from the network, as the server sees it.
+        case silence
+        var testDescription: String {
+            switch self {
+            case .beforeTheServerHasIt: "before the server has it"
+            case .afterTheServerCommitted: "after the server committed"
+            case .silence: "silence from then on"
+            }
+        }
     }
 
     struct State {
@@ -176,14 +234,16 @@ final class CuttingProxy: @unchecked Sendable {
         state.withLock { $0.random = (probability, SplitMix(state: seed)) }
     }
 
+    /// Stops accepting and ends every connection. Their sockets are closed by their pumps, under
+    /// the state's lock, so none is shut down here once its number may name another file.
     func stop() {
-        let sockets = state.withLock { state -> [Int32] in
+        state.withLock { state in
+            guard !state.stopped else { return }
             state.stopped = true
-            return state.sockets
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+            for socket in state.sockets { shutdown(socket, Int32(SHUT_RDWR)) }
         }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop() {
@@ -211,12 +271,37 @@ final class CuttingProxy: @unchecked Sendable {
             }
             state.withLock { $0.sockets += [client, server] }
             let cutAfterReply = Shared(false)
-            Thread.detachNewThread { [self] in pump(from: client, to: server, cutAfterReply: cutAfterReply, upstream: true) }
-            Thread.detachNewThread { [self] in pump(from: server, to: client, cutAfterReply: cutAfterReply, upstream: false) }
+            let silenced = Shared(false)
+            let pumping = Shared(2)
+            // The second pump to end closes both sockets: a proxy that cuts hundreds of
+            // connections keeps no descriptors of theirs (a test process holding thousands makes
+            // each process it starts close each of them in the child).
+            let ended: @Sendable () -> Void = { [self] in
+                guard
+                    pumping.withLock({
+                        $0 -= 1; return $0
+                    }) == 0
+                else { return }
+                state.withLock { state in
+                    state.sockets.removeAll { $0 == client || $0 == server }
+                    close(client)
+                    close(server)
+                }
+            }
+            Thread.detachNewThread { [self] in
+                pump(from: client, to: server, cutAfterReply: cutAfterReply, silenced: silenced, upstream: true)
+                ended()
+            }
+            Thread.detachNewThread { [self] in
+                pump(from: server, to: client, cutAfterReply: cutAfterReply, silenced: silenced, upstream: false)
+                ended()
+            }
         }
     }
 
-    private func pump(from source: Int32, to destination: Int32, cutAfterReply: Shared<Bool>, upstream: Bool) {
+    private func pump(
+        from source: Int32, to destination: Int32, cutAfterReply: Shared<Bool>, silenced: Shared<Bool>, upstream: Bool
+    ) {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
@@ -246,15 +331,18 @@ final class CuttingProxy: @unchecked Sendable {
                     return (armed.cut, others)
                 }
                 for socket in others { shutdown(socket, Int32(SHUT_RDWR)) }
+                if cut == .silence { silenced.withLock { $0 = true } }
                 if cut == .beforeTheServerHasIt { break }
                 if cut == .afterTheServerCommitted { cutAfterReply.withLock { $0 = true } }
             } else if cutAfterReply.withLock({ $0 }) {
                 break
             }
+            if silenced.withLock({ $0 }) { continue }
             Self.transmit(chunk, to: destination)
         }
+        // Silenced, an end that closes is not heard of at the other: its machine is out of reach.
         shutdown(source, Int32(SHUT_RDWR))
-        shutdown(destination, Int32(SHUT_RDWR))
+        if !silenced.withLock({ $0 }) { shutdown(destination, Int32(SHUT_RDWR)) }
     }
 
     /// Sends all of `bytes` to `socket`, or as much as it takes before it fails.

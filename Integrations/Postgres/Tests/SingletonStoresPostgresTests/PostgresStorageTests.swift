@@ -241,6 +241,39 @@ struct PostgresStorageTests {
     /// The ids of an hour of commits — a million rows at 280 commits a second — are looked up by
     /// their time when the old ones are removed (which a commit does now and then, holding its
     /// key): through an index, not by reading the whole table.
+    /// A session keeps a key between statements only with a bound on how long it may sit idle
+    /// with it: the functions that keep a key set `idle_session_timeout` to the hold they are
+    /// given, and both ways of letting it go — the write, and the unlock after a decision to
+    /// change nothing — set back the value the session had (here a role's, 7 minutes).
+    @Test func aSessionKeepsAKeyIdleOnlyForItsHoldAndGetsItsTimeoutBackWhenItLetsGo() async throws {
+        try await withRunningStorages(options: options) { storages in
+            let visits = try await SharedValueStore(key: "visits", default: 0, storage: storages[0], follows: false)
+            try await visits.update { $0 += 1 }
+        }
+        try await withRawConnection { connection in
+            func value(_ sql: String) async throws -> String {
+                var values: [String] = []
+                for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger) {
+                    values.append(try row.decode(String.self))
+                }
+                return values.first ?? ""
+            }
+            _ = try await value("SELECT set_config('idle_session_timeout', '7min', false)")
+            let lockKey = SQL.lockKey(table: table, key: "visits")
+            let take = "SELECT locked::text FROM \(table)_lock_read_v7(\(lockKey), 'visits', true, NULL, 2500)"
+            #expect(try await value(take) == "true")
+            #expect(try await value("SHOW idle_session_timeout") == "2500ms")
+            _ = try await value(
+                "SELECT \(table)_write_v7(\(lockKey), 'visits', NULL, NULL, NULL, NULL, gen_random_uuid(), 'x', 'y')::text")
+            #expect(try await value("SHOW idle_session_timeout") == "7min", "after the write")
+            #expect(try await value(take) == "true")
+            #expect(try await value("SHOW idle_session_timeout") == "2500ms")
+            _ = try await connection.query(SQL.unlock(lockKey: lockKey), logger: connection.logger).collect()
+            #expect(try await value("SHOW idle_session_timeout") == "7min", "after the unlock")
+            #expect(try await value("SELECT pg_try_advisory_lock(\(lockKey))::text") == "true", "the key was let go")
+        }
+    }
+
     @Test func oldCommitIdsAreFoundByTheirTimeThroughAnIndex() async throws {
         try await withRunningStorages(options: options) { storages in
             let visits = try await SharedValueStore(key: "visits", default: 0, storage: storages[0], follows: false)
@@ -275,7 +308,8 @@ struct PostgresStorageTests {
 
     /// An administrator runs the storage once; the app's own role, allowed to read and write the
     /// tables but not to create anything, then uses it: the set-up makes nothing that is there,
-    /// so it needs no right to make it.
+    /// so it needs no right to make it. The role's statement timeout, 1 ms, which would cancel
+    /// the set-up and every wait for a key, does not apply to the storage's statements.
     @Test func aRoleThatMayOnlyReadAndWriteTheTablesUsesThemOnceMade() async throws {
         guard let url = TestDatabase.url, var components = URLComponents(string: url) else { throw TestFailure("no URL") }
         try await withRunningStorages(options: options) { storages in
@@ -289,6 +323,7 @@ struct PostgresStorageTests {
                 "CREATE ROLE \(role) LOGIN PASSWORD '\(password)'",
                 "GRANT SELECT, INSERT, UPDATE, DELETE ON \(table), \(table)_commits TO \(role)",
                 "GRANT USAGE ON SEQUENCE \(table)_versions TO \(role)",
+                "ALTER ROLE \(role) SET statement_timeout = '1ms'",
             ] {
                 _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).collect()
             }

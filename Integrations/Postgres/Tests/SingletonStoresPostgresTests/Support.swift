@@ -280,12 +280,15 @@ final class Shared<Value: Sendable>: Sendable {
 
 /// Reads `handle` on a thread of its own, with blocking reads, until its end: `received` gets
 /// each read's bytes, then `nil` once. Unlike `readabilityHandler` it installs no dispatch source
-/// (see `Demo.Running`).
+/// (see `Demo.Running`). The handle is closed at its end: Foundation keeps a `Process` that no one
+/// waited for with `waitUntilExit` alive, and its pipes with it, and a test that starts hundreds
+/// of processes would keep two descriptors of each open.
 func readToEnd(_ handle: FileHandle, _ received: @escaping @Sendable (Data?) -> Void) {
     Thread {
         while true {
             let data = handle.availableData
             if data.isEmpty {
+                try? handle.close()
                 received(nil)
                 return
             }
