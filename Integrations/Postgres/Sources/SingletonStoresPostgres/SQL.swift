@@ -104,8 +104,14 @@ package enum SQL {
                     RETURN;
                   END IF;
                   \(holdingIdleAtMost)
-                  -- The last holder's commit, if it is still being made.
-                  PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
+                  -- The last holder's commit, if it is still being made. A key lock of the session
+                  -- outlives the statement's failure: given up on, the wait lets the key go.
+                  BEGIN
+                    PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
+                  EXCEPTION WHEN OTHERS THEN
+                    PERFORM pg_advisory_unlock(lock_key);
+                    RAISE;
+                  END;
                   RETURN QUERY SELECT true, d.document, d.version,
                     lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id)
                     FROM (SELECT 1) one LEFT JOIN \(table) d ON d.key = doc_key;

@@ -241,6 +241,40 @@ struct PostgresStorageTests {
     /// The ids of an hour of commits — a million rows at 280 commits a second — are looked up by
     /// their time when the old ones are removed (which a commit does now and then, holding its
     /// key): through an index, not by reading the whole table.
+    /// A transaction that took a key and then timed out waiting for the commit of the key's last
+    /// writer (a commit that hangs, here held open by hand) lets the key go as it reports the
+    /// timeout: the connection goes back to the pool without it, and another writer takes the key
+    /// once that commit is made.
+    @Test func aTransactionThatTimesOutWaitingForTheLastCommitLetsTheKeyGo() async throws {
+        try await withRunningStorages(count: 2, options: options) { storages in
+            let lockKey = SQL.lockKey(table: table, key: "counter")
+            try await withRawConnection { connection in
+                func run(_ sql: String) async throws {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).collect()
+                }
+                // The last writer's commit, still being made: its transaction's lock on the key.
+                try await run("BEGIN")
+                try await run("SELECT pg_advisory_xact_lock(\(lockKey ^ 0x5555_5555_5555_5555))")
+                await #expect {
+                    _ = try await storages[0].transaction("counter", waits: false) { _ in
+                        DocumentDecision((), change: DocumentChange(bytes: Data("1".utf8)))
+                    }
+                } throws: { error in
+                    guard case .lockTimedOut? = error as? StorageError else { return false }
+                    return true
+                }
+                try await run("COMMIT")
+            }
+            // The first storage's connection, back in its pool, does not hold the key.
+            let written = try await storages[1].transaction("counter", waits: true) { _ in
+                DocumentDecision(true, change: DocumentChange(bytes: Data("2".utf8)))
+            }
+            #expect(written?.result == true)
+            let stored = try await storages[0].read("counter")
+            #expect(stored.map { String(decoding: $0.bytes, as: UTF8.self) } == "2")
+        }
+    }
+
     /// A session keeps a key between statements only with a bound on how long it may sit idle
     /// with it: the functions that keep a key set `idle_session_timeout` to the hold they are
     /// given, and both ways of letting it go — the write, and the unlock after a decision to
