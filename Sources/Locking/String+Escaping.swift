@@ -21,20 +21,7 @@ extension String {
     ///
     /// Everything else — letters of any script, emoji, combining marks — is kept as it is.
     package var escapingControlCharacters: String {
-        guard unicodeScalars.contains(where: Self.needsEscaping) else { return self }
-        var escaped = ""
-        for scalar in unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where Self.isControlOrFormatting(scalar):
-                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+        escaping(backslashes: true)
     }
 
     /// ``escapingControlCharacters`` with the backslash left as it is: for a message made of
@@ -47,10 +34,19 @@ extension String {
     /// // could not open /tmp/a\u{1B}b: \u{1B}[2Jgone   (the first escape as it was, the second made)
     /// ```
     package var escapingControlCharactersLeavingBackslashes: String {
-        guard unicodeScalars.contains(where: Self.isControlOrFormatting) else { return self }
+        escaping(backslashes: false)
+    }
+
+    /// The string with its control and formatting characters escaped, and its backslashes too
+    /// when `backslashes` is set.
+    private func escaping(backslashes: Bool) -> String {
+        guard unicodeScalars.contains(where: { (backslashes && $0 == "\\") || Self.isControlOrFormatting($0) }) else {
+            return self
+        }
         var escaped = ""
         for scalar in unicodeScalars {
             switch scalar {
+            case "\\" where backslashes: escaped += "\\\\"
             case "\n": escaped += "\\n"
             case "\r": escaped += "\\r"
             case "\t": escaped += "\\t"
@@ -95,10 +91,6 @@ extension String {
     /// white space between its values).
     private static func isRawInJSON(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value > 0x1F && isControlOrFormatting(scalar)
-    }
-
-    private static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "\\" || isControlOrFormatting(scalar)
     }
 
     private static func isControlOrFormatting(_ scalar: Unicode.Scalar) -> Bool {

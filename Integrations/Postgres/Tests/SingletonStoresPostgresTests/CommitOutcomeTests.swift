@@ -34,13 +34,8 @@ struct CommitOutcomeTests {
 
     @Test(arguments: [CuttingProxy.Cut.beforeTheServerHasIt, .afterTheServerCommitted], Path.allCases)
     func aConnectionCutDuringTheWriteIsResolvedByTheCommitID(_ cut: CuttingProxy.Cut, _ path: Path) async throws {
-        guard let url = TestDatabase.url, var components = URLComponents(string: url), let port = components.port else {
-            throw TestFailure("no URL")
-        }
-        let proxy = try CuttingProxy(serverPort: port)
+        let (proxy, throughProxy) = try CuttingProxy.inFrontOfTheTestServer()
         defer { proxy.stop() }
-        components.port = proxy.port
-        let throughProxy = components.string ?? url
         try await withRunningStorages(url: throughProxy, options: .init(table: table)) { storages in
             let storage = storages[0]
             let padding = path == .locked ? String(repeating: "x", count: 70_000) : ""
@@ -71,14 +66,10 @@ extension CommitOutcomeTests {
     /// Cut after the commit, and the server out of reach until the storage gives up: the outcome
     /// is unknown, and the store says so (`commitOutcomeUnknown`, demo-postgres's exit 75).
     @Test func anOutcomeThatCantBeFoundOutIsReportedAsUnknown() async throws {
-        guard let url = TestDatabase.url, var components = URLComponents(string: url), let port = components.port else {
-            throw TestFailure("no URL")
-        }
-        let proxy = try CuttingProxy(serverPort: port)
+        let (proxy, throughProxy) = try CuttingProxy.inFrontOfTheTestServer()
         defer { proxy.stop() }
-        components.port = proxy.port
         let options = PostgresStorage.Options(table: table, reachTimeout: .seconds(2))
-        try await withRunningStorages(url: components.string, options: options) { storages in
+        try await withRunningStorages(url: throughProxy, options: options) { storages in
             let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
             try await counter.set(10)
             proxy.arm(.afterTheServerCommitted, when: CommitOutcomeTests.Path.guessed.rawValue, thenUnreachable: true)
@@ -109,15 +100,11 @@ extension CommitOutcomeTests {
     /// timeout, at least 10 s, so the writers of every other machine go on; and the writer
     /// itself, back, finds its write was not made and makes it once.
     @Test func aWriterGoneFromTheNetworkHoldingAKeyHoldsItOnlyForABoundedTime() async throws {
-        guard let url = TestDatabase.url, var components = URLComponents(string: url), let port = components.port else {
-            throw TestFailure("no URL")
-        }
-        let proxy = try CuttingProxy(serverPort: port)
+        let (proxy, throughProxy) = try CuttingProxy.inFrontOfTheTestServer()
         defer { proxy.stop() }
-        components.port = proxy.port
         let padding = String(repeating: "x", count: 70_000)  // takes the way under the key's lock
         let gone = PostgresStorage.Options(table: table, lockTimeout: .seconds(2), reachTimeout: .seconds(30))
-        try await withRunningStorages(url: components.string, options: gone) { goneStorages in
+        try await withRunningStorages(url: throughProxy, options: gone) { goneStorages in
             let goneCounter = try await SharedValueStore(
                 key: "counter", default: Padded(count: 0, padding: padding), storage: goneStorages[0], follows: false)
             try await goneCounter.update { $0.count = 10 }
@@ -217,6 +204,19 @@ final class CuttingProxy: @unchecked Sendable {
         self.listener = listener
         port = Int(UInt16(bigEndian: address.sin_port))
         Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// A proxy in front of the test server, and the test server's URL through it.
+    static func inFrontOfTheTestServer() throws -> (proxy: CuttingProxy, url: String) {
+        guard let url = TestDatabase.url, var components = URLComponents(string: url), let port = components.port,
+            let proxy = try? CuttingProxy(serverPort: port)
+        else { throw TestFailure("no URL, or no proxy") }
+        components.port = proxy.port
+        guard let throughProxy = components.string else {
+            proxy.stop()
+            throw TestFailure("no URL through the proxy")
+        }
+        return (proxy, throughProxy)
     }
 
     var cuts: Int { state.withLock { $0.cuts } }

@@ -71,14 +71,9 @@ struct DemoPostgresTests {
     /// the balance is 150 less the spends acknowledged, less at most one a process that exited 75
     /// (or that PostgresNIO stopped, below).
     @Test func spendsOverConnectionsCutAtRandomTakeEachAcknowledgedSpendOnce() async throws {
-        guard let url = TestDatabase.url, var components = URLComponents(string: url), let port = components.port else {
-            throw TestFailure("no URL")
-        }
         let descriptorsBefore = Self.openDescriptors()
-        let proxy = try CuttingProxy(serverPort: port)
+        let (proxy, throughProxy) = try CuttingProxy.inFrontOfTheTestServer()
         defer { proxy.stop() }
-        components.port = proxy.port
-        let throughProxy = components.string ?? url
         let topUp = try await demo(["wallet", "top-up", "150"])
         #expect(topUp.lines == ["balance 150"], "\(topUp)")
         proxy.cutAtRandom(probability: 0.05, seed: 20_261_130)
