@@ -130,7 +130,7 @@ package enum SQL {
                   PERFORM pg_advisory_xact_lock(lock_key # \(mask));
                   \(commitStatements(table: table, commits: commits, versions: versions))
                   PERFORM pg_advisory_unlock(lock_key);
-                  \(lettingGo);
+                  PERFORM \(lettingGo);
                   RETURN new_version;
                 END
                 $function$;
@@ -186,10 +186,11 @@ package enum SQL {
                   END IF;
         """
 
-    /// An expression, run as a key is let go, that sets the session's `idle_session_timeout` back
-    /// to what it was before ``holdingIdleAtMost`` (the setting's default when it never ran).
+    /// An expression, evaluated as a key is let go, that sets the session's `idle_session_timeout`
+    /// back to what it was before ``holdingIdleAtMost`` (the setting's default when it never ran):
+    /// performed by the write function, selected by ``unlock(lockKey:)``.
     static let lettingGo = """
-        PERFORM CASE WHEN current_setting('server_version_num')::int >= 140000 THEN set_config('idle_session_timeout', \
+        CASE WHEN current_setting('server_version_num')::int >= 140000 THEN set_config('idle_session_timeout', \
         coalesce(nullif(current_setting('singleton_stores.idle_before', true), ''), '0'), false) END
         """
 
@@ -280,11 +281,12 @@ package enum SQL {
             binds: binds)
     }
 
+    /// Lets the key whose lock is `lockKey` go from the session, after a decision that changes
+    /// nothing, and sets the session's idle timeout back.
     package static func unlock(lockKey: Int64) -> PostgresQuery {
         var binds = PostgresBindings()
         binds.append(lockKey)
-        return PostgresQuery(
-            unsafeSQL: "SELECT pg_advisory_unlock($1), " + lettingGo.dropFirst("PERFORM ".count), binds: binds)
+        return PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock($1), \(lettingGo)", binds: binds)
     }
 
     /// A change as one statement that commits on its own: the document kept aside and the
