@@ -265,6 +265,8 @@ extension PostgresStorage {
             } catch {
                 // Refused a right: the set-up only makes what is missing, so something is.
                 guard case .denied(let reason) = Self.trouble(error) else { throw error }
+                // A right the set-up checks for itself names the grant.
+                if reason.contains("GRANT ") { throw Trouble.denied(reason) }
                 throw Trouble.denied(
                     reason + "; the set-up makes the table \(endpoint.table), its companions and functions only when "
                         + "they are missing, and this user may not make them: run the storage once as a user who may, "

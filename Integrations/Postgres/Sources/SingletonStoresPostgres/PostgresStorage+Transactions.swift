@@ -268,7 +268,13 @@ extension PostgresStorage {
             throw error
         }
         // The write let the lock go as it committed.
-        let version = try written.first?.decode(Int64?.self) ?? nil
+        guard let row = written.first else {
+            try lost(&attempt, pending: (commitID, commit), "the write returned no row")
+        }
+        let (version, unflushed) = try row.decode((Int64?, String?).self)
+        if let unflushed {
+            try lost(&attempt, pending: (commitID, commit), Self.unflushedReason(unflushed))
+        }
         known.withLock {
             $0.remember(attempt.key, change.bytes)
             $0.saw(attempt.key, version: version)
@@ -340,9 +346,13 @@ extension PostgresStorage {
         }
         guard let row = rows.first else {
             Self.close(connection)
+            if changes { attempt.pending = (commitID, commit) }
             throw Trouble.connection("the conditional write returned no row")
         }
-        let (matched, present, document, version) = try row.decode((Bool, Bool, Data?, Int64?).self)
+        let (matched, present, document, version, unflushed) = try row.decode((Bool, Bool, Data?, Int64?, String?).self)
+        if let unflushed {
+            try lost(&attempt, pending: (commitID, commit), Self.unflushedReason(unflushed))
+        }
         known.withLock { $0.saw(attempt.key, version: version) }
         guard matched else {
             // Missed: the session holds the key now, with the row as it is.
@@ -355,6 +365,21 @@ extension PostgresStorage {
         let trips = attempt.trips
         counters.withLock { $0.lastCommit = trips }
         return .done(commit)
+    }
+
+    /// Gives up this try after a write whose outcome is not confirmed — it committed, but the
+    /// wait for the disk failed, or its answer was not understood: the next try finds out by
+    /// the commit's id, and waits for the disk as it does.
+    func lost<Result>(
+        _ attempt: inout Attempt<Result>, pending: (id: UUID, commit: DocumentCommit<Result>), _ reason: String
+    ) throws -> Never {
+        known.withLock { $0.forget(attempt.key) }
+        attempt.pending = pending
+        throw Trouble.connection(reason)
+    }
+
+    static func unflushedReason(_ error: String) -> String {
+        "the write committed, but its wait for the disk failed (\(shortened(error)))"
     }
 
     static func keptKey(_ key: String, _ problem: DocumentProblem) -> String {

@@ -51,6 +51,17 @@ import Synchronization
 /// ``Options/lockTimeout``, at least 10 s (PostgreSQL 14 and later): a writer whose machine left
 /// the network holds the key no longer.
 ///
+/// ## When a commit is on disk
+/// A write's statement commits, lets the key go and sends its notification as soon as the change
+/// is visible, then waits until the commit is on disk (and on the synchronous replicas the server
+/// waits for) before it answers: a key is held for a write's work and never for its flush. So
+/// another writer may decide on a change whose flush is still under way, and a reader or a
+/// follower may see it; none of them can commit anything that outlives the change, since their
+/// commits come after it in the server's log. A transaction returns only once its commit is on
+/// disk. Were the server to crash before that, the change would be lost, and so would what other
+/// instances decided on it; its writer, which never heard back, finds by the commit id that the
+/// change was not made.
+///
 /// ## When the connection drops
 /// Nothing done before the write is lost by starting over. When the connection drops while the
 /// write commits, the storage connects again and looks for its commit id: found, the transaction

@@ -4,9 +4,9 @@ import PostgresNIO
 /// The statements of a storage. The table's name is checked to be a plain identifier before it is
 /// written into one; every other value is a bound parameter.
 package enum SQL {
-    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v7" }
-    static func writeFunction(table: String) -> String { "\(table)_write_v7" }
-    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v7" }
+    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v8" }
+    static func writeFunction(table: String) -> String { "\(table)_write_v8" }
+    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v8" }
     static func commitsTable(table: String) -> String { "\(table)_commits" }
     static func versionsSequence(table: String) -> String { "\(table)_versions" }
 
@@ -15,21 +15,25 @@ package enum SQL {
     static let commitLockMask: Int64 = 0x5555_5555_5555_5555
 
     /// One statement, run once per storage: the table, the function that takes a key's lock and
-    /// reads its row, and the function that writes it and lets the lock go, made when missing, by
+    /// reads its row, and the procedures that write it and let the lock go, made when missing, by
     /// one session at a time.
     ///
     /// A write lets the key's lock go inside the statement that commits, before the commit is
     /// visible; it holds a second lock, of the transaction, that the commit itself releases. The
     /// next holder of the key takes that one (shared) before it reads: it reads with a snapshot
-    /// taken after the commit. That makes an update two round trips when it has to read first: lock and read; write, notify,
-    /// let go and commit.
+    /// taken after the commit. That makes an update two round trips when it has to read first:
+    /// lock and read; write, notify, let go and commit.
     ///
-    /// A third function makes it one: given the bytes the caller expects the row to hold (what
+    /// A third statement makes it one: given the bytes the caller expects the row to hold (what
     /// it last read or committed) and the change it decided on them, it takes the key's lock for
     /// its own transaction, waits for the last holder's commit, and writes only if the row holds
     /// those bytes; its lock goes with its commit, which is visible by then. Else it keeps the
     /// key for the session and returns what the row holds: the caller decides on it and writes
-    /// with the second function, as after a lock and read. One round trip, or two.
+    /// with the second one, as after a lock and read. One round trip, or two.
+    ///
+    /// Both writes commit, let go and notify before their commit reaches the disk, and answer
+    /// once it has (``committingThenFlushing``): a key is held for a write's work, not for its
+    /// flush, and a follower hears of a change as soon as it is visible.
     ///
     /// A session that keeps a key between statements is idle while its caller decides, outside
     /// any transaction, where no timeout of the server's applies by default: were its client's
@@ -54,6 +58,12 @@ package enum SQL {
               found text;
             BEGIN
               PERFORM pg_advisory_xact_lock(7305692186513401001);
+              IF NOT has_function_privilege('pg_logical_emit_message(boolean,text,text)', 'EXECUTE') THEN
+                RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE =
+                  'this user may not run pg_logical_emit_message(boolean, text, text), by which a write waits for '
+                  || 'its commit to reach the disk: GRANT EXECUTE ON FUNCTION pg_logical_emit_message(boolean, text, text) TO '
+                  || quote_ident(current_user);
+              END IF;
               \(refusal(of: table, unless: [documentColumns + ", version bigint", documentColumns]))
               \(refusal(of: commits, unless: ["commit_id uuid, key text, committed_at timestamp with time zone"]))
               -- Each object is made only when it is missing: a role that may read and write the
@@ -90,10 +100,15 @@ package enum SQL {
                 CREATE FUNCTION \(lockAndRead)(lock_key bigint, doc_key text, wait boolean, lock_commit_id uuid, hold_ms integer)
                 RETURNS TABLE(locked boolean, document bytea, version bigint, committed boolean)
                 LANGUAGE plpgsql VOLATILE AS $function$
+                DECLARE
+                  found_commit boolean;
                 BEGIN
                   -- A commit found made is done: its statement let the key go before it
                   -- committed, so nothing is held, and nothing needs to be.
                   IF lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id) THEN
+                    -- Made, but maybe not yet on disk (its flush was cut off): this statement's
+                    -- commit waits for the disk, and so for it.
+                    PERFORM \(flushMessage);
                     RETURN QUERY SELECT false, NULL::bytea, NULL::bigint, true;
                     RETURN;
                   END IF;
@@ -112,61 +127,64 @@ package enum SQL {
                     PERFORM pg_advisory_unlock(lock_key);
                     RAISE;
                   END;
-                  RETURN QUERY SELECT true, d.document, d.version,
-                    lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id)
+                  found_commit := lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id);
+                  IF found_commit THEN
+                    PERFORM \(flushMessage);
+                  END IF;
+                  RETURN QUERY SELECT true, d.document, d.version, found_commit
                     FROM (SELECT 1) one LEFT JOIN \(table) d ON d.key = doc_key;
                 END
                 $function$;
               END IF;
-              IF to_regprocedure('\(write)(bigint,text,bytea,text,text,bytea,uuid,text,text)') IS NULL THEN
-                CREATE FUNCTION \(write)(
+              IF to_regprocedure('\(write)(bigint,text,bytea,text,text,bytea,uuid,text,text,bigint,text)') IS NULL THEN
+                CREATE PROCEDURE \(write)(
                   lock_key bigint, doc_key text, doc bytea, kept_key text, backup_key text, backup bytea,
-                  write_commit_id uuid, channel text, payload text)
-                RETURNS bigint
-                LANGUAGE plpgsql VOLATILE AS $function$
-                DECLARE
-                  new_version bigint;
+                  write_commit_id uuid, channel text, payload text, INOUT new_version bigint, INOUT unflushed text)
+                LANGUAGE plpgsql AS $function$
                 BEGIN
                   PERFORM pg_advisory_xact_lock(lock_key # \(mask));
                   \(commitStatements(table: table, commits: commits, versions: versions))
                   PERFORM pg_advisory_unlock(lock_key);
                   PERFORM \(lettingGo);
-                  RETURN new_version;
+                  \(committingThenFlushing)
                 END
                 $function$;
               END IF;
-              IF to_regprocedure('\(writeIf)(bigint,text,boolean,bytea,boolean,bytea,text,text,bytea,uuid,text,text,integer)') IS NULL THEN
-                CREATE FUNCTION \(writeIf)(
+              IF to_regprocedure('\(writeIf)(bigint,text,boolean,bytea,boolean,bytea,text,text,bytea,uuid,text,text,integer,boolean,boolean,bytea,bigint,text)') IS NULL THEN
+                CREATE PROCEDURE \(writeIf)(
                   lock_key bigint, doc_key text, expected_present boolean, expected bytea,
                   changes boolean, doc bytea, kept_key text, backup_key text, backup bytea,
-                  write_commit_id uuid, channel text, payload text, hold_ms integer)
-                RETURNS TABLE(matched boolean, present boolean, document bytea, version bigint)
-                LANGUAGE plpgsql VOLATILE AS $function$
+                  write_commit_id uuid, channel text, payload text, hold_ms integer,
+                  INOUT matched boolean, INOUT present boolean, INOUT document bytea, INOUT version bigint,
+                  INOUT unflushed text)
+                LANGUAGE plpgsql AS $function$
                 DECLARE
                   current bytea;
                   current_version bigint;
-                  found_row boolean;
                   new_version bigint;
                 BEGIN
                   PERFORM pg_advisory_xact_lock(lock_key);
                   -- The last holder's commit, if it is still being made.
                   PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
                   SELECT d.document, d.version INTO current, current_version FROM \(table) d WHERE d.key = doc_key;
-                  found_row := FOUND;
-                  IF found_row <> expected_present OR (found_row AND current IS DISTINCT FROM expected) THEN
+                  present := FOUND;
+                  IF present <> expected_present OR (present AND current IS DISTINCT FROM expected) THEN
                     -- Missed: the session keeps the key, for the caller to decide on the row and
-                    -- write it with the write function, which lets it go.
+                    -- write it with the write procedure, which lets it go.
                     PERFORM pg_advisory_lock(lock_key);
                     \(holdingIdleAtMost)
-                    RETURN QUERY SELECT false, found_row, current, current_version;
+                    matched := false;
+                    document := current;
+                    version := current_version;
                     RETURN;
                   END IF;
+                  matched := true;
+                  version := current_version;
                   IF changes THEN
                     \(commitStatements(table: table, commits: commits, versions: versions))
-                    RETURN QUERY SELECT true, found_row, NULL::bytea, new_version;
-                    RETURN;
+                    version := new_version;
+                    \(committingThenFlushing)
                   END IF;
-                  RETURN QUERY SELECT true, found_row, NULL::bytea, current_version;
                 END
                 $function$;
               END IF;
@@ -174,6 +192,34 @@ package enum SQL {
             $setup$
             """
     }
+
+    /// The end of a write procedure, once its change is made and its locks are to go: the change
+    /// commits without waiting for the disk, so that its locks go and its notification leaves as
+    /// soon as the commit is visible; then a second transaction, which writes one record, commits
+    /// the ordinary way, and its commit waits for the disk — the write-ahead log is flushed in
+    /// order, so that wait covers the change — and for the synchronous replicas the server is set
+    /// to wait for. The caller hears back only then. A failure after the change committed (the
+    /// second transaction's) is returned in `unflushed`, never raised: the change is made, and
+    /// the caller finds out by the commit's id that it is on disk.
+    ///
+    /// The next holder of the key, in any session, can so read the change and decide on it while
+    /// its flush is under way. It cannot commit anything the change's loss would contradict: its
+    /// own commit comes later in the log, and waits for the same flush.
+    static let committingThenFlushing = """
+        PERFORM set_config('synchronous_commit', 'off', true);
+                  COMMIT;
+                  BEGIN
+                    PERFORM \(flushMessage);
+                  EXCEPTION WHEN OTHERS THEN
+                    unflushed := SQLERRM;
+                  END;
+        """
+
+    /// An expression that writes one record to the write-ahead log in the current transaction
+    /// (a logical-decoding message, prefix `singleton_stores`, empty, which a logical-replication
+    /// consumer may skip): the transaction then has something to commit, and its commit waits
+    /// for the disk, and so for every commit the log holds before it.
+    static let flushMessage = "pg_logical_emit_message(true, 'singleton_stores', '')"
 
     /// The statement of a function that has just taken a key for its session: the session's
     /// `idle_session_timeout` becomes the function's `hold_ms`, its value until then kept in
@@ -291,7 +337,9 @@ package enum SQL {
 
     /// A change as one statement that commits on its own: the document kept aside and the
     /// backup first, then the new document (or its removal), the notification (sent when the
-    /// statement commits), and the key's lock let go.
+    /// statement commits), and the key's lock let go. Returns the commit's number, and why the
+    /// wait for the disk failed after the change committed (`nil`: it did not; see
+    /// ``committingThenFlushing``).
     static func write(
         table: String, lockKey: Int64, key: String, bytes: Data?, keptKey: String?, backup: (key: String, bytes: Data)?,
         commit: UUID, notification: String
@@ -307,12 +355,14 @@ package enum SQL {
         binds.append(table)
         binds.append(notification)
         return PostgresQuery(
-            unsafeSQL: "SELECT \(writeFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9)", binds: binds)
+            unsafeSQL: "CALL \(writeFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL::bigint, NULL::text)",
+            binds: binds)
     }
 
     /// A change decided on `expected` (`nil`: no row), made in one statement only if the row still
     /// holds it; with `changes` false, a check that the decision stands. Returns whether the row
-    /// matched, and otherwise what it holds, with the key held by the session.
+    /// matched, and otherwise what it holds, with the key held by the session; the number of the
+    /// commit; and, for a change made, why the wait for the disk failed after it committed.
     package static func writeIf(
         table: String, lockKey: Int64, key: String, expected: Data?, changes: Bool, bytes: Data?,
         keptKey: String?, backup: (key: String, bytes: Data)?, commit: UUID, notification: String, holdMilliseconds: Int32
@@ -333,7 +383,8 @@ package enum SQL {
         binds.append(holdMilliseconds)
         return PostgresQuery(
             unsafeSQL:
-                "SELECT matched, present, document, version FROM \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                "CALL \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+                + "NULL::boolean, NULL::boolean, NULL::bytea, NULL::bigint, NULL::text)",
             binds: binds)
     }
 

@@ -255,7 +255,9 @@ struct Follow {
                 process.arguments = ["follow-worker", workerKind, table, "--url", url]
                 let pipe = Pipe()
                 process.standardOutput = pipe
-                let lines = AsyncStream<String>.makeStream()
+                // Each line with the time it was read: a change is timed to when the other process
+                // had it, whether or not the call that made it has returned by then.
+                let lines = AsyncStream<(line: String, at: ContinuousClock.Instant)>.makeStream()
                 let partial = Mutex("")
                 try process.run()
                 // Read with blocking reads on a thread of its own, not with `readabilityHandler`,
@@ -275,11 +277,12 @@ struct Follow {
                             partial = parts.removeLast()
                             return parts
                         }
-                        complete.forEach { lines.continuation.yield($0) }
+                        let now = ContinuousClock.now
+                        complete.forEach { lines.continuation.yield(($0, now)) }
                     }
                 }.start()
                 var iterator = lines.stream.makeAsyncIterator()
-                guard await iterator.next() == "ready" else { throw BenchmarkError("the follower did not start") }
+                guard await iterator.next()?.line == "ready" else { throw BenchmarkError("the follower did not start") }
                 try await Task.sleep(for: .milliseconds(300))
                 var delays: [Duration] = []
                 for round in 0..<(count + 10) {
@@ -300,8 +303,8 @@ struct Follow {
                         binds.append("\(round)")
                         _ = try await client.query(PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)", binds: binds)).collect()
                     }
-                    guard await iterator.next() != nil else { throw BenchmarkError("the follower ended") }
-                    if round >= 10 { delays.append(clock.now - start) }
+                    guard let heard = await iterator.next() else { throw BenchmarkError("the follower ended") }
+                    if round >= 10 { delays.append(heard.at - start) }
                 }
                 process.terminate()
                 results[kind] = delays
@@ -310,7 +313,7 @@ struct Follow {
             let bare = results["bare"] ?? []
             let bareUpdate = results["bare-update"] ?? []
             print(
-                "follow, another process, \(count) changes each (after 10 to warm up), from the call that changes to the other process's line:"
+                "follow, another process, \(count) changes each (after 10 to warm up), from the call that changes to the other process's line, as the line is read:"
             )
             print(
                 "  store (update, NOTIFY with the document in its commit, taken in by the follower): p50 \(microseconds(percentile(store, 0.5))), p99 \(microseconds(percentile(store, 0.99)))"

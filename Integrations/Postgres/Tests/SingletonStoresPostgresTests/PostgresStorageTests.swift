@@ -294,11 +294,16 @@ struct PostgresStorageTests {
             }
             _ = try await value("SELECT set_config('idle_session_timeout', '7min', false)")
             let lockKey = SQL.lockKey(table: table, key: "visits")
-            let take = "SELECT locked::text FROM \(table)_lock_read_v7(\(lockKey), 'visits', true, NULL, 2500)"
+            let take = "SELECT locked::text FROM \(table)_lock_read_v8(\(lockKey), 'visits', true, NULL, 2500)"
             #expect(try await value(take) == "true")
             #expect(try await value("SHOW idle_session_timeout") == "2500ms")
-            _ = try await value(
-                "SELECT \(table)_write_v7(\(lockKey), 'visits', NULL, NULL, NULL, NULL, gen_random_uuid(), 'x', 'y')::text")
+            _ = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL:
+                        "CALL \(table)_write_v8(\(lockKey), 'visits', NULL, NULL, NULL, NULL, gen_random_uuid(), 'x', 'y', NULL, NULL)"
+                ),
+                logger: connection.logger
+            ).collect()
             #expect(try await value("SHOW idle_session_timeout") == "7min", "after the write")
             #expect(try await value(take) == "true")
             #expect(try await value("SHOW idle_session_timeout") == "2500ms")

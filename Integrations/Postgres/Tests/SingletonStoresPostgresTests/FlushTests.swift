@@ -1,0 +1,166 @@
+import Foundation
+import PostgresNIO
+import SingletonStores
+import SingletonStoresPostgres
+import Synchronization
+import Testing
+
+/// A write lets its key go, and its notification leave, as soon as its commit is visible, and
+/// answers only once the commit is on disk (and on the synchronous replicas the server waits
+/// for). Each test runs on a server of its own, whose settings it changes.
+@Suite(.enabled(if: TestDatabase.isAvailable, TestDatabase.skipReason))
+struct FlushTests {
+    let table = TestDatabase.freshTable()
+
+    /// The write-ahead log flushed by the server's own writer only every 10 s (its longest delay),
+    /// and the server stopped at once (no checkpoint, no goodbye) right after the last answer:
+    /// every update that was answered is there after the restart. Were an answer given before
+    /// the flush, the last updates would be lost.
+    @Test func everyAnsweredUpdateSurvivesAnImmediateStop() async throws {
+        let server = try await OwnServer.start()
+        do {
+            try await OwnServer.psql(server.url, "ALTER SYSTEM SET wal_writer_delay = '10s'")
+            try await OwnServer.psql(server.url, "SELECT pg_reload_conf()")
+            let options = PostgresStorage.Options(table: table)
+            try await withRunningStorages(url: server.url, options: options) { storages in
+                let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
+                for _ in 0..<40 { try await counter.update { $0 += 1 } }
+                #expect(counter.value == 40)
+                try await server.restart()
+            }
+            try await withRunningStorages(url: server.url, options: options) { storages in
+                let stored = try await storages[0].read("counter")
+                let text = stored.map { String(decoding: $0.bytes, as: UTF8.self) } ?? "no row"
+                #expect(text.contains("\"value\" : 40"), "after the restart: \(text.prefix(200))")
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// A synchronous replica that never answers: every commit that waits for the disk waits for
+    /// it too. A writer's update does not return, but its key is let go and its change is seen —
+    /// read by another storage, heard by a follower, and decided on by another writer, whose own
+    /// update waits in turn. Once the server stops waiting for the replica, both return, in
+    /// order, and the row holds both changes.
+    @Test func aKeyGoesBeforeTheFlushAndTheAnswerAfterIt() async throws {
+        let server = try await OwnServer.start()
+        do {
+            let options = PostgresStorage.Options(table: table, reachTimeout: .seconds(60))
+            try await withRunningStorages(count: 3, url: server.url, options: options) { storages in
+                let first = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
+                let second = try await SharedValueStore(key: "counter", default: 0, storage: storages[1], follows: false)
+                let follower = try await SharedValueStore(key: "counter", default: 0, storage: storages[2])
+                try await first.set(1)
+                try await waitUntil { follower.value == 1 }
+                try await OwnServer.psql(
+                    server.url, "ALTER SYSTEM SET synchronous_standby_names = 'a_replica_that_never_answers'")
+                try await OwnServer.psql(server.url, "SELECT pg_reload_conf()")
+                let firstDone = Mutex(false)
+                let firstUpdate = Task {
+                    let result = try await first.update { (value: inout Int) -> Int in
+                        value += 10
+                        return value
+                    }
+                    firstDone.withLock { $0 = true }
+                    return result
+                }
+                // Seen before it is on the replica: by a follower and by a plain read.
+                try await waitUntil { follower.value == 11 }
+                let read = try await storages[1].read("counter")
+                #expect(read.map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("11") == true)
+                // Another writer takes the key and decides on it; its answer waits as well.
+                let secondUpdate = Task {
+                    try await second.update { (value: inout Int) -> Int in
+                        value += 100
+                        return value
+                    }
+                }
+                try await waitUntil { follower.value == 111 }
+                #expect(firstDone.withLock { $0 } == false, "an update answered before its commit reached the replica")
+                try await OwnServer.psql(server.url, "ALTER SYSTEM RESET synchronous_standby_names")
+                try await OwnServer.psql(server.url, "SELECT pg_reload_conf()")
+                #expect(try await firstUpdate.value == 11)
+                #expect(try await secondUpdate.value == 111)
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// A write whose change committed but whose wait for the disk then failed (here: the right to
+    /// write the record it waits with taken away between its statements) is never reported as
+    /// refused: the storage looks for its commit, and reports the outcome unknown while it cannot
+    /// confirm it. A user without that right is told at set-up which grant it needs.
+    @Test func aWriteWhoseFlushFailsAfterItCommittedIsNeverReportedAsRefused() async throws {
+        let server = try await OwnServer.start()
+        do {
+            guard var components = URLComponents(string: server.url) else { throw TestFailure("no URL") }
+            let role = "app_\(UUID().uuidString.prefix(8).lowercased())"
+            let password = "pw-\(UUID().uuidString.prefix(8))"
+            try await withRunningStorages(url: server.url, options: .init(table: table)) { storages in
+                _ = try await storages[0].transaction("counter", waits: true) { _ in
+                    DocumentDecision((), change: DocumentChange(bytes: Data("0".utf8)))
+                }
+            }
+            for sql in [
+                "CREATE ROLE \(role) LOGIN PASSWORD '\(password)'",
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON \(table), \(table)_commits TO \(role)",
+                "GRANT USAGE ON SEQUENCE \(table)_versions TO \(role)",
+            ] {
+                try await OwnServer.psql(server.url, sql)
+            }
+            components.user = role
+            components.password = password
+            let options = PostgresStorage.Options(table: table, reachTimeout: .seconds(2))
+            try await withRunningStorages(url: components.string, options: options) { storages in
+                let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
+                try await counter.update { $0 += 1 }
+                try await OwnServer.psql(
+                    server.url, "REVOKE EXECUTE ON FUNCTION pg_logical_emit_message(boolean, text, text) FROM PUBLIC")
+                do throws(StorageError) {
+                    try await counter.update { $0 += 1 }
+                    Issue.record("the update said it was done")
+                } catch {
+                    guard case .commitOutcomeUnknown = error else {
+                        Issue.record("expected the outcome to be unknown, got: \(error)")
+                        return
+                    }
+                }
+            }
+            try await withRunningStorages(url: server.url, options: .init(table: table)) { storages in
+                let stored = try await storages[0].read("counter")
+                #expect(
+                    stored.map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("\"value\" : 2") == true,
+                    "the change was committed")
+            }
+            // Set-up, for a user without the right: told what to grant.
+            _ = try await withRunningStorages(url: components.string, options: .init(table: table)) { storages in
+                await #expect {
+                    _ = try await SharedValueStore(key: "counter", default: 0, storage: storages[0])
+                } throws: { error in
+                    guard case .backendUnreachable(_, let reason)? = error as? StorageError else { return false }
+                    return reason.contains("GRANT EXECUTE ON FUNCTION pg_logical_emit_message(boolean, text, text) TO \(role)")
+                }
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+}
+
+/// Waits, by polling every 10 ms for at most 30 s, until `condition` holds.
+func waitUntil(_ condition: () async throws -> Bool) async throws {
+    let clock = ContinuousClock()
+    let end = clock.now + .seconds(30)
+    while try await !condition() {
+        guard clock.now < end else { throw TestFailure("the condition did not come true within 30 s") }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
