@@ -357,7 +357,10 @@ extension PostgresStorage {
         guard matched else {
             // Missed: the session holds the key now, with the row as it is.
             let current = present ? (document ?? Data()) : nil
-            known.withLock { $0.remember(attempt.key, current) }
+            known.withLock {
+                $0.remember(attempt.key, current)
+                $0.missed(attempt.key)
+            }
             return .holding(current)
         }
         guard changes else { return .done(DocumentCommit(decision.result)) }

@@ -44,7 +44,8 @@ import Synchronization
 /// commits — one round trip. When the row changed meanwhile, that statement keeps the lock for the
 /// session and returns the row; the body decides again on it and a second statement writes,
 /// notifies, lets the lock go and commits. A transaction that must not wait (`waits: false`),
-/// and one with nothing to go on, takes the lock and reads the row first. No decision is committed
+/// one with nothing to go on, and the next four updates of a key after its guess missed (other
+/// writers are changing it: a guess would miss again) take the lock and read the row first. No decision is committed
 /// on bytes the row no longer holds, and the next holder of the key reads what was committed. A
 /// reader never waits: it reads the last committed row. A session that keeps the key between two
 /// statements is ended by the server once it has sat idle with it for twice
@@ -239,9 +240,30 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         static let largestDocument = 64 * 1024
         static let keys = 128
 
-        private var documents: [String: Known] = [:]
+        /// Updates after a missed guess that take the lock and read instead of guessing: while
+        /// other writers change a key between this storage's updates, a guess would miss again,
+        /// and sending it costs a decision and the document's bytes for nothing.
+        static let guessesSkippedAfterAMiss = 4
 
-        func guess(_ key: String) -> Known? { documents[key] }
+        private var documents: [String: Known] = [:]
+        private var skippedGuesses: [String: Int] = [:]
+
+        /// What to decide on before the key is held: what this storage last read or committed of
+        /// the row; `nil` when it knows nothing, or while guesses of the key are skipped.
+        mutating func guess(_ key: String) -> Known? {
+            if let skipped = skippedGuesses[key] {
+                skippedGuesses[key] = skipped > 1 ? skipped - 1 : nil
+                return nil
+            }
+            return documents[key]
+        }
+
+        /// A guess of `key` missed: the next ``guessesSkippedAfterAMiss`` updates take the lock
+        /// and read first.
+        mutating func missed(_ key: String) {
+            if skippedGuesses[key] == nil, skippedGuesses.count >= Self.keys { skippedGuesses.removeAll(keepingCapacity: true) }
+            skippedGuesses[key] = Self.guessesSkippedAfterAMiss
+        }
 
         /// Remembers what the row of `key` holds: `nil` for no row.
         mutating func remember(_ key: String, _ bytes: Data?) {

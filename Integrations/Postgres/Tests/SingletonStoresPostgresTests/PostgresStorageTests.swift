@@ -64,6 +64,38 @@ struct PostgresStorageTests {
         }
     }
 
+    /// After a guess of a key missed — other writers are changing it — the next four updates of
+    /// the key take its lock and read first (two round trips, no decision sent for nothing), and
+    /// the one after guesses again: one round trip when no one else wrote meanwhile.
+    @Test func afterAMissedGuessTheNextUpdatesTakeTheLockFirst() async throws {
+        try await withRunningStorages(count: 2, options: options) { storages in
+            let here = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
+            let there = try await SharedValueStore(key: "counter", default: 0, storage: storages[1], follows: false)
+            try await here.update { $0 += 1 }
+            #expect(storages[0].roundTrips.lastCommit == 1)
+            try await there.update { $0 += 1 }
+            let seen = Mutex<[Int]>([])
+            try await here.update { (count: inout Int) in
+                seen.withLock { $0.append(count) }
+                count += 1
+            }
+            #expect(seen.withLock { $0 } == [1, 2], "decided on the guess, then on the row")
+            #expect(storages[0].roundTrips.lastCommit == 2)
+            var trips: [Int] = []
+            for _ in 0..<5 {
+                seen.withLock { $0 = [] }
+                try await here.update { (count: inout Int) in
+                    seen.withLock { $0.append(count) }
+                    count += 1
+                }
+                #expect(seen.withLock { $0.count } == 1, "the body ran once, on the row")
+                trips.append(storages[0].roundTrips.lastCommit)
+            }
+            #expect(trips == [2, 2, 2, 2, 1])
+            #expect(here.value == 8)
+        }
+    }
+
     /// A refusal decided on a stale guess is not the answer: the server checks it against the
     /// row, and the body decides again on what is there. A spend allowed by a stale guess is
     /// refused by the row.
