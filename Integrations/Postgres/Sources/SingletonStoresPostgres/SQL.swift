@@ -198,9 +198,13 @@ package enum SQL {
     /// soon as the commit is visible; then a second transaction, which writes one record, commits
     /// the ordinary way, and its commit waits for the disk — the write-ahead log is flushed in
     /// order, so that wait covers the change — and for the synchronous replicas the server is set
-    /// to wait for. The caller hears back only then. A failure after the change committed (the
-    /// second transaction's) is returned in `unflushed`, never raised: the change is made, and
-    /// the caller finds out by the commit's id that it is on disk.
+    /// to wait for. The caller hears back only then: the second transaction commits inside the
+    /// procedure, before its result row is made, so that no output the server sends early (a
+    /// warning flushes what it has buffered) can carry the answer before the flush. A failure to
+    /// write the record is returned in `unflushed`, never raised: the change is made, and the
+    /// caller finds out by the commit's id that it is on disk. (The commit of a transaction that
+    /// holds one record fails only with the server's session, which the caller sees as a lost
+    /// connection, and resolves the same way.)
     ///
     /// The next holder of the key, in any session, can so read the change and decide on it while
     /// its flush is under way. It cannot commit anything the change's loss would contradict: its
@@ -213,6 +217,7 @@ package enum SQL {
                   EXCEPTION WHEN OTHERS THEN
                     unflushed := SQLERRM;
                   END;
+                  COMMIT;
         """
 
     /// An expression that writes one record to the write-ahead log in the current transaction

@@ -333,8 +333,7 @@ extension DemoPostgresTests {
         _ arguments: [String], before: (OwnServer) async throws -> Void = { _ in },
         underWay: @escaping @Sendable (String) -> Bool, check: (OwnServer, RestartedRuns) async throws -> Void
     ) async throws {
-        let server = try await OwnServer.start()
-        do {
+        try await withOwnServer { server in
             try await before(server)
             let runs = (0..<3).compactMap { _ in try? Demo.Running(arguments, url: server.url, table: table) }
             #expect(runs.count == 3)
@@ -353,16 +352,11 @@ extension DemoPostgresTests {
             try await check(
                 server,
                 RestartedRuns(finished: finished, runningAtTheStop: runningAtTheStop, runningAfterTheStart: runningAfterTheStart))
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     @Test func aFlagsWatchKeepsFollowingAfterItsListenerIsCutOffAndTheServerRestarts() async throws {
-        let server = try await OwnServer.start()
-        do {
+        try await withOwnServer { server in
             let watch = try Demo.Running(["flags", "watch"], url: server.url, table: table)
             defer { watch.interrupt() }
             #expect(await watch.line { $0 == "flags: none set" } != nil)
@@ -384,10 +378,6 @@ extension DemoPostgresTests {
             try await server.restart()
             #expect(try await set("gamma"))
             #expect(await watch.line { $0.contains("gamma=on") } != nil)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 }

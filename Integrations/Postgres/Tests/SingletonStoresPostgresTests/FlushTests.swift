@@ -17,10 +17,8 @@ struct FlushTests {
     /// every update that was answered is there after the restart. Were an answer given before
     /// the flush, the last updates would be lost.
     @Test func everyAnsweredUpdateSurvivesAnImmediateStop() async throws {
-        let server = try await OwnServer.start()
-        do {
-            try await OwnServer.psql(server.url, "ALTER SYSTEM SET wal_writer_delay = '10s'")
-            try await OwnServer.psql(server.url, "SELECT pg_reload_conf()")
+        try await withOwnServer { server in
+            try await OwnServer.psql(server.url, ["ALTER SYSTEM SET wal_writer_delay = '10s'", "SELECT pg_reload_conf()"])
             let options = PostgresStorage.Options(table: table)
             try await withRunningStorages(url: server.url, options: options) { storages in
                 let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
@@ -33,11 +31,7 @@ struct FlushTests {
                 let text = stored.map { String(decoding: $0.bytes, as: UTF8.self) } ?? "no row"
                 #expect(text.contains("\"value\" : 40"), "after the restart: \(text.prefix(200))")
             }
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// A synchronous replica that never answers: every commit that waits for the disk waits for
@@ -46,8 +40,7 @@ struct FlushTests {
     /// update waits in turn. Once the server stops waiting for the replica, both return, in
     /// order, and the row holds both changes.
     @Test func aKeyGoesBeforeTheFlushAndTheAnswerAfterIt() async throws {
-        let server = try await OwnServer.start()
-        do {
+        try await withOwnServer { server in
             let options = PostgresStorage.Options(table: table, reachTimeout: .seconds(60))
             try await withRunningStorages(count: 3, url: server.url, options: options) { storages in
                 let first = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
@@ -55,9 +48,7 @@ struct FlushTests {
                 let follower = try await SharedValueStore(key: "counter", default: 0, storage: storages[2])
                 try await first.set(1)
                 try await waitUntil { follower.value == 1 }
-                try await OwnServer.psql(
-                    server.url, "ALTER SYSTEM SET synchronous_standby_names = 'a_replica_that_never_answers'")
-                try await OwnServer.psql(server.url, "SELECT pg_reload_conf()")
+                let probe = try await FlushTests.stallCommits(of: server, probing: storages[2])
                 let firstDone = Mutex(false)
                 let firstUpdate = Task {
                     let result = try await first.update { (value: inout Int) -> Int in
@@ -80,25 +71,89 @@ struct FlushTests {
                 }
                 try await waitUntil { follower.value == 111 }
                 #expect(firstDone.withLock { $0 } == false, "an update answered before its commit reached the replica")
-                try await OwnServer.psql(server.url, "ALTER SYSTEM RESET synchronous_standby_names")
-                try await OwnServer.psql(server.url, "SELECT pg_reload_conf()")
+                try await OwnServer.psql(server.url, FlushTests.noReplica)
                 #expect(try await firstUpdate.value == 11)
                 #expect(try await secondUpdate.value == 111)
+                try await probe.value
             }
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
+
+    /// A writer cut off while its commit waits for the disk (here, for a synchronous replica that
+    /// does not answer: the server ends its session) finds its commit by its id, waiting for the
+    /// replica as it does, and reports the update done once, its body run once.
+    @Test func aWriterCutOffWhileItsCommitWaitsForTheDiskFindsItByItsID() async throws {
+        try await withOwnServer { server in
+            let options = PostgresStorage.Options(table: table, reachTimeout: .seconds(60))
+            try await withRunningStorages(count: 2, url: server.url, options: options) { storages in
+                let writer = try await SharedValueStore(key: "wallet", default: 0, storage: storages[0], follows: false)
+                let follower = try await SharedValueStore(key: "wallet", default: 0, storage: storages[1])
+                try await writer.set(100)
+                try await waitUntil { follower.value == 100 }
+                let probe = try await FlushTests.stallCommits(of: server, probing: storages[1])
+                let runs = Mutex(0)
+                let spend = Task {
+                    try await writer.update { (balance: inout Int) -> Int in
+                        runs.withLock { $0 += 1 }
+                        balance -= 30
+                        return balance
+                    }
+                }
+                try await waitUntil { follower.value == 70 }
+                _ = try await withRawConnection(url: server.url) { connection in
+                    let rows = try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: "SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity "
+                                + "WHERE wait_event = 'SyncRep' AND query LIKE '%\(table)_write_if_v8%'"),
+                        logger: connection.logger
+                    ).collect()
+                    return try rows.first?.decode(Int.self) ?? 0
+                }
+                try await Task.sleep(for: .milliseconds(200))
+                try await OwnServer.psql(server.url, FlushTests.noReplica)
+                #expect(try await spend.value == 70)
+                try await probe.value
+                #expect(runs.withLock { $0 } == 1, "the body ran again after its change was made")
+                #expect(storages[0].roundTrips.lastCommit >= 2, "the commit was not looked for")
+                let stored = try await storages[1].read("wallet")
+                #expect(stored.map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("\"value\" : 70") == true)
+            }
+        }
+    }
+
+    /// Makes every commit that waits for the disk wait for a synchronous replica that never
+    /// answers, and returns once one does: a probe update of the key `probe` through `storage`,
+    /// which returns once ``noReplica`` has been set. (The server starts to wait for the replica
+    /// some time after the reload.)
+    static func stallCommits(of server: OwnServer, probing storage: PostgresStorage) async throws -> Task<Void, any Error> {
+        try await OwnServer.psql(server.url, replicaThatNeverAnswers)
+        let probe = Task {
+            _ = try await storage.transaction("probe", waits: true) { _ in
+                DocumentDecision((), change: DocumentChange(bytes: Data(UUID().uuidString.utf8)))
+            }
+        }
+        try await withRawConnection(url: server.url) { connection in
+            try await waitUntil {
+                let rows = try await connection.query(
+                    "SELECT count(*)::int FROM pg_stat_activity WHERE wait_event = 'SyncRep'", logger: connection.logger
+                ).collect()
+                return try rows.first?.decode(Int.self) ?? 0 > 0
+            }
+        }
+        return probe
+    }
+
+    static let replicaThatNeverAnswers = [
+        "ALTER SYSTEM SET synchronous_standby_names = 'a_replica_that_never_answers'", "SELECT pg_reload_conf()",
+    ]
+    static let noReplica = ["ALTER SYSTEM RESET synchronous_standby_names", "SELECT pg_reload_conf()"]
 
     /// A write whose change committed but whose wait for the disk then failed (here: the right to
     /// write the record it waits with taken away between its statements) is never reported as
     /// refused: the storage looks for its commit, and reports the outcome unknown while it cannot
     /// confirm it. A user without that right is told at set-up which grant it needs.
     @Test func aWriteWhoseFlushFailsAfterItCommittedIsNeverReportedAsRefused() async throws {
-        let server = try await OwnServer.start()
-        do {
+        try await withOwnServer { server in
             guard var components = URLComponents(string: server.url) else { throw TestFailure("no URL") }
             let role = "app_\(UUID().uuidString.prefix(8).lowercased())"
             let password = "pw-\(UUID().uuidString.prefix(8))"
@@ -107,13 +162,13 @@ struct FlushTests {
                     DocumentDecision((), change: DocumentChange(bytes: Data("0".utf8)))
                 }
             }
-            for sql in [
-                "CREATE ROLE \(role) LOGIN PASSWORD '\(password)'",
-                "GRANT SELECT, INSERT, UPDATE, DELETE ON \(table), \(table)_commits TO \(role)",
-                "GRANT USAGE ON SEQUENCE \(table)_versions TO \(role)",
-            ] {
-                try await OwnServer.psql(server.url, sql)
-            }
+            try await OwnServer.psql(
+                server.url,
+                [
+                    "CREATE ROLE \(role) LOGIN PASSWORD '\(password)'",
+                    "GRANT SELECT, INSERT, UPDATE, DELETE ON \(table), \(table)_commits TO \(role)",
+                    "GRANT USAGE ON SEQUENCE \(table)_versions TO \(role)",
+                ])
             components.user = role
             components.password = password
             let options = PostgresStorage.Options(table: table, reachTimeout: .seconds(2))
@@ -147,11 +202,7 @@ struct FlushTests {
                     return reason.contains("GRANT EXECUTE ON FUNCTION pg_logical_emit_message(boolean, text, text) TO \(role)")
                 }
             }
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 }
 

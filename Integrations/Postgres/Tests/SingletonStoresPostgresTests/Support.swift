@@ -38,8 +38,8 @@ func withRunningStorages<R>(
 }
 
 /// A raw PostgresNIO client on the test server, for what the tests do behind the storage's back.
-func withRawConnection<R>(_ body: (PostgresConnection) async throws -> R) async throws -> R {
-    guard let url = TestDatabase.url, let components = URLComponents(string: url), let host = components.host else {
+func withRawConnection<R>(url: String? = TestDatabase.url, _ body: (PostgresConnection) async throws -> R) async throws -> R {
+    guard let url, let components = URLComponents(string: url), let host = components.host else {
         throw TestFailure("no SINGLETON_STORES_POSTGRES_URL")
     }
     let configuration = PostgresConnection.Configuration(
@@ -254,7 +254,27 @@ struct OwnServer {
     }
 }
 
+/// Runs `body` with a PostgreSQL server of its own, stopped (and its folder removed) after it,
+/// whether it returned or threw.
+func withOwnServer<R>(_ body: (OwnServer) async throws -> R) async throws -> R {
+    let server = try await OwnServer.start()
+    let result: R
+    do {
+        result = try await body(server)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+    return result
+}
+
 extension OwnServer {
+    /// Runs each statement with psql on the server `url` names, in order.
+    static func psql(_ url: String, _ statements: [String]) async throws {
+        for statement in statements { try await psql(url, statement) }
+    }
+
     /// Runs one statement with psql on the server `url` names.
     static func psql(_ url: String, _ statement: String) async throws {
         let process = Process()
