@@ -349,10 +349,7 @@ extension PostgresStorage {
             if changes { attempt.pending = (commitID, commit) }
             throw Trouble.connection("the conditional write returned no row")
         }
-        let (matched, present, document, version, unflushed) = try row.decode((Bool, Bool, Data?, Int64?, String?).self)
-        if let unflushed {
-            try lost(&attempt, pending: (commitID, commit), Self.unflushedReason(unflushed))
-        }
+        let (matched, present, document, version) = try row.decode((Bool, Bool, Data?, Int64?).self)
         known.withLock { $0.saw(attempt.key, version: version) }
         guard matched else {
             // Missed: the session holds the key now, with the row as it is.

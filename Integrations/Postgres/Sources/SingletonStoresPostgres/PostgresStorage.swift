@@ -53,15 +53,18 @@ import Synchronization
 /// the network holds the key no longer.
 ///
 /// ## When a commit is on disk
-/// A write's statement commits, lets the key go and sends its notification as soon as the change
-/// is visible, then waits until the commit is on disk (and on the synchronous replicas the server
-/// waits for) before it answers: a key is held for a write's work and never for its flush. So
-/// another writer may decide on a change whose flush is still under way, and a reader or a
+/// A write made after taking the key and reading the row — the second statement of an update
+/// whose guess missed, and every write of a transaction that must not wait or had nothing to
+/// guess from — commits, lets the key go and sends its notification as soon as the change is
+/// visible, then waits until the commit is on disk (and on the synchronous replicas the server
+/// waits for) before it answers: the writers waiting for the key do not wait for its flush too.
+/// So another writer may decide on a change whose flush is still under way, and a reader or a
 /// follower may see it; none of them can commit anything that outlives the change, since their
-/// commits come after it in the server's log. A transaction returns only once its commit is on
-/// disk. Were the server to crash before that, the change would be lost, and so would what other
-/// instances decided on it; its writer, which never heard back, finds by the commit id that the
-/// change was not made.
+/// commits come after it in the server's log. A write on a guess commits the ordinary way, in
+/// one transaction, visible once on disk. Either way a transaction returns only once its commit
+/// is on disk. Were the server to crash before that, the change would be lost, and so would what
+/// other instances decided on it; its writer, which never heard back, finds by the commit id that
+/// the change was not made.
 ///
 /// ## When the connection drops
 /// Nothing done before the write is lost by starting over. When the connection drops while the

@@ -6,7 +6,7 @@ import PostgresNIO
 package enum SQL {
     static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v8" }
     static func writeFunction(table: String) -> String { "\(table)_write_v8" }
-    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v8" }
+    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v7" }
     static func commitsTable(table: String) -> String { "\(table)_commits" }
     static func versionsSequence(table: String) -> String { "\(table)_versions" }
 
@@ -31,9 +31,11 @@ package enum SQL {
     /// key for the session and returns what the row holds: the caller decides on it and writes
     /// with the second one, as after a lock and read. One round trip, or two.
     ///
-    /// Both writes commit, let go and notify before their commit reaches the disk, and answer
-    /// once it has (``committingThenFlushing``): a key is held for a write's work, not for its
-    /// flush, and a follower hears of a change as soon as it is visible.
+    /// The second statement — the write after a lock and read, which other writers of the key are
+    /// likely waiting for — commits, lets go and notifies before its commit reaches the disk, and
+    /// answers once it has (``committingThenFlushing``): the key is held for its work, not for its
+    /// flush. The write on a guess, which finds the key free when no one else writes it, commits
+    /// the ordinary way, in one transaction: a second one would cost it more than it saves.
     ///
     /// A session that keeps a key between statements is idle while its caller decides, outside
     /// any transaction, where no timeout of the server's applies by default: were its client's
@@ -150,41 +152,38 @@ package enum SQL {
                 END
                 $function$;
               END IF;
-              IF to_regprocedure('\(writeIf)(bigint,text,boolean,bytea,boolean,bytea,text,text,bytea,uuid,text,text,integer,boolean,boolean,bytea,bigint,text)') IS NULL THEN
-                CREATE PROCEDURE \(writeIf)(
+              IF to_regprocedure('\(writeIf)(bigint,text,boolean,bytea,boolean,bytea,text,text,bytea,uuid,text,text,integer)') IS NULL THEN
+                CREATE FUNCTION \(writeIf)(
                   lock_key bigint, doc_key text, expected_present boolean, expected bytea,
                   changes boolean, doc bytea, kept_key text, backup_key text, backup bytea,
-                  write_commit_id uuid, channel text, payload text, hold_ms integer,
-                  INOUT matched boolean, INOUT present boolean, INOUT document bytea, INOUT version bigint,
-                  INOUT unflushed text)
-                LANGUAGE plpgsql AS $function$
+                  write_commit_id uuid, channel text, payload text, hold_ms integer)
+                RETURNS TABLE(matched boolean, present boolean, document bytea, version bigint)
+                LANGUAGE plpgsql VOLATILE AS $function$
                 DECLARE
                   current bytea;
                   current_version bigint;
+                  found_row boolean;
                   new_version bigint;
                 BEGIN
                   PERFORM pg_advisory_xact_lock(lock_key);
                   -- The last holder's commit, if it is still being made.
                   PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
                   SELECT d.document, d.version INTO current, current_version FROM \(table) d WHERE d.key = doc_key;
-                  present := FOUND;
-                  IF present <> expected_present OR (present AND current IS DISTINCT FROM expected) THEN
+                  found_row := FOUND;
+                  IF found_row <> expected_present OR (found_row AND current IS DISTINCT FROM expected) THEN
                     -- Missed: the session keeps the key, for the caller to decide on the row and
-                    -- write it with the write procedure, which lets it go.
+                    -- write it with the write function, which lets it go.
                     PERFORM pg_advisory_lock(lock_key);
                     \(holdingIdleAtMost)
-                    matched := false;
-                    document := current;
-                    version := current_version;
+                    RETURN QUERY SELECT false, found_row, current, current_version;
                     RETURN;
                   END IF;
-                  matched := true;
-                  version := current_version;
                   IF changes THEN
                     \(commitStatements(table: table, commits: commits, versions: versions))
-                    version := new_version;
-                    \(committingThenFlushing)
+                    RETURN QUERY SELECT true, found_row, NULL::bytea, new_version;
+                    RETURN;
                   END IF;
+                  RETURN QUERY SELECT true, found_row, NULL::bytea, current_version;
                 END
                 $function$;
               END IF;
@@ -366,8 +365,7 @@ package enum SQL {
 
     /// A change decided on `expected` (`nil`: no row), made in one statement only if the row still
     /// holds it; with `changes` false, a check that the decision stands. Returns whether the row
-    /// matched, and otherwise what it holds, with the key held by the session; the number of the
-    /// commit; and, for a change made, why the wait for the disk failed after it committed.
+    /// matched, and otherwise what it holds, with the key held by the session.
     package static func writeIf(
         table: String, lockKey: Int64, key: String, expected: Data?, changes: Bool, bytes: Data?,
         keptKey: String?, backup: (key: String, bytes: Data)?, commit: UUID, notification: String, holdMilliseconds: Int32
@@ -388,8 +386,7 @@ package enum SQL {
         binds.append(holdMilliseconds)
         return PostgresQuery(
             unsafeSQL:
-                "CALL \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-                + "NULL::boolean, NULL::boolean, NULL::bytea, NULL::bigint, NULL::text)",
+                "SELECT matched, present, document, version FROM \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
             binds: binds)
     }
 
