@@ -45,9 +45,9 @@ import Synchronization
 /// session and returns the row; the body decides again on it and a second statement writes,
 /// notifies, lets the lock go and commits. A transaction that must not wait (`waits: false`),
 /// one with nothing to go on, and the next four updates of a key after its guess missed (other
-/// writers are changing it: a guess would miss again) take the lock and read the row first. No decision is committed
-/// on bytes the row no longer holds, and the next holder of the key reads what was committed. A
-/// reader never waits: it reads the last committed row. A session that keeps the key between two
+/// writers are changing it: a guess would miss again) take the lock and read the row first. No
+/// decision is committed on bytes the row no longer holds, and the next holder of the key reads
+/// what was committed. A reader never waits: it reads the last committed row. A session that keeps the key between two
 /// statements is ended by the server once it has sat idle with it for twice
 /// ``Options/lockTimeout``, at least 10 s (PostgreSQL 14 and later): a writer whose machine left
 /// the network holds the key no longer.
