@@ -15,8 +15,8 @@ package enum SQL {
     static let commitLockMask: Int64 = 0x5555_5555_5555_5555
 
     /// One statement, run once per storage: the table, the function that takes a key's lock and
-    /// reads its row, and the procedures that write it and let the lock go, made when missing, by
-    /// one session at a time.
+    /// reads its row, and the procedure and the function that write it and let the lock go, made
+    /// when missing, by one session at a time.
     ///
     /// A write lets the key's lock go inside the statement that commits, before the commit is
     /// visible; it holds a second lock, of the transaction, that the commit itself releases. The
@@ -192,7 +192,7 @@ package enum SQL {
             """
     }
 
-    /// The end of a write procedure, once its change is made and its locks are to go: the change
+    /// The end of the write procedure, once its change is made and its locks are to go: the change
     /// commits without waiting for the disk, so that its locks go and its notification leaves as
     /// soon as the commit is visible; then a second transaction, which writes one record, commits
     /// the ordinary way, and its commit waits for the disk — the write-ahead log is flushed in
