@@ -262,18 +262,19 @@ extension PostgresStorage {
                 throw error
             }
             // Lost during the write: committed or not, the next attempt finds out.
-            known.withLock { $0.forget(attempt.key) }
+            pend(&attempt, (commitID, commit))
             Self.close(connection)
-            attempt.pending = (commitID, commit)
             throw error
         }
         // The write let the lock go as it committed.
         guard let row = written.first else {
-            try lost(&attempt, pending: (commitID, commit), "the write returned no row")
+            pend(&attempt, (commitID, commit))
+            throw Trouble.connection("the write returned no row")
         }
         let (version, unflushed) = try row.decode((Int64?, String?).self)
         if let unflushed {
-            try lost(&attempt, pending: (commitID, commit), Self.unflushedReason(unflushed))
+            pend(&attempt, (commitID, commit))
+            throw Trouble.connection("the write committed, but its wait for the disk failed (\(Self.shortened(unflushed)))")
         }
         known.withLock {
             $0.remember(attempt.key, change.bytes)
@@ -367,19 +368,12 @@ extension PostgresStorage {
         return .done(commit)
     }
 
-    /// Gives up this try after a write whose outcome is not confirmed — it committed, but the
-    /// wait for the disk failed, or its answer was not understood: the next try finds out by
-    /// the commit's id, and waits for the disk as it does.
-    func lost<Result>(
-        _ attempt: inout Attempt<Result>, pending: (id: UUID, commit: DocumentCommit<Result>), _ reason: String
-    ) throws -> Never {
+    /// Marks a write whose outcome is not confirmed — lost on the way, unanswered, or committed
+    /// with its wait for the disk failed: what the storage knew of the row is forgotten, and the
+    /// next try finds out by the commit's id (waiting for the disk as it does).
+    func pend<Result>(_ attempt: inout Attempt<Result>, _ write: (id: UUID, commit: DocumentCommit<Result>)) {
         known.withLock { $0.forget(attempt.key) }
-        attempt.pending = pending
-        throw Trouble.connection(reason)
-    }
-
-    static func unflushedReason(_ error: String) -> String {
-        "the write committed, but its wait for the disk failed (\(shortened(error)))"
+        attempt.pending = write
     }
 
     static func keptKey(_ key: String, _ problem: DocumentProblem) -> String {
