@@ -43,6 +43,37 @@ struct StoreDocumentTests {
         }
     }
 
+    /// Each kind of bad name gets its own reason, in this order of precedence; every name of the
+    /// alphabet passes, and nothing outside ASCII does.
+    @Test(arguments: [
+        ("", "a store name can't be empty"),
+        (String(repeating: "a", count: 121), "a store name is at most 120 characters"),
+        ("a/b", "a store name can't contain a path separator"),
+        ("a\\b", "a store name can't contain a path separator"),
+        ("../x", "a store name can't contain a path separator"),
+        ("a..b", "a store name can't contain “..”"),
+        ("..", "a store name can't contain “..”"),
+        (".hidden", "a store name can't start with a dot"),
+        (".a b", "a store name can't start with a dot"),
+        ("a b", "a store name takes only letters A–Z, digits, “.”, “_” and “-”"),
+        ("caf\u{E9}", "a store name takes only letters A–Z, digits, “.”, “_” and “-”"),
+        ("a~b", "a store name takes only letters A–Z, digits, “.”, “_” and “-”"),
+        ("a\u{0}b", "a store name takes only letters A–Z, digits, “.”, “_” and “-”"),
+    ])
+    func eachBadNameIsRefusedWithItsReason(key: String, reason: String) {
+        #expect(StorageKey.problem(with: key) == reason)
+    }
+
+    @Test func everyNameOfTheAlphabetPasses() {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        for name in ["a", "a.b", "v1.2-beta_3", String(repeating: "z", count: 120), "x.", "-", "_"] {
+            #expect(StorageKey.problem(with: name) == nil, "\(name)")
+        }
+        for character in alphabet where character != "." {
+            #expect(StorageKey.problem(with: "k\(character)") == nil, "\(character)")
+        }
+    }
+
     @Test func aStoreOnADocumentWithMigrationsMigratesWhatAnOlderVersionWrote() throws {
         try withTemporaryFolder { folder in
             let storage = FileStorage(folder: folder, reportNotice: { _ in })

@@ -218,7 +218,11 @@ package enum WrittenDocuments {
         let isOwnEncoding: Bool
     }
 
-    private static let entries = Locked<[String: Entry]>([:])
+    /// By place, as the storage names it. The place only chooses the slot: a value is taken
+    /// from the memo only for the very bytes it was remembered with, so two spellings of one
+    /// place cost a decode, never a wrong value. (A URL is hashed as it is spelled, which costs
+    /// far less than working out its path on every read.)
+    private static let entries = Locked<[URL: Entry]>([:])
 
     /// The value remembered for `bytes`, the current contents of `file`, as a `Value` at
     /// `valueVersion` of the store `identity`, and whether this process committed them (the
@@ -228,7 +232,7 @@ package enum WrittenDocuments {
         _ bytes: Data, of type: Value.Type, in file: URL, valueVersion: Int?, identity: String
     ) -> (value: Value, isOwnEncoding: Bool)? {
         guard bytes.count <= largestRemembered, !(Value.self is AnyClass) else { return nil }
-        let entry = entries.withLock { $0[file.filePath] }
+        let entry = entries.withLock { $0[file] }
         guard let entry, entry.type == ObjectIdentifier(Value.self), entry.valueVersion == valueVersion,
             entry.identity == identity, entry.bytes == bytes, let value = entry.value as? Value
         else { return nil }
@@ -241,7 +245,6 @@ package enum WrittenDocuments {
     static func remember<Value: Sendable>(
         _ bytes: Data, value: Value, in file: URL, valueVersion: Int?, identity: String, isOwnEncoding: Bool
     ) {
-        let path = file.filePath
         guard bytes.count <= largestRemembered, !(Value.self is AnyClass) else {
             forget(file)
             return
@@ -250,8 +253,8 @@ package enum WrittenDocuments {
             bytes: bytes, value: value, type: ObjectIdentifier(Value.self), valueVersion: valueVersion,
             identity: identity, isOwnEncoding: isOwnEncoding)
         entries.withLock { entries in
-            if entries.count >= mostFiles, entries[path] == nil { entries.removeAll() }
-            entries[path] = entry
+            if entries.count >= mostFiles, entries[file] == nil { entries.removeAll() }
+            entries[file] = entry
         }
     }
 
@@ -260,12 +263,11 @@ package enum WrittenDocuments {
     package static func forget(under folder: URL) {
         var prefix = folder.filePath
         if !prefix.hasSuffix("/") { prefix += "/" }
-        entries.withLock { entries in entries = entries.filter { !$0.key.hasPrefix(prefix) } }
+        entries.withLock { entries in entries = entries.filter { !$0.key.filePath.hasPrefix(prefix) } }
     }
 
     /// Forgets what was written to `file`.
     static func forget(_ file: URL) {
-        let path = file.filePath
-        _ = entries.withLock { $0.removeValue(forKey: path) }
+        _ = entries.withLock { $0.removeValue(forKey: file) }
     }
 }
