@@ -367,6 +367,9 @@ struct Endpoint: Sendable, CustomStringConvertible {
     let port: Int
     let database: String
     let table: String
+    /// The locations made so far, by key: every read and write hands one to the store, and
+    /// making a URL costs more than the rest of the storage's own work on an update.
+    private let locations = Locations()
 
     init(configuration: PostgresClient.Configuration, table: String) {
         host = configuration.host ?? configuration.unixSocketPath ?? "?"
@@ -382,12 +385,24 @@ struct Endpoint: Sendable, CustomStringConvertible {
 
     /// The location of a document as errors and `StoredBytes` give it.
     func location(_ key: String) -> URL {
+        if let known = locations.urls.withLock({ $0[key] }) { return known }
         var components = URLComponents()
         components.scheme = "postgres"
-        components.host = host.contains("/") ? "localhost" : host
+        components.host = hostForProbe ?? "localhost"
         components.port = port
         components.path = "/\(database)/\(table)/\(key)"
-        return components.url ?? URL(filePath: "/\(database)/\(table)/\(key)")
+        let url = components.url ?? URL(filePath: "/\(database)/\(table)/\(key)")
+        locations.urls.withLock { urls in
+            // A storage of very many keys keeps the most recent ones; the rest are made again.
+            if urls.count >= Locations.limit { urls.removeAll(keepingCapacity: true) }
+            urls[key] = url
+        }
+        return url
+    }
+
+    final class Locations: Sendable {
+        static let limit = 1024
+        let urls = Mutex<[String: URL]>([:])
     }
 }
 
