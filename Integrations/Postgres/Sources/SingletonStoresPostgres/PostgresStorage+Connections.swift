@@ -256,7 +256,7 @@ extension PostgresStorage {
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }
 
-    /// Makes the table and the lock-and-read function when missing, once per storage.
+    /// Makes the table and its procedures when missing, once per storage.
     func ensureSetUp(until deadline: ContinuousClock.Instant) async throws {
         if setUp.withLock({ $0 == .done }) { return }
         try await withLease(until: deadline) { connection in
@@ -268,7 +268,7 @@ extension PostgresStorage {
                 // A right the set-up checks for itself names the grant.
                 if reason.contains("GRANT ") { throw Trouble.denied(reason) }
                 throw Trouble.denied(
-                    reason + "; the set-up makes the table \(endpoint.table), its companions and functions only when "
+                    reason + "; the set-up makes the table \(endpoint.table), its companions and procedures only when "
                         + "they are missing, and this user may not make them: run the storage once as a user who may, "
                         + "then grant this one the rights the article Stores shared across machines lists")
             }

@@ -4,9 +4,9 @@ import PostgresNIO
 /// The statements of a storage. The table's name is checked to be a plain identifier before it is
 /// written into one; every other value is a bound parameter.
 package enum SQL {
-    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v8" }
+    static func lockAndReadFunction(table: String) -> String { "\(table)_lock_read_v9" }
     static func writeFunction(table: String) -> String { "\(table)_write_v8" }
-    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v7" }
+    static func writeIfFunction(table: String) -> String { "\(table)_write_if_v8" }
     static func commitsTable(table: String) -> String { "\(table)_commits" }
     static func versionsSequence(table: String) -> String { "\(table)_versions" }
 
@@ -14,9 +14,11 @@ package enum SQL {
     /// next holder of the key waits for it, so that what it reads is that commit.
     static let commitLockMask: Int64 = 0x5555_5555_5555_5555
 
-    /// One statement, run once per storage: the table, the function that takes a key's lock and
-    /// reads its row, and the procedure and the function that write it and let the lock go, made
-    /// when missing, by one session at a time.
+    /// One statement, run once per storage: the table, the procedure that takes a key's lock and
+    /// reads its row, and the two procedures that write it and let the lock go, made when
+    /// missing, by one session at a time. They are procedures, called with `CALL`, which the
+    /// server does not plan, and whose one row it does not put in a table first, as it does for a
+    /// function read with `SELECT … FROM`.
     ///
     /// A write lets the key's lock go inside the statement that commits, before the commit is
     /// visible; it holds a second lock, of the transaction, that the commit itself releases. The
@@ -40,7 +42,7 @@ package enum SQL {
     /// A session that keeps a key between statements is idle while its caller decides, outside
     /// any transaction, where no timeout of the server's applies by default: were its client's
     /// machine to leave the network, the key would stay held until TCP noticed, hours later. So
-    /// the functions that keep a key set the session's `idle_session_timeout` to the caller's
+    /// the procedures that keep a key set the session's `idle_session_timeout` to the caller's
     /// `hold_ms` (PostgreSQL 14 and later), and whatever lets it go sets back the value it had:
     /// the server ends a session that holds a key idle for longer, and the key goes with it.
     ///
@@ -98,26 +100,28 @@ package enum SQL {
               IF to_regclass('\(commits)_at') IS NULL THEN
                 CREATE INDEX \(commits)_at ON \(commits) (committed_at);
               END IF;
-              IF to_regprocedure('\(lockAndRead)(bigint,text,boolean,uuid,integer)') IS NULL THEN
-                CREATE FUNCTION \(lockAndRead)(lock_key bigint, doc_key text, wait boolean, lock_commit_id uuid, hold_ms integer)
-                RETURNS TABLE(locked boolean, document bytea, version bigint, committed boolean)
-                LANGUAGE plpgsql VOLATILE AS $function$
-                DECLARE
-                  found_commit boolean;
+              IF to_regprocedure('\(lockAndRead)(bigint,text,boolean,uuid,integer,boolean,bytea,bigint,boolean)') IS NULL THEN
+                CREATE PROCEDURE \(lockAndRead)(
+                  lock_key bigint, doc_key text, wait boolean, lock_commit_id uuid, hold_ms integer,
+                  INOUT locked boolean, INOUT document bytea, INOUT version bigint, INOUT committed boolean)
+                LANGUAGE plpgsql AS $function$
                 BEGIN
+                  locked := false;
+                  committed := false;
                   -- A commit found made is done: its statement let the key go before it
                   -- committed, so nothing is held, and nothing needs to be.
                   IF lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id) THEN
-                    -- Made, but maybe not yet on disk (its flush was cut off): this statement's
-                    -- commit waits for the disk, and so for it.
+                    -- Made, but maybe not yet on disk (its flush was cut off): a record of this
+                    -- procedure's, committed here before the answer is made, waits for the disk,
+                    -- and so for it.
+                    committed := true;
                     PERFORM \(flushMessage);
-                    RETURN QUERY SELECT false, NULL::bytea, NULL::bigint, true;
+                    COMMIT;
                     RETURN;
                   END IF;
                   IF wait THEN
                     PERFORM pg_advisory_lock(lock_key);
                   ELSIF NOT pg_try_advisory_lock(lock_key) THEN
-                    RETURN QUERY SELECT false, NULL::bytea, NULL::bigint, false;
                     RETURN;
                   END IF;
                   \(holdingIdleAtMost)
@@ -129,12 +133,13 @@ package enum SQL {
                     PERFORM pg_advisory_unlock(lock_key);
                     RAISE;
                   END;
-                  found_commit := lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id);
-                  IF found_commit THEN
+                  locked := true;
+                  committed := lock_commit_id IS NOT NULL AND EXISTS (SELECT 1 FROM \(commits) c WHERE c.commit_id = lock_commit_id);
+                  SELECT d.document, d.version INTO document, version FROM \(table) d WHERE d.key = doc_key;
+                  IF committed THEN
                     PERFORM \(flushMessage);
+                    COMMIT;
                   END IF;
-                  RETURN QUERY SELECT true, d.document, d.version, found_commit
-                    FROM (SELECT 1) one LEFT JOIN \(table) d ON d.key = doc_key;
                 END
                 $function$;
               END IF;
@@ -152,38 +157,41 @@ package enum SQL {
                 END
                 $function$;
               END IF;
-              IF to_regprocedure('\(writeIf)(bigint,text,boolean,bytea,boolean,bytea,text,text,bytea,uuid,text,text,integer)') IS NULL THEN
-                CREATE FUNCTION \(writeIf)(
+              IF to_regprocedure('\(writeIf)(bigint,text,boolean,bytea,boolean,bytea,text,text,bytea,uuid,text,text,integer,boolean,boolean,bytea,bigint)') IS NULL THEN
+                CREATE PROCEDURE \(writeIf)(
                   lock_key bigint, doc_key text, expected_present boolean, expected bytea,
                   changes boolean, doc bytea, kept_key text, backup_key text, backup bytea,
-                  write_commit_id uuid, channel text, payload text, hold_ms integer)
-                RETURNS TABLE(matched boolean, present boolean, document bytea, version bigint)
-                LANGUAGE plpgsql VOLATILE AS $function$
+                  write_commit_id uuid, channel text, payload text, hold_ms integer,
+                  INOUT matched boolean, INOUT present boolean, INOUT document bytea, INOUT version bigint)
+                LANGUAGE plpgsql AS $function$
                 DECLARE
                   current bytea;
                   current_version bigint;
-                  found_row boolean;
                   new_version bigint;
                 BEGIN
                   PERFORM pg_advisory_xact_lock(lock_key);
                   -- The last holder's commit, if it is still being made.
                   PERFORM pg_advisory_xact_lock_shared(lock_key # \(mask));
                   SELECT d.document, d.version INTO current, current_version FROM \(table) d WHERE d.key = doc_key;
-                  found_row := FOUND;
-                  IF found_row <> expected_present OR (found_row AND current IS DISTINCT FROM expected) THEN
+                  present := FOUND;
+                  IF present <> expected_present OR (present AND current IS DISTINCT FROM expected) THEN
                     -- Missed: the session keeps the key, for the caller to decide on the row and
-                    -- write it with the write function, which lets it go.
+                    -- write it with the write procedure, which lets it go.
                     PERFORM pg_advisory_lock(lock_key);
                     \(holdingIdleAtMost)
-                    RETURN QUERY SELECT false, found_row, current, current_version;
+                    matched := false;
+                    document := current;
+                    version := current_version;
                     RETURN;
                   END IF;
+                  matched := true;
+                  document := NULL;
                   IF changes THEN
                     \(commitStatements(table: table, commits: commits, versions: versions))
-                    RETURN QUERY SELECT true, found_row, NULL::bytea, new_version;
+                    version := new_version;
                     RETURN;
                   END IF;
-                  RETURN QUERY SELECT true, found_row, NULL::bytea, current_version;
+                  version := current_version;
                 END
                 $function$;
               END IF;
@@ -225,8 +233,8 @@ package enum SQL {
     /// for the disk, and so for every commit the log holds before it.
     static let flushMessage = "pg_logical_emit_message(true, 'singleton_stores', '')"
 
-    /// The statement of a function that has just taken a key for its session: the session's
-    /// `idle_session_timeout` becomes the function's `hold_ms`, its value until then kept in
+    /// The statement of a procedure that has just taken a key for its session: the session's
+    /// `idle_session_timeout` becomes the procedure's `hold_ms`, its value until then kept in
     /// `singleton_stores.idle_before` for ``lettingGo`` to set back. Nothing on a server older
     /// than PostgreSQL 14, which has no such timeout.
     static let holdingIdleAtMost = """
@@ -238,7 +246,7 @@ package enum SQL {
 
     /// An expression, evaluated as a key is let go, that sets the session's `idle_session_timeout`
     /// back to what it was before ``holdingIdleAtMost`` (the setting's default when it never ran):
-    /// performed by the write function, selected by ``unlock(lockKey:)``.
+    /// performed by the write procedure, selected by ``unlock(lockKey:)``.
     static let lettingGo = """
         CASE WHEN current_setting('server_version_num')::int >= 140000 THEN set_config('idle_session_timeout', \
         coalesce(nullif(current_setting('singleton_stores.idle_before', true), ''), '0'), false) END
@@ -268,7 +276,7 @@ package enum SQL {
             """
     }
 
-    /// The statements both write functions commit a change with, on their parameters `doc_key`,
+    /// The statements both write procedures commit a change with, on their parameters `doc_key`,
     /// `doc`, `kept_key`, `backup_key`, `backup`, `write_commit_id`, `channel` and `payload`, into
     /// their variable `new_version`: the commit's number, the document kept aside and the backup
     /// first, then the new document (or its removal), the commit's id, and the notification (sent
@@ -327,7 +335,7 @@ package enum SQL {
         binds.append(holdMilliseconds)
         return PostgresQuery(
             unsafeSQL:
-                "SELECT locked, document, version, committed FROM \(lockAndReadFunction(table: table))($1, $2, $3, $4, $5)",
+                "CALL \(lockAndReadFunction(table: table))($1, $2, $3, $4, $5, NULL::boolean, NULL::bytea, NULL::bigint, NULL::boolean)",
             binds: binds)
     }
 
@@ -386,7 +394,8 @@ package enum SQL {
         binds.append(holdMilliseconds)
         return PostgresQuery(
             unsafeSQL:
-                "SELECT matched, present, document, version FROM \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                "CALL \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+                + "NULL::boolean, NULL::boolean, NULL::bytea, NULL::bigint)",
             binds: binds)
     }
 

@@ -21,7 +21,7 @@ struct CommitOutcomeTests {
     /// the row, or the write after taking the lock and reading (a document too large to be
     /// remembered takes that way).
     enum Path: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case guessed = "_write_if_v7"
+        case guessed = "_write_if_v8"
         case locked = "_write_v8"
         var testDescription: String { self == .guessed ? "the write on a guess" : "the write under the lock" }
     }

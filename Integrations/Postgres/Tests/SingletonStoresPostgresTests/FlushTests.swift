@@ -107,12 +107,15 @@ struct FlushTests {
                 try await waitUntil { follower.value.count == 100 }
                 let probe = try await FlushTests.stallCommits(of: server, probing: storages[1])
                 let runs = Mutex(0)
+                let answered = Mutex(false)
                 let spend = Task {
-                    try await writer.update { (balance: inout Padded) -> Int in
+                    let left = try await writer.update { (balance: inout Padded) -> Int in
                         runs.withLock { $0 += 1 }
                         balance.count -= 30
                         return balance.count
                     }
+                    answered.withLock { $0 = true }
+                    return left
                 }
                 try await waitUntil { follower.value.count == 70 }
                 let terminated = try await withRawConnection(url: server.url) { connection in
@@ -125,7 +128,22 @@ struct FlushTests {
                     return try rows.first?.decode(Int.self) ?? 0
                 }
                 #expect(terminated >= 1, "no writer was waiting for the replica")
+                // The writer's lookup finds its commit, and waits for the replica in turn before it
+                // answers: the update is not done while the replica is silent.
+                try await waitUntil {
+                    try await withRawConnection(url: server.url) { connection in
+                        let rows = try await connection.query(
+                            PostgresQuery(
+                                unsafeSQL: "SELECT count(*)::int FROM pg_stat_activity "
+                                    + "WHERE wait_event = 'SyncRep' AND query LIKE '%\(table)_lock_read_v9%'"),
+                            logger: connection.logger
+                        ).collect()
+                        return try (rows.first?.decode(Int.self) ?? 0) >= 1
+                    }
+                }
                 try await Task.sleep(for: .milliseconds(200))
+                #expect(!answered.withLock { $0 }, "the update was done before its commit reached the replica")
+                #expect(runs.withLock { $0 } == 1)
                 try await OwnServer.psql(server.url, FlushTests.noReplica)
                 #expect(try await spend.value == 70)
                 try await probe.value
