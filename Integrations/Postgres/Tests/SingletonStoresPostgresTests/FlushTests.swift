@@ -118,28 +118,13 @@ struct FlushTests {
                     return left
                 }
                 try await waitUntil { follower.value.count == 70 }
-                let terminated = try await withRawConnection(url: server.url) { connection in
-                    let rows = try await connection.query(
-                        PostgresQuery(
-                            unsafeSQL: "SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity "
-                                + "WHERE wait_event = 'SyncRep' AND query LIKE '%\(table)_write_v8%'"),
-                        logger: connection.logger
-                    ).collect()
-                    return try rows.first?.decode(Int.self) ?? 0
-                }
+                let terminated = try await FlushTests.waitingForTheReplica(
+                    on: server, running: "\(table)_write_v8", terminating: true)
                 #expect(terminated >= 1, "no writer was waiting for the replica")
                 // The writer's lookup finds its commit, and waits for the replica in turn before it
                 // answers: the update is not done while the replica is silent.
                 try await waitUntil {
-                    try await withRawConnection(url: server.url) { connection in
-                        let rows = try await connection.query(
-                            PostgresQuery(
-                                unsafeSQL: "SELECT count(*)::int FROM pg_stat_activity "
-                                    + "WHERE wait_event = 'SyncRep' AND query LIKE '%\(table)_lock_read_v9%'"),
-                            logger: connection.logger
-                        ).collect()
-                        return try (rows.first?.decode(Int.self) ?? 0) >= 1
-                    }
+                    try await FlushTests.waitingForTheReplica(on: server, running: "\(table)_lock_read_v9") >= 1
                 }
                 try await Task.sleep(for: .milliseconds(200))
                 #expect(!answered.withLock { $0 }, "the update was done before its commit reached the replica")
@@ -166,15 +151,28 @@ struct FlushTests {
                 DocumentDecision((), change: DocumentChange(bytes: Data(UUID().uuidString.utf8)))
             }
         }
-        try await withRawConnection(url: server.url) { connection in
-            try await waitUntil {
-                let rows = try await connection.query(
-                    "SELECT count(*)::int FROM pg_stat_activity WHERE wait_event = 'SyncRep'", logger: connection.logger
-                ).collect()
-                return try rows.first?.decode(Int.self) ?? 0 > 0
-            }
-        }
+        try await waitUntil { try await waitingForTheReplica(on: server) > 0 }
         return probe
+    }
+
+    /// The sessions of `server` whose commit waits for a synchronous replica, and whose statement
+    /// holds `text` when one is given; ended by the server first when `terminating`.
+    static func waitingForTheReplica(on server: OwnServer, running text: String? = nil, terminating: Bool = false)
+        async throws -> Int
+    {
+        try await withRawConnection(url: server.url) { connection in
+            var binds = PostgresBindings()
+            binds.append(text.map { "%\($0)%" } ?? "%")
+            let counted = terminating ? "pg_terminate_backend(pid)" : "*"
+            let rows = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL:
+                        "SELECT count(\(counted))::int FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query LIKE $1",
+                    binds: binds),
+                logger: connection.logger
+            ).collect()
+            return try rows.first?.decode(Int.self) ?? 0
+        }
     }
 
     static let replicaThatNeverAnswers = [
