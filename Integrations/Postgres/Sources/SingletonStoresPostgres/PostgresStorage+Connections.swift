@@ -121,18 +121,19 @@ extension PostgresStorage {
 
     /// Counts a round trip and runs `query` on `connection`, returning its rows.
     ///
-    /// A round trip that has not ended within `limit` (by default 5 s, plus the lock timeout for
-    /// one that may wait for a lock) is given up on as a lost connection, and the connection is
-    /// closed: a query written to a connection that had just died is never answered, and closing
-    /// it does not answer it either.
+    /// A round trip that has not ended within 5 s, plus the lock timeout for one that may wait
+    /// for a key (`waitsForLock`) or `lockWait` for one that sets its own, is given up on as a
+    /// lost connection, and the connection is closed: a query written to a connection that had
+    /// just died is never answered, and closing it does not answer it either.
     ///
     /// The query, its rows and its timer stay on the connection's event loop; the caller's task
     /// waits on one promise, which the first of the answer, the timer and a cancellation fulfils.
     /// No task is made for a round trip.
-    func send(_ query: PostgresQuery, on connection: PostgresConnection, waitsForLock: Bool = false) async throws -> [PostgresRow]
-    {
+    func send(
+        _ query: PostgresQuery, on connection: PostgresConnection, waitsForLock: Bool = false, lockWait: Duration = .zero
+    ) async throws -> [PostgresRow] {
         counters.withLock { $0.total += 1 }
-        let limit = Self.roundTripLimit + (waitsForLock ? options.lockTimeout : .zero)
+        let limit = Self.roundTripLimit + (waitsForLock ? options.lockTimeout : lockWait)
         // A query written to a closed connection would wait for the timer.
         try Self.checkOpen(connection)
         let outcome = connection.eventLoop.makePromise(of: [PostgresRow].self)
@@ -257,12 +258,24 @@ extension PostgresStorage {
     }
 
     /// Makes the table and its procedures when missing, once per storage.
+    ///
+    /// Its waits for locks — for another storage setting up the same table, which holds the
+    /// table's set-up lock until its commit is on disk — last until `deadline`, not the lock
+    /// timeout of a key: many storages starting at once take turns, and none is refused for it.
     func ensureSetUp(until deadline: ContinuousClock.Instant) async throws {
         if setUp.withLock({ $0 == .done }) { return }
         try await withLease(until: deadline) { connection in
+            let wait = ContinuousClock.now.duration(to: deadline)
             do {
-                _ = try await send(PostgresQuery(unsafeSQL: SQL.setUp(table: endpoint.table)), on: connection)
+                _ = try await send(
+                    PostgresQuery(unsafeSQL: SQL.setUp(table: endpoint.table, lockWait: wait)), on: connection, lockWait: wait)
             } catch {
+                if case .lockTimeout = Self.trouble(error) {
+                    throw unreachable(
+                        "the set-up of the table \(endpoint.table) waited for a lock that another session held (another "
+                            + "storage setting the table up, or a statement of someone else's on it)",
+                        within: options.reachTimeout)
+                }
                 // Refused a right: the set-up only makes what is missing, so something is.
                 guard case .denied(let reason) = Self.trouble(error) else { throw error }
                 // A right the set-up checks for itself names the grant.

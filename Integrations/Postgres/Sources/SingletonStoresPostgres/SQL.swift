@@ -16,7 +16,8 @@ package enum SQL {
 
     /// One statement, run once per storage: the table, the procedure that takes a key's lock and
     /// reads its row, and the two procedures that write it and let the lock go, made when
-    /// missing, by one session at a time. They are procedures, called with `CALL`, which the
+    /// missing, by one session at a time for the table (sessions setting up other tables do not
+    /// wait for it), each waiting for a lock at most `lockWait`. They are procedures, called with `CALL`, which the
     /// server does not plan, and whose one row it does not put in a table first, as it does for a
     /// function read with `SELECT … FROM`.
     ///
@@ -49,7 +50,7 @@ package enum SQL {
     /// Every commit takes a number from the table's sequence, kept in the row (`version`) and sent
     /// first in its notification: the commits of one key are numbered in the order they were
     /// made, since each waits for the last. A table made before the column gets it.
-    static func setUp(table: String) -> String {
+    static func setUp(table: String, lockWait: Duration) -> String {
         let lockAndRead = lockAndReadFunction(table: table)
         let write = writeFunction(table: table)
         let writeIf = writeIfFunction(table: table)
@@ -61,7 +62,11 @@ package enum SQL {
             DECLARE
               found text;
             BEGIN
-              PERFORM pg_advisory_xact_lock(7305692186513401001);
+              -- The set-up's waits (for another session setting up this table, for the locks
+              -- its statements take) are bounded by what the caller has left, not by the lock
+              -- timeout of a key.
+              PERFORM set_config('lock_timeout', '\(milliseconds(lockWait))', true);
+              PERFORM pg_advisory_xact_lock(\(setUpLockKey(table: table)));
               IF NOT has_function_privilege('pg_logical_emit_message(boolean,text,text)', 'EXECUTE') THEN
                 RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE =
                   'this user may not run pg_logical_emit_message(boolean, text, text), by which a write waits for '
@@ -397,6 +402,21 @@ package enum SQL {
                 "CALL \(writeIfFunction(table: table))($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
                 + "NULL::boolean, NULL::boolean, NULL::bytea, NULL::bigint)",
             binds: binds)
+    }
+
+    /// The lock a session holds while it sets `table` up: the hash of the table with an empty
+    /// key, which no document has.
+    package static func setUpLockKey(table: String) -> Int64 {
+        lockKey(table: table, key: "")
+    }
+
+    /// `duration` in whole milliseconds for a setting of the server's, at least 1 (0 would mean
+    /// no limit).
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        // Timeouts are range-checked to at most an hour: a day bounds the arithmetic regardless.
+        let bounded = min(max(seconds, 0), 86_400)
+        return max(1, bounded * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
     /// The lock of `key` in `table`: a 64-bit FNV-1a hash of both, the same on every machine. Two

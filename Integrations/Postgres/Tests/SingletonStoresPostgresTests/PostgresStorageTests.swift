@@ -726,9 +726,11 @@ struct PostgresStorageTests {
         guard let url = TestDatabase.url else { return }
         var configuration = try PostgresURL.configuration(url)
         configuration.options.additionalStartupParameters.append(("application_name", table))
-        // Shorter than the 5 s a round trip left unanswered is waited for.
+        // Shorter than the 5 s a round trip left unanswered is waited for (less the second kept
+        // for finding out why nothing answered): the update below fails if it is written to the
+        // closed connection.
         let storage = try PostgresStorage(
-            configuration: configuration, options: .init(table: table, lockTimeout: .seconds(1), reachTimeout: .seconds(2)))
+            configuration: configuration, options: .init(table: table, lockTimeout: .seconds(1), reachTimeout: .seconds(4)))
         let run = Task { await storage.run() }
         defer { run.cancel() }
         let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
@@ -751,6 +753,111 @@ struct PostgresStorageTests {
         #expect(storage.poolLeases > leases, "the update was made on a connection leased anew")
         run.cancel()
         await run.value
+    }
+
+    /// Another session sets the table up (it holds the table's set-up lock, as a storage does
+    /// until its set-up's commit is on disk): a storage starting meanwhile waits for it, past its
+    /// lock timeout, which bounds waits for keys and not this one, and works once it is done. A
+    /// storage of another table sets up and writes while the first still waits.
+    @Test func aSetUpWaitsForAnotherOfItsTableButNotOfOtherTables() async throws {
+        let other = TestDatabase.freshTable()
+        try await withRawConnection { holder in
+            try await Self.setUpLock(table, "pg_advisory_lock", on: holder)
+            let options = PostgresStorage.Options(table: table, lockTimeout: .milliseconds(1), reachTimeout: .seconds(15))
+            try await withRunningStorages(options: options) { storages in
+                let waiting = Task {
+                    let counter = try await SharedValueStore(key: "counter", default: 0, storage: storages[0], follows: false)
+                    try await counter.update { $0 += 1 }
+                    return counter.value
+                }
+                // The server's own clock says how long the set-up has waited: 100 times the
+                // lock timeout it would have been cut off at.
+                let query = """
+                    SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                      AND classid::bigint = $1 AND objid::bigint = $2 AND clock_timestamp() - waitstart > interval '100 ms'
+                    """
+                let key = SQL.setUpLockKey(table: table)
+                var binds = PostgresBindings()
+                binds.append(Int64(UInt32(truncatingIfNeeded: key >> 32)))
+                binds.append(Int64(UInt32(truncatingIfNeeded: key)))
+                let deadline = ContinuousClock.now + .seconds(10)
+                while true {
+                    let rows = try await holder.query(PostgresQuery(unsafeSQL: query, binds: binds), logger: holder.logger)
+                        .collect()
+                    if try rows.first?.decode(Int64.self) == 1 { break }
+                    guard ContinuousClock.now < deadline else {
+                        Issue.record("no set-up waited 100 ms for the table's set-up lock")
+                        break
+                    }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                let otherOptions = PostgresStorage.Options(table: other, lockTimeout: .seconds(1), reachTimeout: .seconds(15))
+                try await withRunningStorages(options: otherOptions) { others in
+                    let visits = try await SharedValueStore(key: "visits", default: 0, storage: others[0], follows: false)
+                    try await visits.update { $0 += 1 }
+                    #expect(visits.value == 1)
+                }
+                try await Self.setUpLock(table, "pg_advisory_unlock", on: holder)
+                #expect(try await waiting.value == 1)
+            }
+        }
+    }
+
+    /// Eight storages of one new table start at once, each with a lock timeout of 1 ms: they set
+    /// the table up one after another, each in one try (a set-up cut off by the lock timeout
+    /// would be tried again, a round trip more), and each one's first update is made.
+    @Test func storagesStartingAtOnceTakeTurnsToSetUpTheirTable() async throws {
+        let options = PostgresStorage.Options(table: table, lockTimeout: .milliseconds(1), reachTimeout: .seconds(15))
+        try await withRunningStorages(count: 8, options: options) { storages in
+            try await withThrowingTaskGroup(of: (value: Int, tripsToLoad: Int).self) { group in
+                for (index, storage) in storages.enumerated() {
+                    group.addTask {
+                        let store = try await SharedValueStore(key: "k\(index)", default: 0, storage: storage, follows: false)
+                        let tripsToLoad = storage.roundTrips.total
+                        try await store.update { $0 += index }
+                        return (store.value, tripsToLoad)
+                    }
+                }
+                var total = 0
+                for try await (value, tripsToLoad) in group {
+                    total += value
+                    #expect(tripsToLoad == 2, "the set-up and the read")
+                }
+                #expect(total == (0..<8).reduce(0, +))
+            }
+        }
+    }
+
+    /// The table's set-up lock is held for longer than the reach timeout: the call says the
+    /// set-up waited for another session, names the table, and that nothing was read or changed.
+    @Test func aSetUpStillWaitingAtTheReachTimeoutSaysWhatItWaitedFor() async throws {
+        try await withRawConnection { holder in
+            try await Self.setUpLock(table, "pg_advisory_lock", on: holder)
+            let options = PostgresStorage.Options(table: table, lockTimeout: .milliseconds(1), reachTimeout: .seconds(1))
+            try await withRunningStorages(options: options) { storages in
+                do throws(StorageError) {
+                    _ = try await storages[0].read("counter")
+                    Issue.record("read while another session held the table's set-up lock")
+                } catch {
+                    guard case .backendUnreachable(_, let reason) = error else {
+                        Issue.record("not backendUnreachable: \(error)")
+                        return
+                    }
+                    #expect(reason.contains("the set-up of the table \(table) waited for a lock"), "\(reason)")
+                    #expect(error.description.contains("Nothing was read or changed"), "\(error)")
+                }
+            }
+            try await Self.setUpLock(table, "pg_advisory_unlock", on: holder)
+        }
+    }
+
+    static func setUpLock(_ table: String, _ function: String, on connection: PostgresConnection) async throws {
+        var binds = PostgresBindings()
+        binds.append(SQL.setUpLockKey(table: table))
+        _ = try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT \(function)($1)", binds: binds), logger: connection.logger
+        )
+        .collect()
     }
 
     @Test func aStorageThatIsNotRunningSaysSo() async throws {
