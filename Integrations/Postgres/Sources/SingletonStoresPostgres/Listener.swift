@@ -4,7 +4,7 @@ import SingletonStores
 import Synchronization
 
 /// The watches of one storage, called from its listening connection.
-final class Listener: Sendable {
+package final class Listener: Sendable {
     struct Watcher {
         let key: String
         let call: @Sendable () -> Void
@@ -46,13 +46,13 @@ final class Listener: Sendable {
     }
 
     /// A notification's payload read back; `nil` when it is not one of a storage.
-    struct Notice {
+    package struct Notice {
         let version: Int64
         let storage: String
         let document: Data?
         let key: String
 
-        init?(_ payload: String) {
+        package init?(_ payload: String) {
             let parts = payload.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
             guard parts.count == 4, let version = Int64(parts[0]) else { return nil }
             self.version = version

@@ -10,15 +10,12 @@ extension PostgresStorage {
         let table = endpoint.table
         let rows = try await reaching { connection in try await self.send(SQL.read(table: table, key: key), on: connection) }
         guard let row = rows.first else {
-            known.withLock { $0.remember(key, nil) }
+            known.withLock { $0.remember(key, nil, version: nil) }
             return nil
         }
         do {
             let (bytes, version) = try row.decode((Data, Int64).self)
-            known.withLock {
-                $0.remember(key, bytes)
-                $0.saw(key, version: version)
-            }
+            known.withLock { $0.remember(key, bytes, version: version) }
             return StoredBytes(bytes, location: endpoint.location(key))
         } catch {
             throw .readFailed(
@@ -26,9 +23,11 @@ extension PostgresStorage {
         }
     }
 
-    /// The bytes of the document under `key` after a watch was called: what the notification of
-    /// another storage's commit carried, without a round trip, when it is the newest commit of the
-    /// key this storage knows of; otherwise ``read(_:)``. See `AsyncStoreStorage.readHeard`.
+    /// The bytes of the document under `key` after a watch was called, without a round trip when
+    /// the notifications heard say what the row holds: what the last one carried, when it is the
+    /// newest commit of the key this storage knows of; or, when no commit newer than the one this
+    /// storage last read or made was announced (a read of its own crossed the notification), what
+    /// it has of that commit. Otherwise ``read(_:)``. See `AsyncStoreStorage.readHeard`.
     ///
     /// A notification carries the document when it fits (about 5,900 bytes, less the key).
     public func readHeard(_ key: String) async throws(StorageError) -> StoredBytes? {
@@ -190,10 +189,7 @@ extension PostgresStorage {
             return .done(pending.commit)
         }
         guard locked else { return .busy }
-        known.withLock {
-            $0.remember(attempt.key, document)
-            $0.saw(attempt.key, version: version)
-        }
+        known.withLock { $0.remember(attempt.key, document, version: version) }
         if let pending = attempt.pending {
             attempt.pending = nil
             if committed {
@@ -276,10 +272,7 @@ extension PostgresStorage {
             pend(&attempt, (commitID, commit))
             throw Trouble.connection("the write committed, but its wait for the disk failed (\(Self.shortened(unflushed)))")
         }
-        known.withLock {
-            $0.remember(attempt.key, change.bytes)
-            $0.saw(attempt.key, version: version)
-        }
+        known.withLock { $0.remember(attempt.key, change.bytes, version: version) }
         let trips = attempt.trips
         counters.withLock { $0.lastCommit = trips }
         return .done(commit)
@@ -351,18 +344,20 @@ extension PostgresStorage {
             throw Trouble.connection("the conditional write returned no row")
         }
         let (matched, present, document, version) = try row.decode((Bool, Bool, Data?, Int64?).self)
-        known.withLock { $0.saw(attempt.key, version: version) }
         guard matched else {
             // Missed: the session holds the key now, with the row as it is.
             let current = present ? (document ?? Data()) : nil
             known.withLock {
-                $0.remember(attempt.key, current)
+                $0.remember(attempt.key, current, version: version)
                 $0.missed(attempt.key)
             }
             return .holding(current)
         }
-        guard changes else { return .done(DocumentCommit(decision.result)) }
-        known.withLock { $0.remember(attempt.key, change.bytes) }
+        guard changes else {
+            known.withLock { $0.saw(attempt.key, version: version) }
+            return .done(DocumentCommit(decision.result))
+        }
+        known.withLock { $0.remember(attempt.key, change.bytes, version: version) }
         let trips = attempt.trips
         counters.withLock { $0.lastCommit = trips }
         return .done(commit)

@@ -234,8 +234,8 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
     /// in one round trip, which the server checks against the row under the key's lock. Small
     /// documents only, and a bounded number of keys: a guess missing costs the lock-and-read
     /// round trip a guess saves.
-    struct KnownDocuments {
-        enum Known: Equatable {
+    package struct KnownDocuments {
+        package enum Known: Equatable {
             case absent
             case bytes(Data)
         }
@@ -248,12 +248,14 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         /// and sending it costs a decision and the document's bytes for nothing.
         static let guessesSkippedAfterAMiss = 4
 
+        package init() {}
+
         private var documents: [String: Known] = [:]
         private var skippedGuesses: [String: Int] = [:]
 
         /// What to decide on before the key is held: what this storage last read or committed of
         /// the row; `nil` when it knows nothing, or while guesses of the key are skipped.
-        mutating func guess(_ key: String) -> Known? {
+        package mutating func guess(_ key: String) -> Known? {
             if let skipped = skippedGuesses[key] {
                 skippedGuesses[key] = skipped > 1 ? skipped - 1 : nil
                 return nil
@@ -263,29 +265,50 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
 
         /// A guess of `key` missed: the next ``guessesSkippedAfterAMiss`` updates take the lock
         /// and read first.
-        mutating func missed(_ key: String) {
+        package mutating func missed(_ key: String) {
             if skippedGuesses[key] == nil, skippedGuesses.count >= Self.keys { skippedGuesses.removeAll(keepingCapacity: true) }
             skippedGuesses[key] = Self.guessesSkippedAfterAMiss
         }
 
-        /// Remembers what the row of `key` holds: `nil` for no row.
-        mutating func remember(_ key: String, _ bytes: Data?) {
+        /// Remembers what the row of `key` holds (`nil`: no row) as of its commit numbered
+        /// `version`. Bytes of an older commit than one this storage already knows of — a read
+        /// that crossed a newer commit's notification — are not kept: they would be a guess
+        /// bound to miss.
+        package mutating func remember(_ key: String, _ bytes: Data?, version: Int64?) {
+            if let version, let newest = newest(key), version < newest { return }
+            saw(key, version: version)
             guard let bytes else {
-                remember(key, .absent)
+                remember(key, .absent, version: version)
                 return
             }
             guard bytes.count <= Self.largestDocument else {
-                documents[key] = nil
+                forget(key)
                 return
             }
-            remember(key, .bytes(bytes))
+            remember(key, .bytes(bytes), version: version)
         }
 
-        mutating func forget(_ key: String) { documents[key] = nil }
+        package mutating func forget(_ key: String) {
+            documents[key] = nil
+            documentVersions[key] = nil
+        }
 
-        private mutating func remember(_ key: String, _ known: Known) {
-            if documents[key] == nil, documents.count >= Self.keys { documents.removeAll(keepingCapacity: true) }
+        private mutating func remember(_ key: String, _ known: Known, version: Int64?) {
+            if documents[key] == nil, documents.count >= Self.keys {
+                documents.removeAll(keepingCapacity: true)
+                documentVersions.removeAll(keepingCapacity: true)
+            }
             documents[key] = known
+            documentVersions[key] = version
+        }
+
+        /// The newest commit of `key` this storage knows of, by what it saw or remembered.
+        private func newest(_ key: String) -> Int64? {
+            switch (versions[key], documentVersions[key]) {
+            case (let seen?, let remembered?): max(seen, remembered)
+            case (let seen?, nil): seen
+            case (nil, let remembered): remembered
+            }
         }
 
         // MARK: Notifications that carry the document
@@ -293,13 +316,17 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         /// The number of the newest commit of each key this storage read, made, or answered
         /// from a notification: a notification of an older commit is never answered from.
         private var versions: [String: Int64] = [:]
+        /// The number of the commit each remembered document is of, when known.
+        private var documentVersions: [String: Int64] = [:]
         /// What the last notification of another storage's commit carried, per key, until a
         /// read after it answers from it.
         private var heard: [String: (version: Int64, document: Data)] = [:]
+        /// The newest commit of each key announced since the listening connection last began.
+        private var announced: [String: Int64] = [:]
 
         /// This storage read or made the commit numbered `version` of `key` (`nil`: no row, or
         /// a table made before commits were numbered).
-        mutating func saw(_ key: String, version: Int64?) {
+        package mutating func saw(_ key: String, version: Int64?) {
             guard let version else { return }
             if versions[key] == nil, versions.count >= Self.keys {
                 versions.removeAll(keepingCapacity: true)
@@ -311,28 +338,41 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         /// Another storage's commit was heard. Kept when it is newer than anything this storage
         /// saw of a key it has read, and carried the document; a newer one without its document
         /// makes an older one heard before useless. The guess is what it carried.
-        mutating func hear(_ notice: Listener.Notice) {
+        package mutating func hear(_ notice: Listener.Notice) {
+            if announced[notice.key] == nil, announced.count >= Self.keys { announced.removeAll(keepingCapacity: true) }
+            announced[notice.key] = max(announced[notice.key] ?? notice.version, notice.version)
             guard let seen = versions[notice.key], notice.version > seen else { return }
             guard let document = notice.document, document.count <= Self.largestDocument else {
                 heard[notice.key] = nil
                 return
             }
             heard[notice.key] = (notice.version, document)
-            remember(notice.key, document)
+            remember(notice.key, .bytes(document), version: notice.version)
         }
 
-        /// What the last notification heard of `key` carried, once, when it is still newer than
-        /// anything this storage saw of the key since.
-        mutating func takeHeard(_ key: String) -> Data? {
-            guard let entry = heard.removeValue(forKey: key), let seen = versions[key], entry.version > seen else {
-                return nil
+        /// The document of `key` as the notifications heard say it is, without a round trip:
+        /// what the last one carried, once, when it is newer than anything this storage saw of
+        /// the key since; or, when no commit newer than the one this storage last read or made
+        /// was announced since the listening connection began, the document it remembers of
+        /// that commit (a read of its own crossed the notification, and took in the change).
+        /// `nil`: the row has to be read.
+        package mutating func takeHeard(_ key: String) -> Data? {
+            if let entry = heard.removeValue(forKey: key), let seen = versions[key], entry.version > seen {
+                versions[key] = entry.version
+                remember(key, .bytes(entry.document), version: entry.version)
+                return entry.document
             }
-            versions[key] = entry.version
-            return entry.document
+            guard let seen = versions[key], let last = announced[key], last <= seen, documentVersions[key] == seen,
+                case .bytes(let document)? = documents[key]
+            else { return nil }
+            return document
         }
 
         /// Notifications may have been missed: nothing heard before is answered from.
-        mutating func forgetHeard() { heard.removeAll() }
+        package mutating func forgetHeard() {
+            heard.removeAll()
+            announced.removeAll()
+        }
     }
 
     enum SetUpState {
