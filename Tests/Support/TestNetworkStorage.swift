@@ -9,6 +9,10 @@ package final class TestServer: Sendable {
         package var documents: [String: Data] = [:]
         package var busy: Set<String> = []
         package var waiting: [String: [(id: UUID, continuation: CheckedContinuation<Bool, Never>)]] = [:]
+        /// How many times each key was taken or handed over: a waiter's timer that finds a later
+        /// count than when it was set starts again, so a wait gives up only when one holder kept
+        /// the key for the whole timeout, not when a queue of quick holders took that long.
+        package var holders: [String: Int] = [:]
         package var watchers: [UUID: (storage: UUID, key: String, call: @Sendable () -> Void)] = [:]
         package var down = false
         /// Thrown by the next commit once its bytes are in place (`notDurable`,
@@ -19,8 +23,28 @@ package final class TestServer: Sendable {
         package var held: [CheckedContinuation<Void, Never>] = []
     }
     package let state = Locked(State())
+    /// How long one holder may keep a key before a transaction waiting for it gives up, as a
+    /// server's lock timeout: long enough that a loaded test run's scheduling never reaches it.
+    package let lockTimeout: Duration
+    /// Calls its closure once the duration has passed: a dispatch timer unless a test passes its
+    /// own, to fire the lock timeouts by hand.
+    let timer: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
 
-    package init() {}
+    /// A server whose waits for a key give up after `lockTimeout` of one holder, timed by
+    /// `timer` (by default a dispatch timer, off the cooperative pool, whose threads a loaded
+    /// test run can hold for minutes).
+    package init(
+        lockTimeout: Duration = .seconds(15),
+        timer: (@Sendable (Duration, @escaping @Sendable () -> Void) -> Void)? = nil
+    ) {
+        self.lockTimeout = lockTimeout
+        self.timer =
+            timer ?? { after, fire in
+                let milliseconds =
+                    Int(after.components.seconds) * 1_000 + Int(after.components.attoseconds / 1_000_000_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: fire)
+            }
+    }
 
     /// Transactions from now on suspend before running, until `release()`.
     package func hold() { state.withLock { $0.holding = true } }
@@ -79,6 +103,7 @@ package struct TestNetworkStorage: AsyncStoreStorage {
         let free = server.state.withLock { state -> Bool in
             if state.busy.contains(key) { return false }
             state.busy.insert(key)
+            state.holders[key, default: 0] += 1
             return true
         }
         if !free {
@@ -87,30 +112,23 @@ package struct TestNetworkStorage: AsyncStoreStorage {
             let ticket = UUID()
             let server = server
             let handed = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let taken = server.state.withLock { state -> Bool in
+                let holder = server.state.withLock { state -> Int? in
                     if state.busy.contains(key) {
                         state.waiting[key, default: []].append((ticket, continuation))
-                        return false
+                        return state.holders[key, default: 0]
                     }
                     state.busy.insert(key)
-                    return true
+                    state.holders[key, default: 0] += 1
+                    return nil
                 }
-                if taken {
+                guard let holder else {
                     continuation.resume(returning: true)
                     return
                 }
-                // The server's timer, on a queue of its own rather than the cooperative pool, whose
-                // threads a loaded test run can hold for minutes.
-                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(5)) {
-                    let expired = server.state.withLock { state -> CheckedContinuation<Bool, Never>? in
-                        guard let index = state.waiting[key]?.firstIndex(where: { $0.id == ticket }) else { return nil }
-                        return state.waiting[key]?.remove(at: index).continuation
-                    }
-                    expired?.resume(returning: false)
-                }
+                Self.expire(ticket, of: key, on: server, unlessHandedOnFrom: holder)
             }
             if !handed {
-                throw .lockTimedOut(file: Self.location(key), holder: nil, waited: .seconds(5))
+                throw .lockTimedOut(file: Self.location(key), holder: nil, waited: server.lockTimeout)
             }
         }
         defer {
@@ -118,6 +136,7 @@ package struct TestNetworkStorage: AsyncStoreStorage {
                 if var queue = state.waiting[key], !queue.isEmpty {
                     let next = queue.removeFirst()
                     state.waiting[key] = queue
+                    state.holders[key, default: 0] += 1
                     return next.continuation  // handed over: the key stays busy
                 }
                 state.busy.remove(key)
@@ -146,6 +165,34 @@ package struct TestNetworkStorage: AsyncStoreStorage {
         calls.forEach { $0() }
         if let failure { throw failure.error }
         return DocumentCommit(decision.result, keptAt: kept)
+    }
+
+    /// After the server's lock timeout, gives up the wait of `ticket` if the key is still held by
+    /// the holder that held it when the timer was set (the count `holder`); if it was handed on
+    /// since, waits again for the new holder. So a queue of quick holders that a loaded machine
+    /// slows down never times out the last of them.
+    private static func expire(_ ticket: UUID, of key: String, on server: TestServer, unlessHandedOnFrom holder: Int) {
+        server.timer(server.lockTimeout) {
+            enum Outcome {
+                case handed
+                case expired(CheckedContinuation<Bool, Never>)
+                case waitsFor(Int)
+            }
+            let outcome = server.state.withLock { state -> Outcome in
+                guard let index = state.waiting[key]?.firstIndex(where: { $0.id == ticket }),
+                    let waiter = state.waiting[key]?[index]
+                else { return .handed }
+                let now = state.holders[key, default: 0]
+                if now != holder { return .waitsFor(now) }
+                state.waiting[key]?.remove(at: index)
+                return .expired(waiter.continuation)
+            }
+            switch outcome {
+            case .handed: break
+            case .expired(let continuation): continuation.resume(returning: false)
+            case .waitsFor(let next): expire(ticket, of: key, on: server, unlessHandedOnFrom: next)
+            }
+        }
     }
 
     package func watch(forKey key: String, onChange: @escaping @Sendable () -> Void) async throws(StorageError) -> StorageWatch? {
