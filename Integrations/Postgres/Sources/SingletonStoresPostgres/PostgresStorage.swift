@@ -138,12 +138,11 @@ public final class PostgresStorage: AsyncStoreStorage, Service {
         var configuration = configuration
         // The lock timeout is the server's own: a transaction waiting for a key waits in the
         // server, never on a thread here.
-        let milliseconds =
-            options.lockTimeout.components.seconds * 1000 + options.lockTimeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = SQL.milliseconds(options.lockTimeout)
         // Every wait of the storage's statements is a lock's, bounded by the lock timeout: a role's
         // statement timeout does not apply to them (a shorter one would cut a wait for a key short,
         // as a cancelled statement).
-        let settings = [("lock_timeout", "\(max(1, milliseconds))"), ("statement_timeout", "0")]
+        let settings = [("lock_timeout", "\(milliseconds)"), ("statement_timeout", "0")]
         configuration.options.additionalStartupParameters.removeAll { parameter in settings.contains { $0.0 == parameter.0 } }
         configuration.options.additionalStartupParameters += settings
         // A session that keeps a key idle for longer than twice the lock timeout (at least 10 s)
