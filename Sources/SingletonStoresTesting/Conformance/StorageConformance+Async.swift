@@ -311,8 +311,8 @@ extension StorageError {
 /// A thread of the checks' own, so that a body that blocks while it holds a key, or a wait for a
 /// semaphore, never takes a thread of the cooperative pool.
 enum ConformanceThread {
-    /// Runs the tasks that prefer it on a queue of its own.
-    static let executor = QueueTaskExecutor()
+    /// Runs the tasks that prefer it, each job on a thread of its own.
+    static let executor = ThreadPerJobExecutor()
 
     /// Runs `body`, which may block, on a thread of its own; suspends until it returns.
     static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
@@ -322,13 +322,14 @@ enum ConformanceThread {
     }
 }
 
-/// A task executor on a concurrent dispatch queue.
-final class QueueTaskExecutor: TaskExecutor {
-    private let queue = DispatchQueue(label: "SingletonStoresTesting.StorageConformance", attributes: .concurrent)
-
+/// A task executor that runs each job on a new thread of its own. A job of a task that prefers it
+/// never waits for a pool: not the cooperative pool, and not dispatch's, whose threads (as many as
+/// the cores) other code of a loaded test run may hold blocked for minutes, as the bodies of the
+/// checks that hold a key do for the length of a lock timeout.
+final class ThreadPerJobExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        Thread { job.runSynchronously(on: executor) }.start()
     }
 }
