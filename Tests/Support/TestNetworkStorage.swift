@@ -21,6 +21,26 @@ package final class TestServer: Sendable {
         /// Transactions suspended before they run, until `release()`.
         package var holding = false
         package var held: [CheckedContinuation<Void, Never>] = []
+
+        /// Takes `key` for a transaction, counting its holder, if no transaction holds it.
+        mutating func take(_ key: String) -> Bool {
+            guard busy.insert(key).inserted else { return false }
+            holders[key, default: 0] += 1
+            return true
+        }
+
+        /// Ends a transaction of `key`: hands the key to its first waiter (who is counted as its
+        /// next holder, the key staying busy) and returns that waiter to resume, or frees the key.
+        mutating func handOn(_ key: String) -> CheckedContinuation<Bool, Never>? {
+            guard var queue = waiting[key], !queue.isEmpty else {
+                busy.remove(key)
+                return nil
+            }
+            let next = queue.removeFirst()
+            waiting[key] = queue
+            holders[key, default: 0] += 1
+            return next.continuation
+        }
     }
     package let state = Locked(State())
     /// How long one holder may keep a key before a transaction waiting for it gives up, as a
@@ -40,9 +60,8 @@ package final class TestServer: Sendable {
         self.lockTimeout = lockTimeout
         self.timer =
             timer ?? { after, fire in
-                let milliseconds =
-                    Int(after.components.seconds) * 1_000 + Int(after.components.attoseconds / 1_000_000_000_000_000)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: fire)
+                let (seconds, attoseconds) = after.components
+                DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) * 1e-18, execute: fire)
             }
     }
 
@@ -100,12 +119,7 @@ package struct TestNetworkStorage: AsyncStoreStorage {
             }
         }
         // The key's lock: taken, or waited for without a thread.
-        let free = server.state.withLock { state -> Bool in
-            if state.busy.contains(key) { return false }
-            state.busy.insert(key)
-            state.holders[key, default: 0] += 1
-            return true
-        }
+        let free = server.state.withLock { $0.take(key) }
         if !free {
             guard waits else { return nil }
             // A bounded wait, as a server's lock timeout: handed the key, or given up on.
@@ -113,13 +127,9 @@ package struct TestNetworkStorage: AsyncStoreStorage {
             let server = server
             let handed = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let holder = server.state.withLock { state -> Int? in
-                    if state.busy.contains(key) {
-                        state.waiting[key, default: []].append((ticket, continuation))
-                        return state.holders[key, default: 0]
-                    }
-                    state.busy.insert(key)
-                    state.holders[key, default: 0] += 1
-                    return nil
+                    if state.take(key) { return nil }
+                    state.waiting[key, default: []].append((ticket, continuation))
+                    return state.holders[key, default: 0]
                 }
                 guard let holder else {
                     continuation.resume(returning: true)
@@ -132,17 +142,7 @@ package struct TestNetworkStorage: AsyncStoreStorage {
             }
         }
         defer {
-            let next = server.state.withLock { state -> CheckedContinuation<Bool, Never>? in
-                if var queue = state.waiting[key], !queue.isEmpty {
-                    let next = queue.removeFirst()
-                    state.waiting[key] = queue
-                    state.holders[key, default: 0] += 1
-                    return next.continuation  // handed over: the key stays busy
-                }
-                state.busy.remove(key)
-                return nil
-            }
-            next?.resume(returning: true)
+            server.state.withLock { $0.handOn(key) }?.resume(returning: true)
         }
         await Task.yield()
         let current = server.state.withLock { $0.documents[key] }.map { StoredBytes($0, location: Self.location(key)) }
