@@ -175,7 +175,14 @@ struct UpdateLatency {
     }
 }
 
-/// Three processes increment one counter for a few seconds: through the store, then bare.
+/// Three processes increment one counter for a few seconds: through the store, bare, then by hand.
+///
+/// The bare statement decides on the server (`n = n + 1`), so the row is held only while the
+/// server runs it. A store's update runs its body in the client, so the key is held across a round
+/// trip to the process that decides. "By hand" is what a developer writes on PostgresNIO for a change
+/// decided in the client: `BEGIN`, `SELECT … FOR UPDATE`, `UPDATE`, `COMMIT`, each a round trip (a
+/// connection sends its next statement once the last is answered), the row held across three of
+/// them.
 struct Contended {
     let url: String
     let seconds: Int
@@ -185,7 +192,7 @@ struct Contended {
         try await withClients(url: url, table: table) { client, _ in
             try await makeBareCounter(client, table: table)
             var rates: [String: Double] = [:]
-            for kind in ["store", "bare"] {
+            for kind in ["store", "bare", "by-hand"] {
                 let processes = try (0..<3).map { _ in
                     let process = Process()
                     process.executableURL = URL(filePath: CommandLine.arguments[0])
@@ -205,18 +212,30 @@ struct Contended {
             }
             let store = rates["store"] ?? 0
             let bare = rates["bare"] ?? 0
+            let byHand = rates["by-hand"] ?? 0
             print("contended increments, 3 processes × \(seconds) s on one counter:")
             print(
                 String(
                     format: "  store update: %.0f/s; bare UPDATE: %.0f/s; ratio %.2f×", store, bare, bare > 0 ? store / bare : 0))
+            print(
+                String(
+                    format: "  by hand (BEGIN, SELECT … FOR UPDATE, UPDATE, COMMIT): %.0f/s; %.2f× bare; the store %.2f× it",
+                    byHand, bare > 0 ? byHand / bare : 0, byHand > 0 ? store / byHand : 0))
             _ = try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)_bare, \(table)"))
         }
     }
 
     static func worker(url: String, kind: String, table: String, seconds: Int) async throws {
         try await withClients(url: url, table: table) { client, storage in
-            let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
             let end = ContinuousClock.now + .seconds(seconds)
+            if kind == "by-hand" {
+                let done = try await client.withConnection { connection in
+                    try await Self.byHand(on: connection, table: table, until: end)
+                }
+                say("\(done)")
+                return
+            }
+            let counter = try await SharedValueStore(key: "counter", default: 0, storage: storage, follows: false)
             var done = 0
             while ContinuousClock.now < end {
                 if kind == "store" {
@@ -229,6 +248,28 @@ struct Contended {
             }
             say("\(done)")
         }
+    }
+
+    /// Increments decided in the client until `end`, each in a transaction that holds the row:
+    /// how many were committed.
+    static func byHand(on connection: PostgresConnection, table: String, until end: ContinuousClock.Instant) async throws -> Int {
+        var done = 0
+        while ContinuousClock.now < end {
+            _ = try await connection.query(PostgresQuery(unsafeSQL: "BEGIN"), logger: connection.logger).get()
+            let rows = try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT n FROM \(table)_bare WHERE id = 1 FOR UPDATE"), logger: connection.logger
+            ).get().rows
+            guard let row = rows.first else { throw BenchmarkError("the counter's row is missing") }
+            let n = try row.decode(Int64.self)
+            var binds = PostgresBindings()
+            binds.append(n + 1)
+            _ = try await connection.query(
+                PostgresQuery(unsafeSQL: "UPDATE \(table)_bare SET n = $1 WHERE id = 1", binds: binds), logger: connection.logger
+            ).get()
+            _ = try await connection.query(PostgresQuery(unsafeSQL: "COMMIT"), logger: connection.logger).get()
+            done += 1
+        }
+        return done
     }
 }
 
@@ -328,6 +369,9 @@ struct Follow {
             )
             print(
                 "  ratio to it: p50 \(ratio(percentile(store, 0.5), percentile(bareUpdate, 0.5))), p99 \(ratio(percentile(store, 0.99), percentile(bareUpdate, 0.99)))"
+            )
+            print(
+                "  the UPDATE and NOTIFY by hand against the bare NOTIFY (what a durable change adds before anyone hears of it): p50 \(ratio(percentile(bareUpdate, 0.5), percentile(bare, 0.5))), p99 \(ratio(percentile(bareUpdate, 0.99), percentile(bare, 0.99)))"
             )
             _ = try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(table), \(table)_bare"))
         }
